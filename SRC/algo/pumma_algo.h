@@ -1,0 +1,61 @@
+/*
+ * pumma_algo.h -- what the algorithm files share (not installed).
+ */
+#ifndef PUMMA_ALGO_H
+#define PUMMA_ALGO_H
+
+#include "pumma_internal.h"
+
+void pumma_presort_cols(const pumma_type_t *t, char op,
+                        const pumma_groups_t *g, int m, const void *src,
+                        int lds, void *dst, int ldd);
+void pumma_presort_rows(const pumma_type_t *t, char op,
+                        const pumma_groups_t *g, int n, const void *src,
+                        int lds, void *dst, int ldd);
+void pumma_gather_rows(const pumma_type_t *t, char op,
+                       const pumma_groups_t *g, int grp, int n,
+                       const void *src, int lds, void *dst, int ldd);
+void pumma_scatter_add_rows(const pumma_type_t *t, const pumma_groups_t *g,
+                            int grp, int n, const void *slab, int lds,
+                            void *dst, int ldd);
+void pumma_scatter_add_cols(const pumma_type_t *t, const pumma_groups_t *g,
+                            int grp, int m, const void *slab, int lds,
+                            void *dst, int ldd);
+
+/*
+ * The reduce pipeline of the transposed algorithms: partial products are
+ * summed onto their owner with non-blocking reduces, up to `depth` in flight,
+ * so no process waits for a sum before computing the next product (PUMMA's
+ * asynchronous accumulation, section 3.3). When a sum lands at its root,
+ * `land` adds it into C.
+ */
+typedef struct pumma_rslot {
+    void *part, *sum;
+    pumma_coll_t coll;
+    int busy, grp, rows, cols;
+} pumma_rslot_t;
+typedef struct pumma_rpipe {
+    const pumma_problem_t *p;
+    int depth, head, count, root_me;
+    pumma_rslot_t *slot;
+    void (*land)(struct pumma_rpipe *rp, pumma_rslot_t *s);
+    const pumma_groups_t *gc;      /* for land(): C's local rows/cols */
+    int me;                        /* my coordinate along the reduce comm */
+} pumma_rpipe_t;
+int pumma_rpipe_init(pumma_rpipe_t *rp, const pumma_problem_t *p, int depth,
+                     size_t slot_elems);
+/* A free slot (completing the oldest reduce if all are busy). */
+int pumma_rpipe_slot(pumma_rpipe_t *rp, pumma_rslot_t **s);
+int pumma_rpipe_post(pumma_rpipe_t *rp, pumma_rslot_t *s, int root,
+                     MPI_Comm comm, int tag);
+int pumma_rpipe_drain(pumma_rpipe_t *rp);
+void pumma_rpipe_free(pumma_rpipe_t *rp);
+/* Advance every reduce in flight (for pumma_local_gemm's progress). */
+void pumma_rpipe_progress(pumma_rpipe_t *rp);
+
+/* MDB2 proper, also used by A**T*B**T: transa/transb are 'N' or 'R'
+ * (conjugate, no transpose), applied while presorting. */
+int pumma_mdb2_run(const pumma_problem_t *p);
+void pumma_mdb2_align(const pumma_problem_t *have, pumma_problem_t *want);
+
+#endif

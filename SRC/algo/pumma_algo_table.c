@@ -1,0 +1,35 @@
+/*
+ * pumma_algo_table.c -- the algorithm table. Adding an algorithm is adding
+ * its file and one row here; pumma_algo_choose picks the first row that
+ * handles the transpose combination unless one is forced.
+ */
+#include <string.h>
+
+#include "pumma_internal.h"
+
+extern const pumma_algo_t pumma_algo_mdb2, pumma_algo_tn, pumma_algo_nt,
+    pumma_algo_tt;
+
+static const pumma_algo_t *const algos[] = {
+    &pumma_algo_mdb2, &pumma_algo_tn, &pumma_algo_nt, &pumma_algo_tt};
+
+const pumma_algo_t *pumma_algo_at(int i)
+{
+    return i >= 0 && i < (int)(sizeof algos / sizeof *algos) ? algos[i] : NULL;
+}
+
+const pumma_algo_t *pumma_algo_find(const char *name)
+{
+    const pumma_algo_t *a;
+    for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++)
+        if (strcmp(a->name, name) == 0) return a;
+    return NULL;
+}
+
+const pumma_algo_t *pumma_algo_choose(char transa, char transb)
+{
+    const pumma_algo_t *a;
+    for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++)
+        if (a->handles(transa, transb)) return a;
+    return NULL;
+}

@@ -1,0 +1,140 @@
+/*
+ * pumma_nt.c -- C := alpha*A*B**T + beta*C (or B**H), the mirror of
+ * A**T*B (PUMMA section 3.3, last paragraph): partial products are summed
+ * along grid rows and B rolls up the grid columns.
+ *
+ * A (M x K) and B (N x K) share their column distribution. P stages: in
+ * stage s grid row p holds the B slab that started in row c = (p + s) mod P.
+ * Each process multiplies its A by op(its B slab)**T: a partial product of
+ * the columns of C in that slab, summed along the grid row onto the grid
+ * column owning them. The slab is presorted by that owner (one GEMM and one
+ * reduce per destination column), and reduces stay in flight while the next
+ * products are computed.
+ *
+ * Needs: B's columns distributed exactly like A's columns, A's rows like C's
+ * rows, and B's rows blocked like C's columns.
+ */
+#include <stdlib.h>
+
+#include "pumma_algo.h"
+
+enum { TAG_ROLL = 31, DEPTH = 3 };
+
+static int handles(char ta, char tb) { return ta == 'N' && tb != 'N'; }
+
+static void align(const pumma_problem_t *have, pumma_problem_t *want)
+{
+    *want = *have;
+    want->c.row = pumma_dist_owned(&have->c.row);
+    want->c.col = pumma_dist_owned(&have->c.col);
+    want->a.row = want->c.row;
+    pumma_dist_t bn = pumma_dist_owned(&have->b.row);
+    if (!pumma_dist_same_blocks(&bn, &want->c.col)) {
+        bn.ib = want->c.col.ib;
+        bn.b = want->c.col.b;
+    }
+    want->b.row = bn;
+    int b_moves = !pumma_dist_same(&have->b.row, &bn) || have->b.col.src < 0;
+    int a_moves = !pumma_dist_same(&have->a.row, &want->a.row);
+    pumma_dist_t k = pumma_dist_owned(&have->b.col);
+    if (b_moves && !a_moves) k = pumma_dist_owned(&have->a.col);
+    want->a.col = want->b.col = k;
+}
+
+static void land(pumma_rpipe_t *rp, pumma_rslot_t *s)
+{
+    const pumma_problem_t *p = rp->p;
+    pumma_scatter_add_cols(p->t, rp->gc, s->grp, s->rows, s->sum, s->rows,
+                           p->c.data, p->c.ld);
+}
+
+static void progress(void *ctx) { pumma_rpipe_progress(ctx); }
+
+static int run(const pumma_problem_t *p)
+{
+    const pumma_type_t *t = p->t;
+    const pumma_grid_t *g = p->g;
+    const int P = g->nprow, Q = g->npcol, me_r = g->myrow, me_c = g->mycol;
+    const pumma_dist_t *Bn = &p->b.row, *Cn = &p->c.col;
+    const int mloc = pumma_view_mloc(&p->c, me_r);
+    const int nloc = pumma_view_nloc(&p->c, me_c);
+    const int kloc = pumma_view_nloc(&p->a, me_c);
+    int rc = PUMMA_OK;
+    pumma_groups_t gb = {0}, gc = {0};
+    pumma_rpipe_t rp = {0};
+    char *bcur = NULL, *bnext = NULL;
+
+    pumma_local_scale(t, mloc, nloc, p->beta, p->c.data, p->c.ld);
+
+    int nmax = 0, chunk = 0;
+    for (int c = 0; c < P; c++) {
+        int nc = pumma_dist_count(Bn, c);
+        if (nc > nmax) nmax = nc;
+        if ((rc = pumma_groups_build(Bn, c, Cn, &gb))) goto out;
+        for (int r = 0; r < Q; r++)
+            if (gb.cnt[r] > chunk) chunk = gb.cnt[r];
+        pumma_groups_free(&gb);
+    }
+    size_t slab = (size_t)nmax * (size_t)kloc * t->size;
+    bcur = pumma_malloc(slab);
+    bnext = P > 1 ? pumma_malloc(slab) : NULL;
+    if (slab && (!bcur || (P > 1 && !bnext))) { rc = PUMMA_ENOMEM; goto out; }
+    if ((rc = pumma_rpipe_init(&rp, p, DEPTH, (size_t)chunk * mloc))) goto out;
+
+    /* Presort my B rows by the grid column owning each C column; group my
+     * C columns by the grid row whose slab computes them. */
+    int nb_me = pumma_dist_count(Bn, me_r);
+    if ((rc = pumma_groups_build(Bn, me_r, Cn, &gb))) goto out;
+    pumma_presort_rows(t, 'N', &gb, kloc, p->b.data, p->b.ld, bcur,
+                       nb_me > 0 ? nb_me : 1);
+    pumma_groups_free(&gb);
+    if ((rc = pumma_groups_build(Cn, me_c, Bn, &gc))) goto out;
+    rp.land = land;
+    rp.gc = &gc;
+    rp.me = me_c;
+
+    for (int s = 0; s < P; s++) {
+        const int c = (me_r + s) % P;
+        const int nbc = pumma_dist_count(Bn, c), ldb = nbc > 0 ? nbc : 1;
+        pumma_shift_t roll;
+        const int rolling = (P > 1 && s < P - 1);
+        if (rolling &&
+            (rc = pumma_shift_start(&roll, bcur, nbc * kloc, bnext,
+                                    pumma_dist_count(Bn, (c + 1) % P) * kloc,
+                                    t->mpi, (me_r - 1 + P) % P, (me_r + 1) % P,
+                                    g->col, TAG_ROLL)))
+            goto out;
+        if ((rc = pumma_groups_build(Bn, c, Cn, &gb))) goto out;
+        for (int r = 0; r < Q && mloc > 0; r++) {
+            int nr = gb.cnt[r];
+            if (nr == 0) continue;
+            pumma_rslot_t *sl;
+            if ((rc = pumma_rpipe_slot(&rp, &sl))) goto out;
+            sl->grp = c;
+            sl->rows = mloc;
+            sl->cols = nr;
+            pumma_local_gemm(p, 'N', p->transb, mloc, nr, kloc, p->alpha,
+                             p->a.data, p->a.ld,
+                             pumma_at(t, bcur, gb.off[r], 0, ldb), ldb,
+                             t->zero, sl->part, mloc, progress, &rp);
+            if ((rc = pumma_rpipe_post(&rp, sl, r, g->row, 0))) goto out;
+        }
+        pumma_groups_free(&gb);
+        if (rolling) {
+            if ((rc = pumma_shift_wait(&roll))) goto out;
+            char *tmp = bcur; bcur = bnext; bnext = tmp;
+        }
+    }
+    rc = pumma_rpipe_drain(&rp);
+out:
+    pumma_groups_free(&gb);
+    pumma_groups_free(&gc);
+    pumma_rpipe_free(&rp);
+    pumma_free(bcur);
+    pumma_free(bnext);
+    return rc;
+}
+
+const pumma_algo_t pumma_algo_nt = {
+    "nt", "A*B**T: partial products summed along grid rows, B rolled up",
+    handles, align, run};

@@ -1,0 +1,78 @@
+/*
+ * pumma_presort.c -- moving the block rows / columns of one group (see
+ * pumma_groups_build) between a local array and a contiguous slab. This is
+ * PUMMA's presorting (Fig. 8(b)): after it, the blocks a step multiplies, or
+ * sends, are one matrix instead of a scatter of blocks.
+ */
+#include "pumma_algo.h"
+
+/* Copy every group's columns of src (m rows) into dst, in presorted order. */
+void pumma_presort_cols(const pumma_type_t *t, char op,
+                        const pumma_groups_t *g, int m, const void *src,
+                        int lds, void *dst, int ldd)
+{
+    if (m <= 0) return;
+    for (int r = 0; r < g->nruns; r++) {
+        const pumma_run_t *u = &g->runs[r];
+        t->geadd(op, m, u->len, t->one, pumma_at(t, src, 0, u->local, lds),
+                 lds, t->zero, pumma_at(t, dst, 0, u->sorted, ldd), ldd);
+    }
+}
+
+/* Copy every group's rows of src (n columns) into dst, in presorted order. */
+void pumma_presort_rows(const pumma_type_t *t, char op,
+                        const pumma_groups_t *g, int n, const void *src,
+                        int lds, void *dst, int ldd)
+{
+    if (n <= 0) return;
+    for (int r = 0; r < g->nruns; r++) {
+        const pumma_run_t *u = &g->runs[r];
+        t->geadd(op, u->len, n, t->one, pumma_at(t, src, u->local, 0, lds),
+                 lds, t->zero, pumma_at(t, dst, u->sorted, 0, ldd), ldd);
+    }
+}
+
+/* Rows of group `grp` of src into a slab with its first row at row 0. */
+void pumma_gather_rows(const pumma_type_t *t, char op,
+                       const pumma_groups_t *g, int grp, int n,
+                       const void *src, int lds, void *dst, int ldd)
+{
+    if (n <= 0) return;
+    for (int r = 0; r < g->nruns; r++) {
+        const pumma_run_t *u = &g->runs[r];
+        if (g->run_group[r] != grp) continue;
+        t->geadd(op, u->len, n, t->one, pumma_at(t, src, u->local, 0, lds),
+                 lds, t->zero,
+                 pumma_at(t, dst, u->sorted - g->off[grp], 0, ldd), ldd);
+    }
+}
+
+/* dst rows of group `grp` += slab (slab row 0 = the group's first row). */
+void pumma_scatter_add_rows(const pumma_type_t *t, const pumma_groups_t *g,
+                            int grp, int n, const void *slab, int lds,
+                            void *dst, int ldd)
+{
+    if (n <= 0) return;
+    for (int r = 0; r < g->nruns; r++) {
+        const pumma_run_t *u = &g->runs[r];
+        if (g->run_group[r] != grp) continue;
+        t->geadd('N', u->len, n, t->one,
+                 pumma_at(t, slab, u->sorted - g->off[grp], 0, lds), lds,
+                 t->one, pumma_at(t, dst, u->local, 0, ldd), ldd);
+    }
+}
+
+/* dst columns of group `grp` += slab (slab column 0 = the group's first). */
+void pumma_scatter_add_cols(const pumma_type_t *t, const pumma_groups_t *g,
+                            int grp, int m, const void *slab, int lds,
+                            void *dst, int ldd)
+{
+    if (m <= 0) return;
+    for (int r = 0; r < g->nruns; r++) {
+        const pumma_run_t *u = &g->runs[r];
+        if (g->run_group[r] != grp) continue;
+        t->geadd('N', m, u->len, t->one,
+                 pumma_at(t, slab, 0, u->sorted - g->off[grp], lds), lds,
+                 t->one, pumma_at(t, dst, 0, u->local, ldd), ldd);
+    }
+}

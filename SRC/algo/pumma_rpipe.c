@@ -1,0 +1,90 @@
+/*
+ * pumma_rpipe.c -- the pipeline of partial-product reductions used by the
+ * transposed algorithms (A**T*B and A*B**T). See pumma_algo.h.
+ */
+#include <stdlib.h>
+
+#include "pumma_algo.h"
+
+int pumma_rpipe_init(pumma_rpipe_t *rp, const pumma_problem_t *p, int depth,
+                     size_t slot_elems)
+{
+    rp->p = p;
+    rp->depth = depth;
+    rp->head = rp->count = 0;
+    rp->slot = calloc((size_t)depth, sizeof(pumma_rslot_t));
+    if (!rp->slot) return PUMMA_ENOMEM;
+    for (int i = 0; i < depth; i++) {
+        rp->slot[i].part = pumma_malloc(slot_elems * p->t->size);
+        rp->slot[i].sum = pumma_malloc(slot_elems * p->t->size);
+        if (slot_elems && (!rp->slot[i].part || !rp->slot[i].sum))
+            return PUMMA_ENOMEM;
+    }
+    return PUMMA_OK;
+}
+
+/* Complete the oldest reduce; its root adds the sum into C. */
+static int retire(pumma_rpipe_t *rp)
+{
+    pumma_rslot_t *s = &rp->slot[rp->head];
+    if (rp->p->opts->reduce->wait(&s->coll)) return PUMMA_EMPI;
+    if (s->coll.root == rp->me) rp->land(rp, s);
+    s->busy = 0;
+    rp->head = (rp->head + 1) % rp->depth;
+    rp->count--;
+    return PUMMA_OK;
+}
+
+int pumma_rpipe_slot(pumma_rpipe_t *rp, pumma_rslot_t **s)
+{
+    if (rp->count == rp->depth) {
+        int rc = retire(rp);
+        if (rc) return rc;
+    }
+    *s = &rp->slot[(rp->head + rp->count) % rp->depth];
+    return PUMMA_OK;
+}
+
+int pumma_rpipe_post(pumma_rpipe_t *rp, pumma_rslot_t *s, int root,
+                     MPI_Comm comm, int tag)
+{
+    s->coll.buf = s->part;
+    s->coll.rbuf = s->sum;
+    s->coll.count = s->rows * s->cols;
+    s->coll.dt = rp->p->t->mpi;
+    s->coll.root = root;
+    s->coll.comm = comm;
+    s->coll.tag = tag;
+    s->busy = 1;
+    rp->count++;
+    return rp->p->opts->reduce->start(&s->coll);
+}
+
+int pumma_rpipe_drain(pumma_rpipe_t *rp)
+{
+    while (rp->count > 0) {
+        int rc = retire(rp);
+        if (rc) return rc;
+    }
+    return PUMMA_OK;
+}
+
+void pumma_rpipe_progress(pumma_rpipe_t *rp)
+{
+    for (int i = 0; i < rp->count; i++) {
+        int done;
+        rp->p->opts->reduce->test(
+            &rp->slot[(rp->head + i) % rp->depth].coll, &done);
+    }
+}
+
+void pumma_rpipe_free(pumma_rpipe_t *rp)
+{
+    if (!rp->slot) return;
+    for (int i = 0; i < rp->depth; i++) {
+        pumma_free(rp->slot[i].part);
+        pumma_free(rp->slot[i].sum);
+    }
+    free(rp->slot);
+    rp->slot = NULL;
+}

@@ -1,0 +1,142 @@
+/*
+ * pumma_tn.c -- C := alpha*A**T*B + beta*C (or A**H), PUMMA section 3.3
+ * (Figs. 9-13).
+ *
+ * A (K x M) and B (K x N) share their row distribution, so every process
+ * holds matching K-slices of both. Q stages: in stage s grid column q holds
+ * the A slab that started in column c = (q + s) mod Q (A rolls left). Each
+ * process multiplies op(its A slab) by its B: a partial product of the rows
+ * of C in that slab. Summed over the grid column it is the C block row
+ * piece, which lands on the grid row owning those rows of C. The slab is
+ * presorted by that owner, so the product for one destination row is one
+ * GEMM and one reduce; reduces stay in flight while the next products are
+ * computed (asynchronous accumulation), and memory stays bounded by the
+ * pipeline depth instead of a whole stage of partial products.
+ *
+ * Needs: B's rows distributed exactly like A's rows, B's columns like C's
+ * columns, and A's columns blocked like C's rows.
+ */
+#include <stdlib.h>
+
+#include "pumma_algo.h"
+
+enum { TAG_ROLL = 21, DEPTH = 3 };
+
+static int handles(char ta, char tb) { return ta != 'N' && tb == 'N'; }
+
+static void align(const pumma_problem_t *have, pumma_problem_t *want)
+{
+    *want = *have;
+    want->c.row = pumma_dist_owned(&have->c.row);
+    want->c.col = pumma_dist_owned(&have->c.col);
+    want->b.col = want->c.col;
+    pumma_dist_t am = pumma_dist_owned(&have->a.col);
+    if (!pumma_dist_same_blocks(&am, &want->c.row)) {
+        am.ib = want->c.row.ib;
+        am.b = want->c.row.b;
+    }
+    want->a.col = am;
+    int a_moves = !pumma_dist_same(&have->a.col, &am) || have->a.row.src < 0;
+    int b_moves = !pumma_dist_same(&have->b.col, &want->b.col);
+    pumma_dist_t k = pumma_dist_owned(&have->a.row);
+    if (a_moves && !b_moves) k = pumma_dist_owned(&have->b.row);
+    want->a.row = want->b.row = k;
+}
+
+static void land(pumma_rpipe_t *rp, pumma_rslot_t *s)
+{
+    const pumma_problem_t *p = rp->p;
+    pumma_scatter_add_rows(p->t, rp->gc, s->grp, s->cols, s->sum, s->rows,
+                           p->c.data, p->c.ld);
+}
+
+static void progress(void *ctx) { pumma_rpipe_progress(ctx); }
+
+static int run(const pumma_problem_t *p)
+{
+    const pumma_type_t *t = p->t;
+    const pumma_grid_t *g = p->g;
+    const int P = g->nprow, Q = g->npcol, me_r = g->myrow, me_c = g->mycol;
+    const pumma_dist_t *Am = &p->a.col, *Cm = &p->c.row;
+    const int mloc = pumma_view_mloc(&p->c, me_r);
+    const int nloc = pumma_view_nloc(&p->c, me_c);
+    const int kloc = pumma_view_mloc(&p->a, me_r);
+    const int lda = kloc > 0 ? kloc : 1;
+    int rc = PUMMA_OK;
+    pumma_groups_t ga = {0}, gc = {0};
+    pumma_rpipe_t rp = {0};
+    char *acur = NULL, *anext = NULL;
+
+    pumma_local_scale(t, mloc, nloc, p->beta, p->c.data, p->c.ld);
+
+    /* Largest slab, and largest partial product (one destination row). */
+    int mmax = 0, chunk = 0;
+    for (int c = 0; c < Q; c++) {
+        int mc = pumma_dist_count(Am, c);
+        if (mc > mmax) mmax = mc;
+        if ((rc = pumma_groups_build(Am, c, Cm, &ga))) goto out;
+        for (int r = 0; r < P; r++)
+            if (ga.cnt[r] > chunk) chunk = ga.cnt[r];
+        pumma_groups_free(&ga);
+    }
+    size_t slab = (size_t)lda * (size_t)mmax * t->size;
+    acur = pumma_malloc(slab);
+    anext = Q > 1 ? pumma_malloc(slab) : NULL;
+    if (slab && (!acur || (Q > 1 && !anext))) { rc = PUMMA_ENOMEM; goto out; }
+    if ((rc = pumma_rpipe_init(&rp, p, DEPTH, (size_t)chunk * nloc))) goto out;
+
+    /* Presort my A slab by the grid row owning each C row; group my C rows
+     * by the grid column whose slab computes them. */
+    if ((rc = pumma_groups_build(Am, me_c, Cm, &ga))) goto out;
+    pumma_presort_cols(t, 'N', &ga, kloc, p->a.data, p->a.ld, acur, lda);
+    pumma_groups_free(&ga);
+    if ((rc = pumma_groups_build(Cm, me_r, Am, &gc))) goto out;
+    rp.land = land;
+    rp.gc = &gc;
+    rp.me = me_r;
+
+    for (int s = 0; s < Q; s++) {
+        const int c = (me_c + s) % Q;
+        pumma_shift_t roll;
+        const int rolling = (Q > 1 && s < Q - 1);
+        if (rolling &&
+            (rc = pumma_shift_start(&roll, acur, kloc * pumma_dist_count(Am, c),
+                                    anext,
+                                    kloc * pumma_dist_count(Am, (c + 1) % Q),
+                                    t->mpi, (me_c - 1 + Q) % Q, (me_c + 1) % Q,
+                                    g->row, TAG_ROLL)))
+            goto out;
+        if ((rc = pumma_groups_build(Am, c, Cm, &ga))) goto out;
+        for (int r = 0; r < P && nloc > 0; r++) {
+            int mr = ga.cnt[r];
+            if (mr == 0) continue;
+            pumma_rslot_t *sl;
+            if ((rc = pumma_rpipe_slot(&rp, &sl))) goto out;
+            sl->grp = c;
+            sl->rows = mr;
+            sl->cols = nloc;
+            pumma_local_gemm(p, p->transa, 'N', mr, nloc, kloc, p->alpha,
+                             pumma_at(t, acur, 0, ga.off[r], lda), lda,
+                             p->b.data, p->b.ld, t->zero, sl->part, mr,
+                             progress, &rp);
+            if ((rc = pumma_rpipe_post(&rp, sl, r, g->col, 0))) goto out;
+        }
+        pumma_groups_free(&ga);
+        if (rolling) {
+            if ((rc = pumma_shift_wait(&roll))) goto out;
+            char *tmp = acur; acur = anext; anext = tmp;
+        }
+    }
+    rc = pumma_rpipe_drain(&rp);
+out:
+    pumma_groups_free(&ga);
+    pumma_groups_free(&gc);
+    pumma_rpipe_free(&rp);
+    pumma_free(acur);
+    pumma_free(anext);
+    return rc;
+}
+
+const pumma_algo_t pumma_algo_tn = {
+    "tn", "A**T*B: partial products summed down grid columns, A rolled",
+    handles, align, run};

@@ -1,0 +1,27 @@
+/*
+ * pumma_bcast_mpi.c -- broadcast variant "mpi": MPI's own MPI_Ibcast, so the
+ * MPI library picks its topology.
+ */
+#include "pumma_internal.h"
+
+static int start(pumma_coll_t *c)
+{
+    c->req[1] = MPI_REQUEST_NULL;
+    return MPI_Ibcast(c->buf, c->count, c->dt, c->root, c->comm, &c->req[0]) ==
+                   MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
+}
+
+static int test(pumma_coll_t *c, int *done)
+{
+    return MPI_Test(&c->req[0], done, MPI_STATUS_IGNORE) == MPI_SUCCESS
+               ? PUMMA_OK : PUMMA_EMPI;
+}
+
+static int wait(pumma_coll_t *c)
+{
+    return MPI_Wait(&c->req[0], MPI_STATUS_IGNORE) == MPI_SUCCESS
+               ? PUMMA_OK : PUMMA_EMPI;
+}
+
+const pumma_coll_ops_t pumma_bcast_mpi = {
+    "mpi", "MPI_Ibcast: the MPI library's own algorithm", start, test, wait};

@@ -1,0 +1,33 @@
+/*
+ * pumma_comm_table.c -- the tables of communication variants. Adding a
+ * variant is adding its file and one row here.
+ */
+#include <string.h>
+
+#include "pumma_internal.h"
+
+extern const pumma_coll_ops_t pumma_bcast_mpi, pumma_bcast_ring_inc;
+extern const pumma_coll_ops_t pumma_reduce_mpi;
+
+static const pumma_coll_ops_t *const bcasts[] = {
+    &pumma_bcast_ring_inc, &pumma_bcast_mpi};
+static const pumma_coll_ops_t *const reduces[] = {&pumma_reduce_mpi};
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof(a)[0]))
+
+const pumma_coll_ops_t *pumma_comm_at(pumma_table_kind_t kind, int i)
+{
+    const pumma_coll_ops_t *const *t = kind == PUMMA_BCAST_TABLE ? bcasts
+                                                                   : reduces;
+    int n = kind == PUMMA_BCAST_TABLE ? COUNT(bcasts) : COUNT(reduces);
+    return i >= 0 && i < n ? t[i] : NULL;
+}
+
+const pumma_coll_ops_t *pumma_comm_find(pumma_table_kind_t kind,
+                                        const char *name)
+{
+    const pumma_coll_ops_t *v;
+    for (int i = 0; (v = pumma_comm_at(kind, i)) != NULL; i++)
+        if (strcmp(v->name, name) == 0) return v;
+    return NULL;
+}

@@ -1,0 +1,89 @@
+/*
+ * pumma_grid.c -- a BLACS context as MPI communicators.
+ *
+ * The BLACS give the grid (shape, coordinates) and the MPI communicator behind
+ * it (Cblacs_get what=10, then Cblacs2sys_handle). pumma duplicates that
+ * communicator, so its messages never meet the BLACS', and splits it into
+ * row and column communicators. The result is cached as an MPI attribute of
+ * the BLACS communicator: when the BLACS free the grid (BLACS_GRIDEXIT), MPI
+ * calls our delete callback and the cache goes with it, so a context number
+ * reused for another grid can never see stale communicators.
+ */
+#include <stdlib.h>
+
+#include "pumma_internal.h"
+
+#define SGET_BLACSCONTXT 10
+
+static int keyval = MPI_KEYVAL_INVALID;
+
+static void grid_free(pumma_grid_t *g)
+{
+    if (!g) return;
+    if (g->row != MPI_COMM_NULL) MPI_Comm_free(&g->row);
+    if (g->col != MPI_COMM_NULL) MPI_Comm_free(&g->col);
+    if (g->all != MPI_COMM_NULL) MPI_Comm_free(&g->all);
+    free(g->rank);
+    free(g);
+}
+
+static int delete_cb(MPI_Comm comm, int key, void *val, void *extra)
+{
+    int fin = 0;
+    MPI_Finalized(&fin);
+    if (!fin) grid_free(val);
+    return MPI_SUCCESS;
+}
+
+static pumma_grid_t *grid_make(int ctxt, MPI_Comm parent)
+{
+    pumma_grid_t *g = calloc(1, sizeof(*g));
+    if (!g) return NULL;
+    g->all = g->row = g->col = MPI_COMM_NULL;
+    Cblacs_gridinfo(ctxt, &g->nprow, &g->npcol, &g->myrow, &g->mycol);
+    int n = g->nprow * g->npcol, me, coords[2] = {g->myrow, g->mycol};
+    int *all = malloc(sizeof(int) * 2 * (size_t)n);
+    g->rank = malloc(sizeof(int) * (size_t)n);
+    int ok = all && g->rank &&
+             MPI_Comm_dup(parent, &g->all) == MPI_SUCCESS &&
+             MPI_Comm_split(g->all, g->myrow, g->mycol, &g->row) == MPI_SUCCESS &&
+             MPI_Comm_split(g->all, g->mycol, g->myrow, &g->col) == MPI_SUCCESS &&
+             MPI_Comm_rank(g->all, &me) == MPI_SUCCESS &&
+             MPI_Allgather(coords, 2, MPI_INT, all, 2, MPI_INT, g->all) ==
+                 MPI_SUCCESS;
+    if (ok) {
+        int size = 0;
+        MPI_Comm_size(g->all, &size);
+        ok = (size == n);
+        for (int r = 0; ok && r < n; r++)
+            g->rank[all[2 * r] * g->npcol + all[2 * r + 1]] = r;
+    }
+    free(all);
+    if (!ok) {
+        grid_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+const pumma_grid_t *pumma_grid_get(int ctxt)
+{
+    int sys = -1, flag = 0;
+    void *val = NULL;
+    Cblacs_get(ctxt, SGET_BLACSCONTXT, &sys);
+    MPI_Comm parent = Cblacs2sys_handle(sys);
+    if (parent == MPI_COMM_NULL) return NULL;
+    if (keyval == MPI_KEYVAL_INVALID &&
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cb, &keyval,
+                               NULL) != MPI_SUCCESS)
+        return NULL;
+    if (MPI_Comm_get_attr(parent, keyval, &val, &flag) != MPI_SUCCESS)
+        return NULL;
+    if (flag) return val;
+    pumma_grid_t *g = grid_make(ctxt, parent);
+    if (g && MPI_Comm_set_attr(parent, keyval, g) != MPI_SUCCESS) {
+        grid_free(g);
+        return NULL;
+    }
+    return g;
+}

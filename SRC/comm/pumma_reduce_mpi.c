@@ -1,0 +1,28 @@
+/*
+ * pumma_reduce_mpi.c -- reduce variant "mpi": MPI_Ireduce (sum) to the root,
+ * used to combine the partial products of the transposed algorithms.
+ */
+#include "pumma_internal.h"
+
+static int start(pumma_coll_t *c)
+{
+    c->req[1] = MPI_REQUEST_NULL;
+    return MPI_Ireduce(c->buf, c->rbuf, c->count, c->dt, MPI_SUM, c->root,
+                       c->comm, &c->req[0]) == MPI_SUCCESS ? PUMMA_OK
+                                                             : PUMMA_EMPI;
+}
+
+static int test(pumma_coll_t *c, int *done)
+{
+    return MPI_Test(&c->req[0], done, MPI_STATUS_IGNORE) == MPI_SUCCESS
+               ? PUMMA_OK : PUMMA_EMPI;
+}
+
+static int wait(pumma_coll_t *c)
+{
+    return MPI_Wait(&c->req[0], MPI_STATUS_IGNORE) == MPI_SUCCESS
+               ? PUMMA_OK : PUMMA_EMPI;
+}
+
+const pumma_coll_ops_t pumma_reduce_mpi = {
+    "mpi", "MPI_Ireduce with MPI_SUM", start, test, wait};

@@ -1,0 +1,201 @@
+/*
+ * pumma_gemm.c -- the body of P?GEMM, layered as a call goes through it:
+ * argument checks -> quick returns -> plan (algorithm, variants) -> views of
+ * sub(A), sub(B), sub(C) -> alignment (redistribute what the algorithm cannot
+ * take as it is) -> run -> sub(C) back.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pumma_internal.h"
+
+enum { DTYPE_ = 0, CTXT_, M_, N_, IMB_, INB_, MB_, NB_, RSRC_, CSRC_, LLD_ };
+
+/* ------------------------------------------------------------- options */
+
+/* Unknown names are an error, never a silent fallback. */
+static void bad_name(const char *var, const char *val, const char *choices)
+{
+    fprintf(stderr, "pumma: %s=%s is not known; choose one of: %s\n", var,
+            val, choices);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+static const pumma_coll_ops_t *env_coll(const char *var,
+                                        pumma_table_kind_t kind)
+{
+    const char *v = getenv(var);
+    if (!v || !*v || strcmp(v, "auto") == 0) return NULL;
+    const pumma_coll_ops_t *o = pumma_comm_find(kind, v);
+    if (!o) {
+        char list[256] = "auto";
+        for (int i = 0; (o = pumma_comm_at(kind, i)) != NULL; i++) {
+            strncat(list, " ", sizeof list - strlen(list) - 1);
+            strncat(list, o->name, sizeof list - strlen(list) - 1);
+        }
+        bad_name(var, v, list);
+    }
+    return o;
+}
+
+/* The environment's defaults, read once (see README, "Environment"). */
+static const pumma_opts_t *env_opts(void)
+{
+    static pumma_opts_t o;
+    static int done = 0;
+    if (done) return &o;
+    const char *a = getenv("PUMMA_ALGO");
+    if (a && *a && strcmp(a, "auto") != 0) {
+        if (!pumma_algo_find(a)) {
+            char list[256] = "auto";
+            const pumma_algo_t *x;
+            for (int i = 0; (x = pumma_algo_at(i)) != NULL; i++) {
+                strncat(list, " ", sizeof list - strlen(list) - 1);
+                strncat(list, x->name, sizeof list - strlen(list) - 1);
+            }
+            bad_name("PUMMA_ALGO", a, list);
+        }
+        o.algo = a;
+    }
+    o.bcast = env_coll("PUMMA_BCAST", PUMMA_BCAST_TABLE);
+    o.reduce = env_coll("PUMMA_REDUCE", PUMMA_REDUCE_TABLE);
+    const char *pn = getenv("PUMMA_PANEL");
+    o.panel = pn ? atoi(pn) : 512;
+    if (o.panel < 0) o.panel = 0;
+    done = 1;
+    return &o;
+}
+
+/* ----------------------------------------------------------- the views */
+
+static pumma_view_t view_of(const pumma_type_t *t, const pumma_grid_t *g,
+                            const void *base, const int d[11], int i0, int j0,
+                            int rows, int cols)
+{
+    pumma_dist_t r = {d[M_], d[IMB_], d[MB_], d[RSRC_], g->nprow};
+    pumma_dist_t c = {d[N_], d[INB_], d[NB_], d[CSRC_], g->npcol};
+    pumma_view_t v;
+    int li = pumma_dist_before(&r, i0, g->myrow);
+    int lj = pumma_dist_before(&c, j0, g->mycol);
+    v.data = pumma_at(t, base, li, lj, d[LLD_]);
+    v.ld = d[LLD_];
+    v.row = pumma_dist_sub(&r, i0, rows);
+    v.col = pumma_dist_sub(&c, j0, cols);
+    return v;
+}
+
+/* A temporary with the distributions of `want`; NULL data if empty. */
+static int temp_view(const pumma_type_t *t, const pumma_grid_t *g,
+                     pumma_view_t *want)
+{
+    int ml = pumma_view_mloc(want, g->myrow), nl = pumma_view_nloc(want, g->mycol);
+    want->ld = ml > 0 ? ml : 1;
+    want->data = pumma_malloc((size_t)ml * (size_t)nl * t->size);
+    return (ml && nl && !want->data) ? PUMMA_ENOMEM : PUMMA_OK;
+}
+
+static int same_layout(const pumma_view_t *a, const pumma_view_t *b)
+{
+    return pumma_dist_same(&a->row, &b->row) &&
+           pumma_dist_same(&a->col, &b->col);
+}
+
+/* ------------------------------------------------------------- driver */
+
+void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
+                const int *m, const int *n, const int *k, const void *alpha,
+                const void *a, const int *ia, const int *ja, const int *desca,
+                const void *b, const int *ib, const int *jb, const int *descb,
+                const void *beta, void *c, const int *ic, const int *jc,
+                const int *descc)
+{
+    int dA[11], dB[11], dC[11], ctxt;
+    int info = pumma_check(transa, transb, *m, *n, *k, *ia, *ja, desca, *ib,
+                           *jb, descb, *ic, *jc, descc, dA, dB, dC, &ctxt);
+    if (info) {
+        PB_Cabort(ctxt, t->rout, info);
+        return;
+    }
+
+    /* Quick returns, exactly as ScaLAPACK. */
+    if (*m == 0 || *n == 0) return;
+    const int nowork = t->is_zero(alpha) || *k == 0;
+    if (nowork && t->is_one(beta)) return;
+
+    const pumma_grid_t *g = pumma_grid_get(ctxt);
+    if (!g) pumma_fatal(NULL, t->rout, "no MPI communicator for the grid",
+                        PUMMA_EGRID);
+    pumma_problem_t have;
+    have.t = t;
+    have.g = g;
+    have.transa = (char)(*transa & ~0x20);
+    have.transb = (char)(*transb & ~0x20);
+    if (!t->is_complex) {      /* for real types 'C' is 'T' */
+        if (have.transa == 'C') have.transa = 'T';
+        if (have.transb == 'C') have.transb = 'T';
+    }
+    have.m = *m; have.n = *n; have.k = *k;
+    have.alpha = alpha;
+    have.beta = beta;
+    int ar = have.transa == 'N' ? *m : *k, ac = have.transa == 'N' ? *k : *m;
+    int br = have.transb == 'N' ? *k : *n, bc = have.transb == 'N' ? *n : *k;
+    have.a = view_of(t, g, a, dA, *ia - 1, *ja - 1, ar, ac);
+    have.b = view_of(t, g, b, dB, *ib - 1, *jb - 1, br, bc);
+    have.c = view_of(t, g, c, dC, *ic - 1, *jc - 1, *m, *n);
+
+    if (nowork) {              /* sub(C) := beta*sub(C), A and B unread */
+        pumma_local_scale(t, pumma_view_mloc(&have.c, g->myrow),
+                          pumma_view_nloc(&have.c, g->mycol), beta,
+                          have.c.data, have.c.ld);
+        return;
+    }
+
+    /* Plan: per-call options (later) > environment > the table's choice. */
+    pumma_opts_t opts = *env_opts();
+    if (!opts.bcast) opts.bcast = pumma_comm_find(PUMMA_BCAST_TABLE, "mpi");
+    if (!opts.reduce) opts.reduce = pumma_comm_find(PUMMA_REDUCE_TABLE, "mpi");
+    have.opts = &opts;
+    const pumma_algo_t *algo = NULL;
+    if (opts.algo) algo = pumma_algo_find(opts.algo);
+    if (!algo || !algo->handles(have.transa, have.transb))
+        algo = pumma_algo_choose(have.transa, have.transb);
+
+    /* Align: operands the algorithm cannot take as they are go through
+     * temporaries. A temporary C is computed with beta = 0 and added back
+     * with the caller's beta, so C is read only when beta != 0. */
+    pumma_problem_t run;
+    algo->align(&have, &run);
+    int rc = PUMMA_OK;
+    const int tmp_a = !same_layout(&have.a, &run.a);
+    const int tmp_b = !same_layout(&have.b, &run.b);
+    const int tmp_c = !same_layout(&have.c, &run.c);
+    run.a.data = run.b.data = run.c.data = NULL;
+    if (tmp_a) {
+        if (!(rc = temp_view(t, g, &run.a)))
+            rc = pumma_redist(t, g, ar, ac, 'N', t->one, &have.a, t->zero,
+                              &run.a);
+    } else {
+        run.a = have.a;
+    }
+    if (!rc && tmp_b) {
+        if (!(rc = temp_view(t, g, &run.b)))
+            rc = pumma_redist(t, g, br, bc, 'N', t->one, &have.b, t->zero,
+                              &run.b);
+    } else if (!rc) {
+        run.b = have.b;
+    }
+    if (!rc && tmp_c) {
+        rc = temp_view(t, g, &run.c);
+        run.beta = t->zero;
+    } else if (!rc) {
+        run.c = have.c;
+    }
+    if (!rc) rc = algo->run(&run);
+    if (!rc && tmp_c)
+        rc = pumma_redist(t, g, *m, *n, 'N', t->one, &run.c, beta, &have.c);
+    if (tmp_a) pumma_free(run.a.data);
+    if (tmp_b) pumma_free(run.b.data);
+    if (tmp_c) pumma_free(run.c.data);
+    if (rc) pumma_fatal(g, t->rout, algo->name, rc);
+}

@@ -1,0 +1,86 @@
+/*
+ * pumma_type.c -- the four type descriptors (S, D, C, Z).
+ *
+ * Everything typed in pumma is here: the BLAS ?gemm it calls, the scalar tests
+ * and one element-wise kernel (geadd). The kernel is written once as a macro
+ * and stamped out per type, because C has no generics and these few lines are
+ * the only arithmetic pumma does itself; all the rest works in bytes.
+ */
+#include <complex.h>
+#include <string.h>
+
+#include "pumma_internal.h"
+
+/* Fortran BLAS, hidden string lengths last (gfortran convention). */
+#define PUMMA_DECL_GEMM(fn, T)                                               \
+    void fn(const char *, const char *, const int *, const int *,            \
+            const int *, const T *, const T *, const int *, const T *,       \
+            const int *, const T *, T *, const int *, size_t, size_t);
+PUMMA_DECL_GEMM(sgemm_F77, float)
+PUMMA_DECL_GEMM(dgemm_F77, double)
+PUMMA_DECL_GEMM(cgemm_F77, float complex)
+PUMMA_DECL_GEMM(zgemm_F77, double complex)
+
+/*
+ * Y := alpha*op(X) + beta*Y. The common cases (plain copy, plain add) get
+ * their own loops: they move most of pumma's bytes.
+ */
+#define PUMMA_DEF_GEADD(name, T, CONJ)                                       \
+    static void name(char trans, int m, int n, const void *alpha_,           \
+                     const void *x_, int ldx, const void *beta_, void *y_,   \
+                     int ldy)                                                \
+    {                                                                        \
+        const T alpha = *(const T *)alpha_, beta = *(const T *)beta_;        \
+        const T *x = x_;                                                     \
+        T *y = y_;                                                           \
+        const int tr = (trans == 'T' || trans == 'C');                       \
+        const int cj = (trans == 'C' || trans == 'R');                       \
+        for (int j = 0; j < n; j++) {                                        \
+            T *yj = y + (size_t)j * ldy;                                     \
+            if (!tr && !cj && alpha == (T)1 && beta == (T)0) {               \
+                memcpy(yj, x + (size_t)j * ldx, (size_t)m * sizeof(T));      \
+                continue;                                                    \
+            }                                                                \
+            for (int i = 0; i < m; i++) {                                    \
+                T v = tr ? x[j + (size_t)i * ldx] : x[i + (size_t)j * ldx];  \
+                if (cj) v = CONJ(v);                                         \
+                if (beta == (T)0)                                            \
+                    yj[i] = alpha * v;                                       \
+                else if (beta == (T)1)                                       \
+                    yj[i] += alpha * v;                                      \
+                else                                                         \
+                    yj[i] = alpha * v + beta * yj[i];                        \
+            }                                                                \
+        }                                                                    \
+    }
+
+#define PUMMA_NOCONJ(v) (v)
+PUMMA_DEF_GEADD(geadd_s, float, PUMMA_NOCONJ)
+PUMMA_DEF_GEADD(geadd_d, double, PUMMA_NOCONJ)
+PUMMA_DEF_GEADD(geadd_c, float complex, conjf)
+PUMMA_DEF_GEADD(geadd_z, double complex, conj)
+
+#define PUMMA_DEF_TESTS(sfx, T)                                              \
+    static int is_zero_##sfx(const void *s) { return *(const T *)s == (T)0; }\
+    static int is_one_##sfx(const void *s) { return *(const T *)s == (T)1; }
+PUMMA_DEF_TESTS(s, float)
+PUMMA_DEF_TESTS(d, double)
+PUMMA_DEF_TESTS(c, float complex)
+PUMMA_DEF_TESTS(z, double complex)
+
+static const float s_zero = 0.0f, s_one = 1.0f;
+static const double d_zero = 0.0, d_one = 1.0;
+static const float complex c_zero = 0.0f, c_one = 1.0f;
+static const double complex z_zero = 0.0, z_one = 1.0;
+
+const pumma_type_t pumma_type_s = {'S', "PSGEMM", sizeof(float), 0, MPI_FLOAT,
+    &s_zero, &s_one, (pumma_gemm_fn)sgemm_F77, geadd_s, is_zero_s, is_one_s};
+const pumma_type_t pumma_type_d = {'D', "PDGEMM", sizeof(double), 0,
+    MPI_DOUBLE, &d_zero, &d_one, (pumma_gemm_fn)dgemm_F77, geadd_d,
+    is_zero_d, is_one_d};
+const pumma_type_t pumma_type_c = {'C', "PCGEMM", sizeof(float complex), 1,
+    MPI_C_FLOAT_COMPLEX, &c_zero, &c_one, (pumma_gemm_fn)cgemm_F77, geadd_c,
+    is_zero_c, is_one_c};
+const pumma_type_t pumma_type_z = {'Z', "PZGEMM", sizeof(double complex), 1,
+    MPI_C_DOUBLE_COMPLEX, &z_zero, &z_one, (pumma_gemm_fn)zgemm_F77, geadd_z,
+    is_zero_z, is_one_z};

@@ -1,0 +1,14 @@
+/* PDGEMM: ScaLAPACK's entry point, served by pumma (see pumma.h). */
+#include "pumma.h"
+#include "pumma_internal.h"
+
+void pdgemm_F77(const char *transa, const char *transb, const int *m,
+                const int *n, const int *k, const double *alpha, const double *a,
+                const int *ia, const int *ja, const int *desca, const double *b,
+                const int *ib, const int *jb, const int *descb,
+                const double *beta, double *c, const int *ic, const int *jc,
+                const int *descc)
+{
+    pumma_gemm(&pumma_type_d, transa, transb, m, n, k, alpha, a, ia, ja,
+               desca, b, ib, jb, descb, beta, c, ic, jc, descc);
+}

@@ -1,0 +1,268 @@
+/*
+ * pumma_internal.h -- the types every layer of pumma shares.
+ *
+ * Layers (see README "Inside"):
+ *   core/    type descriptors, argument checks, the P?GEMM driver, local kernels
+ *   desc/    1D distributions, descriptor views, redistribution
+ *   comm/    BLACS context -> MPI communicators; broadcast/reduce/shift tables
+ *   algo/    one file per PUMMA algorithm, behind the algorithm table
+ *   fortran/ the typed entry points, a few lines each
+ */
+#ifndef PUMMA_INTERNAL_H
+#define PUMMA_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+
+#include "pumma_mangle.h"
+
+/* ------------------------------------------------------------------ types */
+
+/*
+ * One type descriptor serves S, D, C and Z: internals do their address
+ * arithmetic in bytes with `size` and reach typed arithmetic only through
+ * these members (as PBLAS's PBTYP_T does).
+ */
+typedef void (*pumma_gemm_fn)(const char *ta, const char *tb, const int *m,
+                              const int *n, const int *k, const void *alpha,
+                              const void *a, const int *lda, const void *b,
+                              const int *ldb, const void *beta, void *c,
+                              const int *ldc, size_t la, size_t lb);
+
+typedef struct pumma_type {
+    char letter;              /* 'S', 'D', 'C' or 'Z' */
+    const char *rout;         /* "PDGEMM", ... for error reports */
+    size_t size;              /* bytes per element */
+    int is_complex;
+    MPI_Datatype mpi;         /* element type for messages and MPI_SUM */
+    const void *zero, *one;
+    pumma_gemm_fn gemm;       /* Fortran BLAS ?gemm */
+    /* Y := alpha*op(X) + beta*Y on an m x n Y; op by `trans` ('N', 'T', 'C',
+     * or 'R' = conjugate without transpose). beta == 0 (exactly) never reads Y. */
+    void (*geadd)(char trans, int m, int n, const void *alpha, const void *x,
+                  int ldx, const void *beta, void *y, int ldy);
+    /* 1 when the scalar equals zero / one (complex: both parts). */
+    int (*is_zero)(const void *s);
+    int (*is_one)(const void *s);
+} pumma_type_t;
+
+extern const pumma_type_t pumma_type_s, pumma_type_d, pumma_type_c,
+    pumma_type_z;
+
+/* Byte offset of element (i, j) in a column-major array with leading dim ld. */
+static inline char *pumma_at(const pumma_type_t *t, const void *base,
+                             int64_t i, int64_t j, int64_t ld)
+{
+    return (char *)base + (size_t)(i + j * ld) * t->size;
+}
+
+/* ------------------------------------------------------ 1D distributions */
+
+/*
+ * A generalized 1D block-cyclic distribution of n indices over np processes:
+ * block 0 has ib indices, the others b; block L lives on (src + L) mod np.
+ * src = -1 means replicated: every process holds all n indices.
+ * ScaLAPACK's M/IMB/MB/RSRC/NPROW (and N/INB/NB/CSRC/NPCOL) are one of these,
+ * and so is every contiguous sub-range of one (see pumma_dist_sub).
+ */
+typedef struct pumma_dist {
+    int n, ib, b, src, np;
+} pumma_dist_t;
+
+int pumma_dist_nblocks(const pumma_dist_t *d);
+int pumma_dist_bstart(const pumma_dist_t *d, int blk);   /* first index */
+int pumma_dist_bsize(const pumma_dist_t *d, int blk);
+int pumma_dist_owner(const pumma_dist_t *d, int blk);    /* -1: replicated */
+int pumma_dist_count(const pumma_dist_t *d, int proc);   /* local length */
+int pumma_dist_before(const pumma_dist_t *d, int g, int proc); /* local idx */
+pumma_dist_t pumma_dist_sub(const pumma_dist_t *d, int off, int len);
+int pumma_dist_same(const pumma_dist_t *a, const pumma_dist_t *b);
+int pumma_dist_same_blocks(const pumma_dist_t *a, const pumma_dist_t *b);
+/* The same blocking, owned rather than replicated (src -1 -> 0). */
+pumma_dist_t pumma_dist_owned(const pumma_dist_t *d);
+
+/*
+ * Local blocks of `d` owned by `me`, grouped by their owner in `key` (a
+ * distribution with the same block boundaries over nkey processes). Used to
+ * presort operands as PUMMA does, so that each group is one contiguous slab.
+ * Group g holds cnt[g] indices at presorted offset off[g]; runs map local
+ * offsets to presorted offsets.
+ */
+typedef struct pumma_run { int local, sorted, len; } pumma_run_t;
+typedef struct pumma_groups {
+    int ngroups, total, nruns;
+    int *cnt, *off;
+    pumma_run_t *runs;       /* in presorted order */
+    int *run_group;          /* group of each run */
+} pumma_groups_t;
+int pumma_groups_build(const pumma_dist_t *d, int me, const pumma_dist_t *key,
+                       pumma_groups_t *g);
+void pumma_groups_free(pumma_groups_t *g);
+
+/* --------------------------------------------------------------- views */
+
+/*
+ * A view of the local part of a distributed submatrix: element (0,0) of this
+ * process's piece is at `data`; rows and columns are distributed by `row`
+ * (over the grid's rows) and `col` (over its columns).
+ */
+typedef struct pumma_view {
+    char *data;
+    int ld;
+    pumma_dist_t row, col;
+} pumma_view_t;
+
+int pumma_view_mloc(const pumma_view_t *v, int myrow);
+int pumma_view_nloc(const pumma_view_t *v, int mycol);
+
+/* ----------------------------------------------------------------- grid */
+
+/*
+ * The BLACS grid of a context as MPI communicators, made once per context and
+ * cached on the BLACS communicator (freed with it).
+ */
+typedef struct pumma_grid {
+    int nprow, npcol, myrow, mycol;
+    MPI_Comm all;            /* whole grid, private to pumma */
+    MPI_Comm row;            /* my grid row, rank = column coordinate */
+    MPI_Comm col;            /* my grid column, rank = row coordinate */
+    int *rank;               /* rank in `all` of (prow, pcol): rank[prow*npcol+pcol] */
+} pumma_grid_t;
+
+/* Returns NULL when MPI or the BLACS cannot give the grid. */
+const pumma_grid_t *pumma_grid_get(int ctxt);
+
+/* ------------------------------------------------ communication tables */
+
+/*
+ * A collective in flight. Variants of one kind (broadcast, reduce) share one
+ * signature: start() posts it, test() advances it without blocking (returns
+ * 1 when done), wait() completes it. Algorithms call only these.
+ */
+typedef struct pumma_coll {
+    void *buf;               /* bcast: data (root sends, others receive);
+                                reduce: contribution */
+    void *rbuf;              /* reduce: result at the root */
+    int count;
+    MPI_Datatype dt;
+    int root;
+    MPI_Comm comm;
+    int tag;
+    MPI_Request req[2];
+    int state;
+} pumma_coll_t;
+
+typedef struct pumma_coll_ops {
+    const char *name;
+    const char *help;
+    int (*start)(pumma_coll_t *c);
+    int (*test)(pumma_coll_t *c, int *done);
+    int (*wait)(pumma_coll_t *c);
+} pumma_coll_ops_t;
+
+typedef enum { PUMMA_BCAST_TABLE, PUMMA_REDUCE_TABLE } pumma_table_kind_t;
+const pumma_coll_ops_t *pumma_comm_find(pumma_table_kind_t kind,
+                                        const char *name);
+/* Row i of a table, NULL past its end. */
+const pumma_coll_ops_t *pumma_comm_at(pumma_table_kind_t kind, int i);
+
+/* The shift (roll) of a slab to the neighbour below / left, non-blocking. */
+typedef struct pumma_shift {
+    MPI_Request req[2];
+} pumma_shift_t;
+int pumma_shift_start(pumma_shift_t *s, const void *sbuf, int scount,
+                      void *rbuf, int rcount, MPI_Datatype dt, int dest,
+                      int source, MPI_Comm comm, int tag);
+int pumma_shift_wait(pumma_shift_t *s);
+
+/* Redistribute: dst := alpha*op(src) + beta*dst over one grid (m x n = op(src)
+ * dims). op is 'N', 'T' or 'C'. beta == 0 never reads dst. Collective over
+ * grid->all. */
+int pumma_redist(const pumma_type_t *t, const pumma_grid_t *g, int m, int n,
+                 char op, const void *alpha, const pumma_view_t *src,
+                 const void *beta, pumma_view_t *dst);
+
+/* --------------------------------------------------------- algorithms */
+
+typedef struct pumma_opts {
+    const char *algo;        /* NULL or "auto": let pumma choose */
+    const pumma_coll_ops_t *bcast;
+    const pumma_coll_ops_t *reduce;
+    int panel;               /* columns per local GEMM panel (progress points) */
+} pumma_opts_t;
+
+/* What an algorithm receives: views already aligned to its needs. */
+typedef struct pumma_problem {
+    const pumma_type_t *t;
+    const pumma_grid_t *g;
+    char transa, transb;     /* 'N', 'T', 'C' (real types: 'C' -> 'T') */
+    int m, n, k;
+    const void *alpha, *beta;
+    pumma_view_t a, b, c;
+    const pumma_opts_t *opts;
+} pumma_problem_t;
+
+typedef struct pumma_algo {
+    const char *name;
+    const char *help;
+    /* 1 if it computes this transpose combination. */
+    int (*handles)(char transa, char transb);
+    /* Fill `want` with the distributions it needs (from those of `have`):
+     * a, b, c in want are set; data is left NULL. */
+    void (*align)(const pumma_problem_t *have, pumma_problem_t *want);
+    int (*run)(const pumma_problem_t *p);
+} pumma_algo_t;
+
+const pumma_algo_t *pumma_algo_find(const char *name);
+const pumma_algo_t *pumma_algo_at(int i);   /* NULL past the end */
+const pumma_algo_t *pumma_algo_choose(char transa, char transb);
+
+/* ------------------------------------------------------- local helpers */
+
+/* C := beta*C on a local m x n piece (beta == 0: zeroed, never read). */
+void pumma_local_scale(const pumma_type_t *t, int m, int n, const void *beta,
+                       void *c, int ldc);
+/* C := alpha*op(A)*op(B) + beta*C locally, cut into column panels; between
+ * panels progress(ctx) advances pending communication, so it overlaps the
+ * multiply without threads. progress may be NULL. */
+typedef void (*pumma_progress_fn)(void *ctx);
+void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
+                      int n, int k, const void *alpha, const void *a, int lda,
+                      const void *b, int ldb, const void *beta, void *c,
+                      int ldc, pumma_progress_fn progress, void *ctx);
+
+void *pumma_malloc(size_t bytes);   /* NULL only when bytes > 0 fails */
+void pumma_free(void *p);
+
+/* Internal status codes (never shown to users as INFO). */
+enum { PUMMA_OK = 0, PUMMA_ENOMEM = 1, PUMMA_EMPI = 2, PUMMA_EGRID = 3 };
+void pumma_fatal(const pumma_grid_t *g, const char *rout, const char *what,
+                 int status);
+
+/* --------------------------------------------------------------- driver */
+
+/* The body of P?GEMM: checks, quick returns, planning, run. */
+void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
+                const int *m, const int *n, const int *k, const void *alpha,
+                const void *a, const int *ia, const int *ja, const int *desca,
+                const void *b, const int *ib, const int *jb, const int *descb,
+                const void *beta, void *c, const int *ic, const int *jc,
+                const int *descc);
+
+/* ScaLAPACK's argument check; returns 0 or INFO (< 0). desc11 receives the
+ * descriptors in their 11-entry form, i0/j0 the 0-based indices. */
+int pumma_check(const char *transa, const char *transb, int m, int n, int k,
+                int ia, int ja, const int *desca, int ib, int jb,
+                const int *descb, int ic, int jc, const int *descc,
+                int dA[11], int dB[11], int dC[11], int *ctxt);
+
+/* BLACS and PBLAS routines pumma uses (from libscalapack). */
+void Cblacs_gridinfo(int ctxt, int *nprow, int *npcol, int *myrow,
+                     int *mycol);
+void Cblacs_get(int ctxt, int what, int *val);
+MPI_Comm Cblacs2sys_handle(int sysctxt);
+void Cblacs_abort(int ctxt, int code);
+void PB_Cabort(int ctxt, const char *rout, int info);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * Fortran names of pumma's entry points, chosen by ScaLAPACK's CDEFS flag:
+ * -DAdd_ (pdgemm_), -DNoChange (pdgemm), -DUpCase (PDGEMM). Add_ is the default.
+ */
+#ifndef PUMMA_MANGLE_H
+#define PUMMA_MANGLE_H
+
+#if defined(UpCase)
+#define PUMMA_F77(lower, UPPER) UPPER
+#elif defined(NoChange)
+#define PUMMA_F77(lower, UPPER) lower
+#else
+#define PUMMA_F77(lower, UPPER) lower##_
+#endif
+
+#define psgemm_F77 PUMMA_F77(psgemm, PSGEMM)
+#define pdgemm_F77 PUMMA_F77(pdgemm, PDGEMM)
+#define pcgemm_F77 PUMMA_F77(pcgemm, PCGEMM)
+#define pzgemm_F77 PUMMA_F77(pzgemm, PZGEMM)
+
+/* The BLAS pumma calls for the local multiply (always Fortran BLAS). */
+#define sgemm_F77 PUMMA_F77(sgemm, SGEMM)
+#define dgemm_F77 PUMMA_F77(dgemm, DGEMM)
+#define cgemm_F77 PUMMA_F77(cgemm, CGEMM)
+#define zgemm_F77 PUMMA_F77(zgemm, ZGEMM)
+
+#endif

@@ -1,0 +1,244 @@
+/*
+ * pgemmcmp.c -- randomized comparison of pumma's PDGEMM/PZGEMM with
+ * ScaLAPACK's own, on the same local data, over many random legal calls:
+ * sizes (including 0 and 1), offsets off block boundaries, IMB != MB,
+ * different block sizes and sources per operand (replicated -1 too), all
+ * TRANSA/TRANSB, alpha/beta edge values.
+ *
+ *   mpiexec -n NP ./xpgemmcmp NCASES SEED
+ *
+ * ScaLAPACK's PDGEMM is reached with dlopen/dlsym on its library, which
+ * returns its own definition even though pumma's pdgemm_ is linked in.
+ * One PASSED/FAILED line per grid and precision; `N passed, N failed` last.
+ */
+#include <complex.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void gemm_fn(const char *, const char *, const int *, const int *,
+                     const int *, const void *, const void *, const int *,
+                     const int *, const int *, const void *, const int *,
+                     const int *, const int *, const void *, void *,
+                     const int *, const int *, const int *);
+
+void pdgemm_(const char *, const char *, const int *, const int *,
+             const int *, const void *, const void *, const int *,
+             const int *, const int *, const void *, const int *,
+             const int *, const int *, const void *, void *, const int *,
+             const int *, const int *);
+void pzgemm_(const char *, const char *, const int *, const int *,
+             const int *, const void *, const void *, const int *,
+             const int *, const int *, const void *, const int *,
+             const int *, const int *, const void *, void *, const int *,
+             const int *, const int *);
+void Cblacs_pinfo(int *, int *);
+void Cblacs_get(int, int, int *);
+void Cblacs_gridinit(int *, const char *, int, int);
+void Cblacs_gridinfo(int, int *, int *, int *, int *);
+void Cblacs_gridexit(int);
+int numroc_(const int *, const int *, const int *, const int *, const int *);
+
+static unsigned long long rng;
+static int rnd(int lo, int hi) /* inclusive */
+{
+    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lo + (int)((rng >> 33) % (unsigned long long)(hi - lo + 1));
+}
+
+/* Deterministic global entry, identical on every process. */
+static double val(int id, int i, int j, int part)
+{
+    unsigned long long h = (unsigned long long)id * 1000003ULL ^
+                           (unsigned long long)i * 19349663ULL ^
+                           (unsigned long long)j * 83492791ULL ^
+                           (unsigned long long)part * 2654435761ULL;
+    h ^= h >> 29; h *= 0xbf58476d1ce4e5b9ULL; h ^= h >> 32;
+    return (double)(h % 2000001ULL) / 1000000.0 - 1.0;
+}
+
+/* Local count of n indices with first block ib, block b, source src. */
+static int lcount(int n, int ib, int b, int src, int me, int np)
+{
+    if (src < 0) return n;
+    int cnt = 0;
+    for (int x = 0, blk = 0; x < n; blk++) {
+        int sz = blk == 0 ? ib : b;
+        if (sz > n - x) sz = n - x;
+        if ((src + blk) % np == me) cnt += sz;
+        x += sz;
+    }
+    return cnt;
+}
+
+/* Owner and local index of global index g. */
+static void locate(int g, int ib, int b, int src, int np, int me, int *own,
+                   int *loc)
+{
+    if (src < 0) { *own = me; *loc = g; return; }
+    int blk = g < ib ? 0 : 1 + (g - ib) / b;
+    *own = (src + blk) % np;
+    int c = 0;
+    for (int x = 0, k = 0; k < blk; k++) {
+        int sz = k == 0 ? ib : b;
+        if ((src + k) % np == *own) c += sz;
+        x += sz;
+    }
+    *loc = c + (g < ib ? g : (g - ib) % b);
+}
+
+typedef struct mat {
+    int desc[11], mloc, nloc;
+    void *data;
+} mat_t;
+
+static void make(mat_t *x, int id, int cplx, int M, int N, int ctxt, int P,
+                 int Q, int me_r, int me_c, int nine)
+{
+    int imb = rnd(1, 6), mb = rnd(1, 6), inb = rnd(1, 6), nb = rnd(1, 6);
+    int rs = rnd(-1, P - 1), cs = rnd(-1, Q - 1);
+    if (rnd(0, 3) == 0) rs = rnd(0, P - 1);
+    if (nine) { imb = mb; inb = nb; }
+    x->mloc = lcount(M, imb, mb, rs, me_r, P);
+    x->nloc = lcount(N, inb, nb, cs, me_c, Q);
+    int lld = (x->mloc > 1 ? x->mloc : 1) + rnd(0, 2);
+    int d[11] = {2, ctxt, M, N, imb, inb, mb, nb, rs, cs, lld};
+    if (nine) {
+        int d9[9] = {1, ctxt, M, N, mb, nb, rs, cs, lld};
+        memset(x->desc, 0, sizeof x->desc);
+        memcpy(x->desc, d9, sizeof d9);
+    } else {
+        memcpy(x->desc, d, sizeof d);
+    }
+    size_t es = cplx ? 16 : 8, cnt = (size_t)lld * (x->nloc > 0 ? x->nloc : 1);
+    x->data = malloc(cnt * es);
+    for (size_t e = 0; e < cnt; e++) {
+        if (cplx) ((double complex *)x->data)[e] = 7.0;
+        else ((double *)x->data)[e] = 7.0;
+    }
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            int ro, li, co, lj;
+            locate(i, imb, mb, rs, P, me_r, &ro, &li);
+            locate(j, inb, nb, cs, Q, me_c, &co, &lj);
+            if (ro != me_r || co != me_c) continue;
+            size_t at = (size_t)li + (size_t)lj * lld;
+            if (cplx)
+                ((double complex *)x->data)[at] =
+                    val(id, i, j, 0) + I * val(id, i, j, 1);
+            else
+                ((double *)x->data)[at] = val(id, i, j, 0);
+        }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int ncases = argc > 1 ? atoi(argv[1]) : 200;
+    unsigned long long seed = argc > 2 ? strtoull(argv[2], 0, 10) : 1;
+    int me, np;
+    Cblacs_pinfo(&me, &np);
+    void *h = dlopen("libscalapack-openmpi.so.2.2", RTLD_NOW | RTLD_LOCAL);
+    gemm_fn *sl_d = h ? (gemm_fn *)dlsym(h, "pdgemm_") : NULL;
+    gemm_fn *sl_z = h ? (gemm_fn *)dlsym(h, "pzgemm_") : NULL;
+    if (!sl_d || !sl_z || (void *)sl_d == (void *)pdgemm_) {
+        if (me == 0) fprintf(stderr, "cannot reach ScaLAPACK's PDGEMM\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    static const int grids[][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}, {1, 3},
+                                   {3, 1}, {2, 3}, {3, 2}};
+    int passed = 0, failed = 0;
+    for (int gi = 0; gi < 8; gi++) {
+        int P = grids[gi][0], Q = grids[gi][1];
+        if (P * Q > np) continue;
+        for (int cplx = 0; cplx < 2; cplx++) {
+            int ctxt, nprow, npcol, me_r, me_c, bad = 0;
+            double worst = 0;
+            Cblacs_get(-1, 0, &ctxt);
+            Cblacs_gridinit(&ctxt, "Row", P, Q);
+            Cblacs_gridinfo(ctxt, &nprow, &npcol, &me_r, &me_c);
+            rng = seed * 7919 + (unsigned long long)gi * 31 + cplx;
+            for (int cs = 0; cs < ncases && nprow > 0; cs++) {
+                const char *T = cplx ? "NTC" : "NTC";
+                char ta = T[rnd(0, 2)], tb = T[rnd(0, 2)];
+                int big = rnd(0, 9) == 0;
+                int m = rnd(0, big ? 60 : 13), n = rnd(0, big ? 60 : 13),
+                    k = rnd(0, big ? 60 : 13);
+                if (rnd(0, 15) == 0) m = 0;
+                int ia = rnd(1, 9), ja = rnd(1, 9), ib = rnd(1, 9),
+                    jb = rnd(1, 9), ic = rnd(1, 9), jc = rnd(1, 9);
+                int ar = ta == 'N' ? m : k, ac = ta == 'N' ? k : m;
+                int br = tb == 'N' ? k : n, bc = tb == 'N' ? n : k;
+                int nine = rnd(0, 2) == 0;
+                mat_t A, B, C1, C2;
+                make(&A, 1, cplx, ia - 1 + ar + rnd(0, 3) + 1,
+                     ja - 1 + ac + rnd(0, 3) + 1, ctxt, P, Q, me_r, me_c,
+                     nine);
+                make(&B, 2, cplx, ib - 1 + br + rnd(0, 3) + 1,
+                     jb - 1 + bc + rnd(0, 3) + 1, ctxt, P, Q, me_r, me_c,
+                     nine);
+                unsigned long long save = rng;
+                make(&C1, 3, cplx, ic - 1 + m + rnd(0, 3) + 1,
+                     jc - 1 + n + rnd(0, 3) + 1, ctxt, P, Q, me_r, me_c,
+                     nine);
+                rng = save;
+                make(&C2, 3, cplx, ic - 1 + m + rnd(0, 3) + 1,
+                     jc - 1 + n + rnd(0, 3) + 1, ctxt, P, Q, me_r, me_c,
+                     nine);
+                static const double choice[] = {0.0, 1.0, -1.5, 0.75};
+                double al[2] = {choice[rnd(0, 3)], cplx ? choice[rnd(0, 3)] : 0};
+                double be[2] = {choice[rnd(0, 3)], cplx ? choice[rnd(0, 3)] : 0};
+                if (cplx) {
+                    pzgemm_(&ta, &tb, &m, &n, &k, al, A.data, &ia, &ja, A.desc,
+                            B.data, &ib, &jb, B.desc, be, C1.data, &ic, &jc,
+                            C1.desc);
+                    sl_z(&ta, &tb, &m, &n, &k, al, A.data, &ia, &ja, A.desc,
+                         B.data, &ib, &jb, B.desc, be, C2.data, &ic, &jc,
+                         C2.desc);
+                } else {
+                    pdgemm_(&ta, &tb, &m, &n, &k, al, A.data, &ia, &ja, A.desc,
+                            B.data, &ib, &jb, B.desc, be, C1.data, &ic, &jc,
+                            C1.desc);
+                    sl_d(&ta, &tb, &m, &n, &k, al, A.data, &ia, &ja, A.desc,
+                         B.data, &ib, &jb, B.desc, be, C2.data, &ic, &jc,
+                         C2.desc);
+                }
+                int lld = nine ? C1.desc[8] : C1.desc[10];
+                size_t cnt = (size_t)lld * (C1.nloc > 0 ? C1.nloc : 1);
+                double err = 0;
+                for (size_t e = 0; e < cnt * (cplx ? 2 : 1); e++) {
+                    double x = ((double *)C1.data)[e], y = ((double *)C2.data)[e];
+                    double d = fabs(x - y);
+                    if (isnan(x) != isnan(y)) d = 1e300;
+                    if (d > err) err = d;
+                }
+                if (err > 1e-12 * (k + 1)) {
+                    if (!bad)
+                        fprintf(stderr,
+                                "rank %d grid %dx%d %c case %d: %c%c m=%d n=%d "
+                                "k=%d ia=%d ja=%d ib=%d jb=%d ic=%d jc=%d "
+                                "err=%g\n",
+                                me, P, Q, cplx ? 'Z' : 'D', cs, ta, tb, m, n,
+                                k, ia, ja, ib, jb, ic, jc, err);
+                    bad++;
+                }
+                if (err > worst) worst = err;
+                free(A.data); free(B.data); free(C1.data); free(C2.data);
+            }
+            if (nprow > 0) Cblacs_gridexit(ctxt);
+            int totbad = 0;
+            MPI_Allreduce(&bad, &totbad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            if (me == 0)
+                printf("%s %c grid %dx%d: %d random calls against ScaLAPACK\n",
+                       totbad ? "FAILED" : "PASSED", cplx ? 'Z' : 'D', P, Q,
+                       ncases);
+            if (totbad) failed++; else passed++;
+        }
+    }
+    if (me == 0) printf("%d passed, %d failed\n", passed, failed);
+    MPI_Finalize();
+    return failed != 0;
+}
