@@ -19,7 +19,9 @@ INC  := -ISRC/include
 LIBA  := lib/libpumma.a
 LIBSO := lib/libpumma.so
 
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# (one variable per export: `export A=1 B=1` would give A the value "1 B=1")
+export OMPI_ALLOW_RUN_AS_ROOT := 1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
 .PHONY: all lib deps test timing clean
 all: lib
@@ -37,7 +39,7 @@ deps:
 
 build/%.o: SRC/%.c $(HDRS) make.inc | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CCFLAGS) $(CDEFS) $(INC) -c -o $@ $<
+	$(CC) $(CCFLAGS) -fvisibility=hidden $(CDEFS) $(INC) -c -o $@ $<
 
 $(LIBA): $(OBJS)
 	@mkdir -p lib

@@ -2,7 +2,7 @@
 #include "pumma.h"
 #include "pumma_internal.h"
 
-void psgemm_F77(const char *transa, const char *transb, const int *m,
+PUMMA_API void psgemm_F77(const char *transa, const char *transb, const int *m,
                 const int *n, const int *k, const float *alpha, const float *a,
                 const int *ia, const int *ja, const int *desca, const float *b,
                 const int *ib, const int *jb, const int *descb,

@@ -2,7 +2,7 @@
 #include "pumma.h"
 #include "pumma_internal.h"
 
-void pzgemm_F77(const char *transa, const char *transb, const int *m,
+PUMMA_API void pzgemm_F77(const char *transa, const char *transb, const int *m,
                 const int *n, const int *k, const double *alpha, const double *a,
                 const int *ia, const int *ja, const int *desca, const double *b,
                 const int *ib, const int *jb, const int *descb,

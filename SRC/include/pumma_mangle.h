@@ -24,4 +24,12 @@
 #define cgemm_F77 PUMMA_F77(cgemm, CGEMM)
 #define zgemm_F77 PUMMA_F77(zgemm, ZGEMM)
 
+/* Only the public entry points leave the shared library (the build hides
+ * everything else), so pumma's internals never clash with a program's. */
+#if defined(__GNUC__)
+#define PUMMA_API __attribute__((visibility("default")))
+#else
+#define PUMMA_API
+#endif
+
 #endif
