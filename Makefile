@@ -13,7 +13,7 @@ endif
 
 SRCS := $(sort $(wildcard SRC/*/*.c))
 OBJS := $(patsubst SRC/%.c,build/%.o,$(SRCS))
-HDRS := $(wildcard SRC/include/*.h)
+HDRS := $(wildcard SRC/*/*.h)
 INC  := -ISRC/include
 
 LIBA  := lib/libpumma.a

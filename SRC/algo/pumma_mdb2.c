@@ -119,10 +119,11 @@ int pumma_mdb2_run(const pumma_problem_t *p)
         const int rolling = (Q > 1 && s < Q - 1);
         if (rolling) {
             int cn = (c + 1) % Q;
-            rc = pumma_shift_start(&roll, acur, mloc * pumma_dist_count(Ak, c),
-                                   anext, mloc * pumma_dist_count(Ak, cn),
-                                   t->mpi, (me_c - 1 + Q) % Q, (me_c + 1) % Q,
-                                   g->row, TAG_ROLL);
+            rc = pumma_shift_start(p, &roll, acur,
+                                   mloc * pumma_dist_count(Ak, c), anext,
+                                   mloc * pumma_dist_count(Ak, cn),
+                                   (me_c - 1 + Q) % Q, (me_c + 1) % Q, g->row,
+                                   TAG_ROLL);
             if (rc) goto out;
         }
         if ((rc = pumma_groups_build(Ak, c, Bk, &ga))) goto out;
@@ -168,7 +169,7 @@ int pumma_mdb2_run(const pumma_problem_t *p)
             if (order[i] == me_r && (rc = bc->wait(&coll[i]))) goto out;
         pumma_groups_free(&ga);
         if (rolling) {
-            if ((rc = pumma_shift_wait(&roll))) goto out;
+            if ((rc = pumma_shift_wait(p, &roll))) goto out;
             char *tmp = acur; acur = anext; anext = tmp;
         }
     }

@@ -99,9 +99,9 @@ static int run(const pumma_problem_t *p)
         pumma_shift_t roll;
         const int rolling = (P > 1 && s < P - 1);
         if (rolling &&
-            (rc = pumma_shift_start(&roll, bcur, nbc * kloc, bnext,
+            (rc = pumma_shift_start(p, &roll, bcur, nbc * kloc, bnext,
                                     pumma_dist_count(Bn, (c + 1) % P) * kloc,
-                                    t->mpi, (me_r - 1 + P) % P, (me_r + 1) % P,
+                                    (me_r - 1 + P) % P, (me_r + 1) % P,
                                     g->col, TAG_ROLL)))
             goto out;
         if ((rc = pumma_groups_build(Bn, c, Cn, &gb))) goto out;
@@ -121,7 +121,7 @@ static int run(const pumma_problem_t *p)
         }
         pumma_groups_free(&gb);
         if (rolling) {
-            if ((rc = pumma_shift_wait(&roll))) goto out;
+            if ((rc = pumma_shift_wait(p, &roll))) goto out;
             char *tmp = bcur; bcur = bnext; bnext = tmp;
         }
     }

@@ -100,10 +100,10 @@ static int run(const pumma_problem_t *p)
         pumma_shift_t roll;
         const int rolling = (Q > 1 && s < Q - 1);
         if (rolling &&
-            (rc = pumma_shift_start(&roll, acur, kloc * pumma_dist_count(Am, c),
-                                    anext,
+            (rc = pumma_shift_start(p, &roll, acur,
+                                    kloc * pumma_dist_count(Am, c), anext,
                                     kloc * pumma_dist_count(Am, (c + 1) % Q),
-                                    t->mpi, (me_c - 1 + Q) % Q, (me_c + 1) % Q,
+                                    (me_c - 1 + Q) % Q, (me_c + 1) % Q,
                                     g->row, TAG_ROLL)))
             goto out;
         if ((rc = pumma_groups_build(Am, c, Cm, &ga))) goto out;
@@ -123,7 +123,7 @@ static int run(const pumma_problem_t *p)
         }
         pumma_groups_free(&ga);
         if (rolling) {
-            if ((rc = pumma_shift_wait(&roll))) goto out;
+            if ((rc = pumma_shift_wait(p, &roll))) goto out;
             char *tmp = acur; acur = anext; anext = tmp;
         }
     }

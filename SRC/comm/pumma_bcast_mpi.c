@@ -11,17 +11,6 @@ static int start(pumma_coll_t *c)
                    MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
 }
 
-static int test(pumma_coll_t *c, int *done)
-{
-    return MPI_Test(&c->req[0], done, MPI_STATUS_IGNORE) == MPI_SUCCESS
-               ? PUMMA_OK : PUMMA_EMPI;
-}
-
-static int wait(pumma_coll_t *c)
-{
-    return MPI_Wait(&c->req[0], MPI_STATUS_IGNORE) == MPI_SUCCESS
-               ? PUMMA_OK : PUMMA_EMPI;
-}
-
 const pumma_coll_ops_t pumma_bcast_mpi = {
-    "mpi", "MPI_Ibcast: the MPI library's own algorithm", start, test, wait};
+    "mpi", "MPI_Ibcast: the MPI library's own algorithm", start, pumma_coll_req_test,
+    pumma_coll_req_wait};

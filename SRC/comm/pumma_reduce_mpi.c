@@ -12,17 +12,6 @@ static int start(pumma_coll_t *c)
                                                              : PUMMA_EMPI;
 }
 
-static int test(pumma_coll_t *c, int *done)
-{
-    return MPI_Test(&c->req[0], done, MPI_STATUS_IGNORE) == MPI_SUCCESS
-               ? PUMMA_OK : PUMMA_EMPI;
-}
-
-static int wait(pumma_coll_t *c)
-{
-    return MPI_Wait(&c->req[0], MPI_STATUS_IGNORE) == MPI_SUCCESS
-               ? PUMMA_OK : PUMMA_EMPI;
-}
-
 const pumma_coll_ops_t pumma_reduce_mpi = {
-    "mpi", "MPI_Ireduce with MPI_SUM", start, test, wait};
+    "mpi", "MPI_Ireduce with MPI_SUM", start, pumma_coll_req_test,
+    pumma_coll_req_wait};

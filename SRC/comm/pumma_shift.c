@@ -1,24 +1,49 @@
 /*
- * pumma_shift.c -- the roll of PUMMA's algorithms: every process sends its
- * slab to one neighbour and receives the next slab from the other, both at
- * once ("simultaneous" rotation, PUMMA Fig. 21(a)), non-blocking so the local
- * multiply runs meanwhile.
+ * pumma_shift.c -- the shift table, and the calls algorithms make to roll a
+ * slab with the variant the plan chose. Adding a variant is adding its file
+ * and one row here.
  */
+#include <string.h>
+
 #include "pumma_internal.h"
 
-int pumma_shift_start(pumma_shift_t *s, const void *sbuf, int scount,
-                      void *rbuf, int rcount, MPI_Datatype dt, int dest,
-                      int source, MPI_Comm comm, int tag)
+extern const pumma_shift_ops_t pumma_shift_simultaneous;
+
+static const pumma_shift_ops_t *const shifts[] = {&pumma_shift_simultaneous};
+
+const pumma_shift_ops_t *pumma_shift_at(int i)
 {
-    if (MPI_Irecv(rbuf, rcount, dt, source, tag, comm, &s->req[0]) !=
-        MPI_SUCCESS)
-        return PUMMA_EMPI;
-    return MPI_Isend(sbuf, scount, dt, dest, tag, comm, &s->req[1]) ==
-                   MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
+    return i >= 0 && i < (int)(sizeof shifts / sizeof *shifts) ? shifts[i]
+                                                                 : NULL;
 }
 
-int pumma_shift_wait(pumma_shift_t *s)
+const pumma_shift_ops_t *pumma_shift_find(const char *name)
 {
-    return MPI_Waitall(2, s->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS
-               ? PUMMA_OK : PUMMA_EMPI;
+    const pumma_shift_ops_t *v;
+    for (int i = 0; (v = pumma_shift_at(i)) != NULL; i++)
+        if (strcmp(v->name, name) == 0) return v;
+    return NULL;
+}
+
+int pumma_shift_start(const pumma_problem_t *p, pumma_shift_t *s,
+                      const void *sbuf, int scount, void *rbuf, int rcount,
+                      int dest, int source, MPI_Comm comm, int tag)
+{
+    s->sbuf = sbuf;
+    s->rbuf = rbuf;
+    s->scount = scount;
+    s->rcount = rcount;
+    s->dt = p->t->mpi;
+    s->dest = dest;
+    s->source = source;
+    s->comm = comm;
+    s->tag = tag;
+    s->req[0] = s->req[1] = MPI_REQUEST_NULL;
+    s->state = 0;
+    return p->opts->shift->start(s);
+}
+
+int pumma_shift_wait(const pumma_problem_t *p, pumma_shift_t *s)
+{
+    return p->opts->shift->wait(s);
 }

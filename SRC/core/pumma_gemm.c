@@ -60,6 +60,22 @@ static const pumma_opts_t *env_opts(void)
     }
     o.bcast = env_coll("PUMMA_BCAST", PUMMA_BCAST_TABLE);
     o.reduce = env_coll("PUMMA_REDUCE", PUMMA_REDUCE_TABLE);
+    const char *sh = getenv("PUMMA_SHIFT");
+    if (sh && *sh && strcmp(sh, "auto") != 0) {
+        o.shift = pumma_shift_find(sh);
+        if (!o.shift) {
+            char list[256] = "auto";
+            const pumma_shift_ops_t *x;
+            for (int i = 0; (x = pumma_shift_at(i)) != NULL; i++) {
+                strncat(list, " ", sizeof list - strlen(list) - 1);
+                strncat(list, x->name, sizeof list - strlen(list) - 1);
+            }
+            bad_name("PUMMA_SHIFT", sh, list);
+        }
+    }
+    const char *sg = getenv("PUMMA_SEGMENT");
+    o.segment = sg ? atoi(sg) : 0;
+    if (o.segment < 0) o.segment = 0;
     const char *pn = getenv("PUMMA_PANEL");
     o.panel = pn ? atoi(pn) : 512;
     if (o.panel < 0) o.panel = 0;
@@ -155,6 +171,7 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     pumma_opts_t opts = *env_opts();
     if (!opts.bcast) opts.bcast = pumma_comm_find(PUMMA_BCAST_TABLE, "mpi");
     if (!opts.reduce) opts.reduce = pumma_comm_find(PUMMA_REDUCE_TABLE, "mpi");
+    if (!opts.shift) opts.shift = pumma_shift_find("simultaneous");
     have.opts = &opts;
     const pumma_algo_t *algo = NULL;
     if (opts.algo) algo = pumma_algo_find(opts.algo);

@@ -161,20 +161,49 @@ typedef struct pumma_coll_ops {
     int (*wait)(pumma_coll_t *c);
 } pumma_coll_ops_t;
 
+/* test/wait of a variant that is a single MPI request in req[0]. */
+int pumma_coll_req_test(pumma_coll_t *c, int *done);
+int pumma_coll_req_wait(pumma_coll_t *c);
+
 typedef enum { PUMMA_BCAST_TABLE, PUMMA_REDUCE_TABLE } pumma_table_kind_t;
 const pumma_coll_ops_t *pumma_comm_find(pumma_table_kind_t kind,
                                         const char *name);
 /* Row i of a table, NULL past its end. */
 const pumma_coll_ops_t *pumma_comm_at(pumma_table_kind_t kind, int i);
 
-/* The shift (roll) of a slab to the neighbour below / left, non-blocking. */
+/*
+ * The shift (roll) of a slab to one neighbour while receiving the next from
+ * the other neighbour, on a ring (a grid row or column). Variants share one
+ * signature: start() posts it (dest/source are ranks in comm), wait()
+ * completes it.
+ */
 typedef struct pumma_shift {
+    const void *sbuf;
+    void *rbuf;
+    int scount, rcount;
+    MPI_Datatype dt;
+    int dest, source, tag;
+    MPI_Comm comm;
     MPI_Request req[2];
+    int state;
 } pumma_shift_t;
-int pumma_shift_start(pumma_shift_t *s, const void *sbuf, int scount,
-                      void *rbuf, int rcount, MPI_Datatype dt, int dest,
-                      int source, MPI_Comm comm, int tag);
-int pumma_shift_wait(pumma_shift_t *s);
+
+typedef struct pumma_shift_ops {
+    const char *name;
+    const char *help;
+    int (*start)(pumma_shift_t *s);
+    int (*wait)(pumma_shift_t *s);
+} pumma_shift_ops_t;
+
+const pumma_shift_ops_t *pumma_shift_at(int i);    /* NULL past the end */
+const pumma_shift_ops_t *pumma_shift_find(const char *name);
+
+/* Fill s and start it with the variant of p's options. */
+struct pumma_problem;
+int pumma_shift_start(const struct pumma_problem *p, pumma_shift_t *s,
+                      const void *sbuf, int scount, void *rbuf, int rcount,
+                      int dest, int source, MPI_Comm comm, int tag);
+int pumma_shift_wait(const struct pumma_problem *p, pumma_shift_t *s);
 
 /* Redistribute: dst := alpha*op(src) + beta*dst over one grid (m x n = op(src)
  * dims). op is 'N', 'T' or 'C'. beta == 0 never reads dst. Collective over
@@ -189,6 +218,8 @@ typedef struct pumma_opts {
     const char *algo;        /* NULL or "auto": let pumma choose */
     const pumma_coll_ops_t *bcast;
     const pumma_coll_ops_t *reduce;
+    const pumma_shift_ops_t *shift;
+    int segment;             /* bytes per pipelined piece, 0: whole message */
     int panel;               /* columns per local GEMM panel (progress points) */
 } pumma_opts_t;
 
