@@ -9,6 +9,10 @@
  *
  * ScaLAPACK's PDGEMM is reached with dlopen/dlsym on its library, which
  * returns its own definition even though pumma's pdgemm_ is linked in.
+ * Every other call goes through pumma_p?gemm_opts with options drawn at
+ * random from every algorithm and communication variant pumma lists
+ * (pumma_codes.h), so each variant meets the same random calls; invalid
+ * option codes must come back as INFO -20..-24.
  * One PASSED/FAILED line per grid and precision; `N passed, N failed` last.
  */
 #include <complex.h>
@@ -19,28 +23,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pumma.h"
+
 typedef void gemm_fn(const char *, const char *, const int *, const int *,
                      const int *, const void *, const void *, const int *,
                      const int *, const int *, const void *, const int *,
                      const int *, const int *, const void *, void *,
                      const int *, const int *, const int *);
 
-void pdgemm_(const char *, const char *, const int *, const int *,
-             const int *, const void *, const void *, const int *,
-             const int *, const int *, const void *, const int *,
-             const int *, const int *, const void *, void *, const int *,
-             const int *, const int *);
-void pzgemm_(const char *, const char *, const int *, const int *,
-             const int *, const void *, const void *, const int *,
-             const int *, const int *, const void *, const int *,
-             const int *, const int *, const void *, void *, const int *,
-             const int *, const int *);
 void Cblacs_pinfo(int *, int *);
 void Cblacs_get(int, int, int *);
 void Cblacs_gridinit(int *, const char *, int, int);
 void Cblacs_gridinfo(int, int *, int *, int *, int *);
 void Cblacs_gridexit(int);
 int numroc_(const int *, const int *, const int *, const int *, const int *);
+
+#define CODE(N, v, s) v,
+static const int algo_codes[] = {PUMMA_ALGO_LIST(CODE)};
+static const int bcast_codes[] = {PUMMA_BCAST_LIST(CODE)};
+static const int reduce_codes[] = {PUMMA_REDUCE_LIST(CODE)};
+static const int shift_codes[] = {PUMMA_SHIFT_LIST(CODE)};
+#define NCODES(a) ((int)(sizeof a / sizeof *a))
 
 static unsigned long long rng;
 static int rnd(int lo, int hi) /* inclusive */
@@ -191,21 +194,40 @@ int main(int argc, char **argv)
                 static const double choice[] = {0.0, 1.0, -1.5, 0.75};
                 double al[2] = {choice[rnd(0, 3)], cplx ? choice[rnd(0, 3)] : 0};
                 double be[2] = {choice[rnd(0, 3)], cplx ? choice[rnd(0, 3)] : 0};
-                if (cplx) {
+                pumma_options_t op = {
+                    algo_codes[rnd(0, NCODES(algo_codes) - 1)],
+                    bcast_codes[rnd(0, NCODES(bcast_codes) - 1)],
+                    reduce_codes[rnd(0, NCODES(reduce_codes) - 1)],
+                    shift_codes[rnd(0, NCODES(shift_codes) - 1)],
+                    rnd(0, 2) * 64};
+                int use_opts = cs % 2, info = 0;
+                if (use_opts && cplx)
+                    pumma_pzgemm_opts(&ta, &tb, &m, &n, &k, al, A.data, &ia,
+                                      &ja, A.desc, B.data, &ib, &jb, B.desc,
+                                      be, C1.data, &ic, &jc, C1.desc, &op,
+                                      &info);
+                else if (use_opts)
+                    pumma_pdgemm_opts(&ta, &tb, &m, &n, &k, al, A.data, &ia,
+                                      &ja, A.desc, B.data, &ib, &jb, B.desc,
+                                      be, C1.data, &ic, &jc, C1.desc, &op,
+                                      &info);
+                if (info != 0) {
+                    fprintf(stderr, "rank %d: options %d %d %d %d %d: INFO %d\n",
+                            me, op.algo, op.bcast, op.reduce, op.shift,
+                            op.segment, info);
+                    bad++;
+                }
+                if (!use_opts && cplx)
                     pzgemm_(&ta, &tb, &m, &n, &k, al, A.data, &ia, &ja, A.desc,
                             B.data, &ib, &jb, B.desc, be, C1.data, &ic, &jc,
                             C1.desc);
-                    sl_z(&ta, &tb, &m, &n, &k, al, A.data, &ia, &ja, A.desc,
-                         B.data, &ib, &jb, B.desc, be, C2.data, &ic, &jc,
-                         C2.desc);
-                } else {
+                else if (!use_opts)
                     pdgemm_(&ta, &tb, &m, &n, &k, al, A.data, &ia, &ja, A.desc,
                             B.data, &ib, &jb, B.desc, be, C1.data, &ic, &jc,
                             C1.desc);
-                    sl_d(&ta, &tb, &m, &n, &k, al, A.data, &ia, &ja, A.desc,
-                         B.data, &ib, &jb, B.desc, be, C2.data, &ic, &jc,
-                         C2.desc);
-                }
+                (cplx ? sl_z : sl_d)(&ta, &tb, &m, &n, &k, al, A.data, &ia,
+                                     &ja, A.desc, B.data, &ib, &jb, B.desc, be,
+                                     C2.data, &ic, &jc, C2.desc);
                 int lld = nine ? C1.desc[8] : C1.desc[10];
                 size_t cnt = (size_t)lld * (C1.nloc > 0 ? C1.nloc : 1);
                 double err = 0;
@@ -227,6 +249,24 @@ int main(int argc, char **argv)
                 }
                 if (err > worst) worst = err;
                 free(A.data); free(B.data); free(C1.data); free(C2.data);
+            }
+            /* Invalid option codes: INFO, nothing computed, no abort. */
+            for (int e = 0; e < 5 && nprow > 0; e++) {
+                pumma_options_t op = {0, 0, 0, 0, 0};
+                int *f = e == 0 ? &op.algo : e == 1 ? &op.bcast
+                         : e == 2 ? &op.reduce : e == 3 ? &op.shift
+                                  : &op.segment;
+                *f = e == 4 ? -1 : 9999;
+                int one = 1, desc[9] = {1, ctxt, 1, 1, 1, 1, 0, 0, 1}, info;
+                double x = 1, y = 2, z = 3, al = 1, be = 1;
+                pumma_pdgemm_opts("N", "N", &one, &one, &one, &al, &x, &one,
+                                  &one, desc, &y, &one, &one, desc, &be, &z,
+                                  &one, &one, desc, &op, &info);
+                if (info != -20 - e || z != 3) {
+                    fprintf(stderr, "rank %d: bad option %d gave INFO %d\n",
+                            me, e, info);
+                    bad++;
+                }
             }
             if (nprow > 0) Cblacs_gridexit(ctxt);
             int totbad = 0;

@@ -36,7 +36,7 @@ typedef struct pumma_rslot {
 } pumma_rslot_t;
 typedef struct pumma_rpipe {
     const pumma_problem_t *p;
-    int depth, head, count, root_me;
+    int depth, head, count, posted;
     pumma_rslot_t *slot;
     void (*land)(struct pumma_rpipe *rp, pumma_rslot_t *s);
     const pumma_groups_t *gc;      /* for land(): C's local rows/cols */

@@ -142,6 +142,8 @@ int pumma_mdb2_run(const pumma_problem_t *p)
             cl->buf = buf;
             cl->count = kr * nloc;
             cl->dt = t->mpi;
+            cl->t = t;
+            cl->segment = p->opts->segment / (int)t->size;
             cl->root = r;
             cl->comm = g->col;
             cl->tag = TAG_BCAST + (s * P + r) % 20000;
@@ -156,7 +158,11 @@ int pumma_mdb2_run(const pumma_problem_t *p)
             for (int i = 0; i < npost; i++) {
                 int r = order[i];
                 if ((pass == 0) != (r == me_r)) continue;
-                if (pass == 1 && (rc = bc->wait(&coll[i]))) goto out;
+                if (pass == 1) {
+                    double t0 = pumma_stats_clock();
+                    if ((rc = bc->wait(&coll[i]))) goto out;
+                    pumma_stats_comm(t0);
+                }
                 int kr = ga.cnt[r];
                 const char *ar = pumma_at(t, acur, 0, ga.off[r], lda);
                 const char *br = bbuf + (size_t)ga.off[r] * nloc * t->size;

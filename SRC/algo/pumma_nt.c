@@ -18,7 +18,7 @@
 
 #include "pumma_algo.h"
 
-enum { TAG_ROLL = 31, DEPTH = 3 };
+enum { TAG_ROLL = 31, TAG_REDUCE = 1000, DEPTH = 3 };
 
 static int handles(char ta, char tb) { return ta == 'N' && tb != 'N'; }
 
@@ -117,7 +117,7 @@ static int run(const pumma_problem_t *p)
                              p->a.data, p->a.ld,
                              pumma_at(t, bcur, gb.off[r], 0, ldb), ldb,
                              t->zero, sl->part, mloc, progress, &rp);
-            if ((rc = pumma_rpipe_post(&rp, sl, r, g->row, 0))) goto out;
+            if ((rc = pumma_rpipe_post(&rp, sl, r, g->row, TAG_REDUCE))) goto out;
         }
         pumma_groups_free(&gb);
         if (rolling) {

@@ -27,7 +27,9 @@ int pumma_rpipe_init(pumma_rpipe_t *rp, const pumma_problem_t *p, int depth,
 static int retire(pumma_rpipe_t *rp)
 {
     pumma_rslot_t *s = &rp->slot[rp->head];
+    double t0 = pumma_stats_clock();
     if (rp->p->opts->reduce->wait(&s->coll)) return PUMMA_EMPI;
+    pumma_stats_comm(t0);
     if (s->coll.root == rp->me) rp->land(rp, s);
     s->busy = 0;
     rp->head = (rp->head + 1) % rp->depth;
@@ -52,9 +54,11 @@ int pumma_rpipe_post(pumma_rpipe_t *rp, pumma_rslot_t *s, int root,
     s->coll.rbuf = s->sum;
     s->coll.count = s->rows * s->cols;
     s->coll.dt = rp->p->t->mpi;
+    s->coll.t = rp->p->t;
+    s->coll.segment = rp->p->opts->segment / (int)rp->p->t->size;
     s->coll.root = root;
     s->coll.comm = comm;
-    s->coll.tag = tag;
+    s->coll.tag = tag + (rp->posted++ % 20000);
     s->busy = 1;
     rp->count++;
     return rp->p->opts->reduce->start(&s->coll);

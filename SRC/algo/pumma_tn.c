@@ -20,7 +20,7 @@
 
 #include "pumma_algo.h"
 
-enum { TAG_ROLL = 21, DEPTH = 3 };
+enum { TAG_ROLL = 21, TAG_REDUCE = 1000, DEPTH = 3 };
 
 static int handles(char ta, char tb) { return ta != 'N' && tb == 'N'; }
 
@@ -119,7 +119,7 @@ static int run(const pumma_problem_t *p)
                              pumma_at(t, acur, 0, ga.off[r], lda), lda,
                              p->b.data, p->b.ld, t->zero, sl->part, mr,
                              progress, &rp);
-            if ((rc = pumma_rpipe_post(&rp, sl, r, g->col, 0))) goto out;
+            if ((rc = pumma_rpipe_post(&rp, sl, r, g->col, TAG_REDUCE))) goto out;
         }
         pumma_groups_free(&ga);
         if (rolling) {

@@ -23,7 +23,7 @@ static int start(pumma_coll_t *c)
     int next = (me + 1) % np, prev = (me - 1 + np) % np;
     int rc;
     if (me == c->root) {
-        rc = MPI_Isend(c->buf, c->count, c->dt, next, c->tag, c->comm,
+        rc = pumma_isend(c->buf, c->count, c->dt, next, c->tag, c->comm,
                        &c->req[1]);
         c->state = FORWARDED;
     } else {
@@ -42,7 +42,7 @@ static int forward(pumma_coll_t *c)
     int next = (me + 1) % np;
     c->state = FORWARDED;
     if (next == c->root) return PUMMA_OK;
-    return MPI_Isend(c->buf, c->count, c->dt, next, c->tag, c->comm,
+    return pumma_isend(c->buf, c->count, c->dt, next, c->tag, c->comm,
                      &c->req[1]) == MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
 }
 

@@ -7,6 +7,10 @@
 static int start(pumma_coll_t *c)
 {
     c->req[1] = MPI_REQUEST_NULL;
+    int me;
+    MPI_Comm_rank(c->comm, &me);
+    /* MPI picks the tree: count each contribution, once. */
+    if (me != c->root) pumma_stats_sent((double)c->count * c->t->size);
     return MPI_Ireduce(c->buf, c->rbuf, c->count, c->dt, MPI_SUM, c->root,
                        c->comm, &c->req[0]) == MPI_SUCCESS ? PUMMA_OK
                                                              : PUMMA_EMPI;

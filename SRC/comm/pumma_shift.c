@@ -45,5 +45,8 @@ int pumma_shift_start(const pumma_problem_t *p, pumma_shift_t *s,
 
 int pumma_shift_wait(const pumma_problem_t *p, pumma_shift_t *s)
 {
-    return p->opts->shift->wait(s);
+    double t0 = pumma_stats_clock();
+    int rc = p->opts->shift->wait(s);
+    pumma_stats_comm(t0);
+    return rc;
 }

@@ -10,7 +10,7 @@ static int start(pumma_shift_t *s)
     if (MPI_Irecv(s->rbuf, s->rcount, s->dt, s->source, s->tag, s->comm,
                   &s->req[0]) != MPI_SUCCESS)
         return PUMMA_EMPI;
-    return MPI_Isend(s->sbuf, s->scount, s->dt, s->dest, s->tag, s->comm,
+    return pumma_isend(s->sbuf, s->scount, s->dt, s->dest, s->tag, s->comm,
                      &s->req[1]) == MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pumma.h"
 #include "pumma_internal.h"
 
 enum { DTYPE_ = 0, CTXT_, M_, N_, IMB_, INB_, MB_, NB_, RSRC_, CSRC_, LLD_ };
@@ -83,6 +84,56 @@ static const pumma_opts_t *env_opts(void)
     return &o;
 }
 
+/* The name behind a code of pumma_codes.h; NULL if the code is unknown. */
+typedef struct code_name { int code; const char *name; } code_name_t;
+#define PUMMA_ROW(N, v, s) {v, s},
+static const code_name_t algo_codes[] = {PUMMA_ALGO_LIST(PUMMA_ROW)};
+static const code_name_t bcast_codes[] = {PUMMA_BCAST_LIST(PUMMA_ROW)};
+static const code_name_t reduce_codes[] = {PUMMA_REDUCE_LIST(PUMMA_ROW)};
+static const code_name_t shift_codes[] = {PUMMA_SHIFT_LIST(PUMMA_ROW)};
+#define NAME_OF(tab, c) name_of(tab, (int)(sizeof tab / sizeof *tab), c)
+
+static const char *name_of(const code_name_t *t, int n, int code)
+{
+    for (int i = 0; i < n; i++)
+        if (t[i].code == code) return t[i].name;
+    return NULL;
+}
+
+/*
+ * Per-call options over the environment's: returns 0 or the INFO of the
+ * first bad option (-20 algo, -21 bcast, -22 reduce, -23 shift, -24
+ * segment). A code naming a variant that is not in its table is bad too.
+ */
+static int apply_options(const pumma_options_t *u, pumma_opts_t *o)
+{
+    if (!u) return 0;
+    const char *s;
+    if (u->algo) {
+        if (!(s = NAME_OF(algo_codes, u->algo)) || !pumma_algo_find(s))
+            return -20;
+        o->algo = s;
+    }
+    if (u->bcast) {
+        if (!(s = NAME_OF(bcast_codes, u->bcast)) ||
+            !(o->bcast = pumma_comm_find(PUMMA_BCAST_TABLE, s)))
+            return -21;
+    }
+    if (u->reduce) {
+        if (!(s = NAME_OF(reduce_codes, u->reduce)) ||
+            !(o->reduce = pumma_comm_find(PUMMA_REDUCE_TABLE, s)))
+            return -22;
+    }
+    if (u->shift) {
+        if (!(s = NAME_OF(shift_codes, u->shift)) ||
+            !(o->shift = pumma_shift_find(s)))
+            return -23;
+    }
+    if (u->segment < 0) return -24;
+    if (u->segment > 0) o->segment = u->segment;
+    return 0;
+}
+
 /* ----------------------------------------------------------- the views */
 
 static pumma_view_t view_of(const pumma_type_t *t, const pumma_grid_t *g,
@@ -124,13 +175,17 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
                 const void *a, const int *ia, const int *ja, const int *desca,
                 const void *b, const int *ib, const int *jb, const int *descb,
                 const void *beta, void *c, const int *ic, const int *jc,
-                const int *descc)
+                const int *descc, const pumma_options_t *uopts, int *info_out)
 {
     int dA[11], dB[11], dC[11], ctxt;
     int info = pumma_check(transa, transb, *m, *n, *k, *ia, *ja, desca, *ib,
                            *jb, descb, *ic, *jc, descc, dA, dB, dC, &ctxt);
+    /* Plan: per-call options > environment > pumma's choice. */
+    pumma_opts_t opts = *env_opts();
+    if (!info) info = apply_options(uopts, &opts);
+    if (info_out) *info_out = info;
     if (info) {
-        PB_Cabort(ctxt, t->rout, info);
+        if (!info_out) PB_Cabort(ctxt, t->rout, info);
         return;
     }
 
@@ -167,8 +222,6 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
         return;
     }
 
-    /* Plan: per-call options (later) > environment > the table's choice. */
-    pumma_opts_t opts = *env_opts();
     if (!opts.bcast) opts.bcast = pumma_comm_find(PUMMA_BCAST_TABLE, "mpi");
     if (!opts.reduce) opts.reduce = pumma_comm_find(PUMMA_REDUCE_TABLE, "mpi");
     if (!opts.shift) opts.shift = pumma_shift_find("simultaneous");
@@ -181,6 +234,8 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     /* Align: operands the algorithm cannot take as they are go through
      * temporaries. A temporary C is computed with beta = 0 and added back
      * with the caller's beta, so C is read only when beta != 0. */
+    pumma_stats_begin(t->rout, algo->name, opts.bcast->name,
+                      opts.reduce->name, opts.shift->name);
     pumma_problem_t run;
     algo->align(&have, &run);
     int rc = PUMMA_OK;
@@ -214,5 +269,6 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     if (tmp_a) pumma_free(run.a.data);
     if (tmp_b) pumma_free(run.b.data);
     if (tmp_c) pumma_free(run.c.data);
+    pumma_stats_end();
     if (rc) pumma_fatal(g, t->rout, algo->name, rc);
 }

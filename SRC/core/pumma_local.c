@@ -40,24 +40,12 @@ void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
         int w = n - j < panel ? n - j : panel;
         const char *bj = tb == 'N' ? pumma_at(t, b, 0, j, ldb)
                                    : pumma_at(t, b, j, 0, ldb);
+        double t0 = pumma_stats_clock();
         t->gemm(&ta, &tb, &m, &w, &k, alpha, a, &lda, bj, &ldb, beta,
                 pumma_at(t, c, 0, j, ldc), &ldc, 1, 1);
+        pumma_stats_gemm(t0);
         if (progress && j + w < n) progress(ctx);
     }
-}
-
-void *pumma_malloc(size_t bytes)
-{
-    if (bytes == 0) return NULL;
-    void *p = NULL;
-    /* 64-byte alignment suits the BLAS kernels and AVX-512 loads. */
-    if (posix_memalign(&p, 64, bytes) != 0) return NULL;
-    return p;
-}
-
-void pumma_free(void *p)
-{
-    free(p);
 }
 
 void pumma_fatal(const pumma_grid_t *g, const char *rout, const char *what,

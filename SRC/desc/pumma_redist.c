@@ -201,8 +201,14 @@ int pumma_redist(const pumma_type_t *t, const pumma_grid_t *g, int m, int n,
     memcpy(run, sdisp, sizeof(int) * (size_t)np);
     w.phase = 1; w.disp = run; w.buf = sbuf;
     walk(&w, 1, &R, &C);
-    if (MPI_Alltoallv(sbuf, scount, sdisp, t->mpi, rbuf, rcount, rdisp,
-                      t->mpi, g->all) != MPI_SUCCESS) {
+    double t0 = pumma_stats_clock();
+    int me_all;
+    MPI_Comm_rank(g->all, &me_all);
+    pumma_stats_sent((double)(stot - (size_t)scount[me_all]) * t->size);
+    int mrc = MPI_Alltoallv(sbuf, scount, sdisp, t->mpi, rbuf, rcount, rdisp,
+                            t->mpi, g->all);
+    pumma_stats_comm(t0);
+    if (mrc != MPI_SUCCESS) {
         free(run);
         rc = PUMMA_EMPI;
         goto out;

@@ -36,6 +36,9 @@
 #ifndef PUMMA_H
 #define PUMMA_H
 
+#include <stddef.h>
+
+#include "pumma_codes.h"
 #include "pumma_mangle.h"
 
 #ifdef __cplusplus
@@ -67,6 +70,63 @@ void pzgemm_F77(const char *transa, const char *transb, const int *m,
                 const int *desca, const double *b, const int *ib,
                 const int *jb, const int *descb, const double *beta,
                 double *c, const int *ic, const int *jc, const int *descc);
+
+/*
+ * Per-call choices. Zero (PUMMA_*_AUTO) in a field means: the environment
+ * variable's choice if set (PUMMA_ALGO, PUMMA_BCAST, ...), else pumma's own.
+ *   algo     PUMMA_ALGO_*   (an algorithm that cannot compute the call's
+ *                            TRANSA/TRANSB is replaced by one that can)
+ *   bcast    PUMMA_BCAST_*  broadcast of the non-transposed algorithms
+ *   reduce   PUMMA_REDUCE_* combination of partial products (A**T*B, A*B**T)
+ *   shift    PUMMA_SHIFT_*  the roll of A or B
+ *   segment  bytes per pipelined piece (PUMMA_BCAST_PIPELINE and the
+ *            segmented reduces); 0: the variant's default
+ */
+typedef struct pumma_options {
+    int algo, bcast, reduce, shift;
+    int segment;
+} pumma_options_t;
+
+/*
+ * pumma_p?gemm_opts: P?GEMM with per-call choices. Arguments 1-19 as for
+ * P?GEMM; OPTS may be NULL (as all fields zero). INFO (local output) is 0,
+ * or the code P?GEMM would report (see above) and nothing is computed; a
+ * bad option gives -20 (algo), -21 (bcast), -22 (reduce), -23 (shift) or
+ * -24 (segment < 0). Unlike P?GEMM it never calls PB_Cabort.
+ */
+#define PUMMA_DECL_OPTS(name, T)                                             \
+    void name(const char *transa, const char *transb, const int *m,          \
+              const int *n, const int *k, const T *alpha, const T *a,        \
+              const int *ia, const int *ja, const int *desca, const T *b,    \
+              const int *ib, const int *jb, const int *descb,                \
+              const T *beta, T *c, const int *ic, const int *jc,             \
+              const int *descc, const pumma_options_t *opts, int *info);
+PUMMA_DECL_OPTS(pumma_psgemm_opts, float)
+PUMMA_DECL_OPTS(pumma_pdgemm_opts, double)
+PUMMA_DECL_OPTS(pumma_pcgemm_opts, float)
+PUMMA_DECL_OPTS(pumma_pzgemm_opts, double)
+
+/*
+ * Fortran: PUMMA_P?GEMM( TRANSA, ..., DESCC, ALGO, BCAST, INFO ) with
+ * INTEGER ALGO (PUMMA_ALGO_*), BCAST (PUMMA_BCAST_*) and INFO as above
+ * (-20: bad ALGO, -21: bad BCAST).
+ */
+#define PUMMA_DECL_F77X(name, T)                                             \
+    void name(const char *transa, const char *transb, const int *m,          \
+              const int *n, const int *k, const T *alpha, const T *a,        \
+              const int *ia, const int *ja, const int *desca, const T *b,    \
+              const int *ib, const int *jb, const int *descb,                \
+              const T *beta, T *c, const int *ic, const int *jc,             \
+              const int *descc, const int *algo, const int *bcast,           \
+              int *info);
+PUMMA_DECL_F77X(PUMMA_F77(pumma_psgemm, PUMMA_PSGEMM), float)
+PUMMA_DECL_F77X(PUMMA_F77(pumma_pdgemm, PUMMA_PDGEMM), double)
+PUMMA_DECL_F77X(PUMMA_F77(pumma_pcgemm, PUMMA_PCGEMM), float)
+PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemm, PUMMA_PZGEMM), double)
+
+/* Peak bytes of temporaries pumma held since the start (or the last reset
+ * when reset != 0; this process only). */
+size_t pumma_mem_peak(int reset);
 
 #ifdef __cplusplus
 }

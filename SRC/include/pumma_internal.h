@@ -142,15 +142,18 @@ const pumma_grid_t *pumma_grid_get(int ctxt);
  */
 typedef struct pumma_coll {
     void *buf;               /* bcast: data (root sends, others receive);
-                                reduce: contribution */
+                                reduce: contribution (read-only) */
     void *rbuf;              /* reduce: result at the root */
-    int count;
-    MPI_Datatype dt;
-    int root;
+    int count;               /* elements (> 0) */
+    MPI_Datatype dt;         /* t->mpi */
+    const struct pumma_type *t;   /* element size, and geadd for sums */
+    int root;                /* rank in comm */
     MPI_Comm comm;
-    int tag;
+    int tag;                 /* unique among collectives in flight on comm */
+    int segment;             /* elements per pipelined piece, 0: whole */
     MPI_Request req[2];
     int state;
+    void *priv;              /* variant's own state; wait() frees it */
 } pumma_coll_t;
 
 typedef struct pumma_coll_ops {
@@ -263,8 +266,23 @@ void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
                       const void *b, int ldb, const void *beta, void *c,
                       int ldc, pumma_progress_fn progress, void *ctx);
 
+/* Temporaries: counted, so the peak can be reported (pumma_stats.c). */
 void *pumma_malloc(size_t bytes);   /* NULL only when bytes > 0 fails */
 void pumma_free(void *p);
+
+/* PUMMA_STATS hooks (pumma_stats.c); all no-ops unless PUMMA_STATS=1.
+ * clock() gives a start time for gemm()/comm(), which add the time since. */
+int pumma_stats_on(void);
+void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
+                       const char *reduce, const char *shift);
+void pumma_stats_end(void);
+double pumma_stats_clock(void);
+void pumma_stats_gemm(double since);
+void pumma_stats_comm(double since);
+void pumma_stats_sent(double bytes);
+/* MPI_Isend that counts the bytes for the statistics; variants use it. */
+int pumma_isend(const void *buf, int count, MPI_Datatype dt, int dest,
+                int tag, MPI_Comm comm, MPI_Request *req);
 
 /* Internal status codes (never shown to users as INFO). */
 enum { PUMMA_OK = 0, PUMMA_ENOMEM = 1, PUMMA_EMPI = 2, PUMMA_EGRID = 3 };
@@ -273,13 +291,17 @@ void pumma_fatal(const pumma_grid_t *g, const char *rout, const char *what,
 
 /* --------------------------------------------------------------- driver */
 
-/* The body of P?GEMM: checks, quick returns, planning, run. */
+/* The body of P?GEMM: checks, quick returns, planning, run. opts may be
+ * NULL; info NULL means report errors through PB_Cabort (P?GEMM), else
+ * return them there (pumma_p?gemm_opts, PUMMA_P?GEMM). */
+struct pumma_options;
 void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
                 const int *m, const int *n, const int *k, const void *alpha,
                 const void *a, const int *ia, const int *ja, const int *desca,
                 const void *b, const int *ib, const int *jb, const int *descb,
                 const void *beta, void *c, const int *ic, const int *jc,
-                const int *descc);
+                const int *descc, const struct pumma_options *opts,
+                int *info);
 
 /* ScaLAPACK's argument check; returns 0 or INFO (< 0). desc11 receives the
  * descriptors in their 11-entry form, i0/j0 the 0-based indices. */

@@ -1,0 +1,148 @@
+/*
+ * pumma_stats.c -- what PUMMA_STATS=1 reports, and the memory pumma holds.
+ *
+ * Per (routine, algorithm, variants) this process counts calls, wall time,
+ * time in the local multiply, time blocked on communication (waits, the
+ * redistributions) and bytes it sent. MPI_COMM_WORLD rank 0 prints its
+ * records when the program exits, one line each, beginning `pumma-stats:`.
+ * Off (the default), every hook is one test of a flag.
+ *
+ * Memory: every temporary buffer pumma allocates goes through pumma_malloc,
+ * which keeps the current and peak total, so the peak can be compared with
+ * the caller's own A, B and C (TIMING's bench does).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pumma.h"
+#include "pumma_internal.h"
+
+typedef struct rec {
+    char rout[8], algo[24], bcast[16], reduce[16], shift[16];
+    long calls;
+    double total, gemm, comm, bytes;
+} rec_t;
+
+enum { MAXREC = 64 };
+static rec_t recs[MAXREC];
+static int nrec = 0, enabled = -1, world_rank = -1;
+static rec_t *cur = NULL;
+static double t_begin;
+
+static size_t mem_now = 0, mem_peak = 0;
+
+int pumma_stats_on(void)
+{
+    if (enabled < 0) {
+        const char *s = getenv("PUMMA_STATS");
+        enabled = s && *s && strcmp(s, "0") != 0;
+    }
+    return enabled;
+}
+
+static void report(void)
+{
+    if (world_rank != 0) return;
+    for (int i = 0; i < nrec; i++) {
+        rec_t *r = &recs[i];
+        printf("pumma-stats: %s calls=%ld algo=%s bcast=%s reduce=%s "
+               "shift=%s time=%.6f gemm=%.6f comm=%.6f bytes_sent=%.0f "
+               "peak_mem=%zu\n",
+               r->rout, r->calls, r->algo, r->bcast, r->reduce, r->shift,
+               r->total, r->gemm, r->comm, r->bytes, mem_peak);
+    }
+    fflush(stdout);
+}
+
+void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
+                       const char *reduce, const char *shift)
+{
+    cur = NULL;
+    if (!pumma_stats_on()) return;
+    if (world_rank < 0) {
+        MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+        atexit(report);
+    }
+    for (int i = 0; i < nrec && !cur; i++)
+        if (!strcmp(recs[i].rout, rout) && !strcmp(recs[i].algo, algo) &&
+            !strcmp(recs[i].bcast, bcast) && !strcmp(recs[i].reduce, reduce) &&
+            !strcmp(recs[i].shift, shift))
+            cur = &recs[i];
+    if (!cur && nrec < MAXREC) {
+        cur = &recs[nrec++];
+        snprintf(cur->rout, sizeof cur->rout, "%s", rout);
+        snprintf(cur->algo, sizeof cur->algo, "%s", algo);
+        snprintf(cur->bcast, sizeof cur->bcast, "%s", bcast);
+        snprintf(cur->reduce, sizeof cur->reduce, "%s", reduce);
+        snprintf(cur->shift, sizeof cur->shift, "%s", shift);
+    }
+    if (cur) cur->calls++;
+    t_begin = MPI_Wtime();
+}
+
+void pumma_stats_end(void)
+{
+    if (cur) cur->total += MPI_Wtime() - t_begin;
+    cur = NULL;
+}
+
+double pumma_stats_clock(void) { return cur ? MPI_Wtime() : 0.0; }
+
+void pumma_stats_gemm(double since)
+{
+    if (cur) cur->gemm += MPI_Wtime() - since;
+}
+
+void pumma_stats_comm(double since)
+{
+    if (cur) cur->comm += MPI_Wtime() - since;
+}
+
+void pumma_stats_sent(double bytes)
+{
+    if (cur) cur->bytes += bytes;
+}
+
+int pumma_isend(const void *buf, int count, MPI_Datatype dt, int dest,
+                int tag, MPI_Comm comm, MPI_Request *req)
+{
+    if (cur) {
+        int sz;
+        MPI_Type_size(dt, &sz);
+        cur->bytes += (double)count * sz;
+    }
+    return MPI_Isend(buf, count, dt, dest, tag, comm, req);
+}
+
+/* -------------------------------------------------------------- memory */
+
+/* A header before each block remembers its size; 64 bytes keep the
+ * alignment the BLAS kernels like. */
+enum { HDR = 64 };
+
+void *pumma_malloc(size_t bytes)
+{
+    if (bytes == 0) return NULL;
+    void *p = NULL;
+    if (posix_memalign(&p, HDR, bytes + HDR) != 0) return NULL;
+    *(size_t *)p = bytes;
+    mem_now += bytes;
+    if (mem_now > mem_peak) mem_peak = mem_now;
+    return (char *)p + HDR;
+}
+
+void pumma_free(void *p)
+{
+    if (!p) return;
+    char *base = (char *)p - HDR;
+    mem_now -= *(size_t *)base;
+    free(base);
+}
+
+PUMMA_API size_t pumma_mem_peak(int reset)
+{
+    size_t peak = mem_peak;
+    if (reset) mem_peak = mem_now;
+    return peak;
+}

@@ -1,0 +1,42 @@
+/*
+ * pumma_codes.h -- the integer codes of pumma's algorithms and
+ * communication variants: the one list behind the C constants
+ * (PUMMA_ALGO_MDB2, ...), the names accepted by the environment variables
+ * and the codes Fortran callers pass to PUMMA_P?GEMM. A code, once given,
+ * keeps its meaning; new variants take new numbers.
+ *
+ * X(NAME, code, "name")
+ */
+#ifndef PUMMA_CODES_H
+#define PUMMA_CODES_H
+
+#define PUMMA_ALGO_LIST(X)                                                   \
+    X(AUTO, 0, "auto")                                                       \
+    X(MDB2, 3, "mdb2")                                                       \
+    X(TN, 7, "tn")                                                           \
+    X(NT, 8, "nt")                                                           \
+    X(TT, 9, "tt")
+
+#define PUMMA_BCAST_LIST(X)                                                  \
+    X(AUTO, 0, "auto")                                                       \
+    X(MPI, 1, "mpi")                                                         \
+    X(RING_INC, 2, "ring-inc")
+
+#define PUMMA_REDUCE_LIST(X)                                                 \
+    X(AUTO, 0, "auto")                                                       \
+    X(MPI, 1, "mpi")
+
+#define PUMMA_SHIFT_LIST(X)                                                  \
+    X(AUTO, 0, "auto")                                                       \
+    X(SIMULTANEOUS, 1, "simultaneous")
+
+#define PUMMA_ENUM_ALGO(N, v, s) PUMMA_ALGO_##N = v,
+#define PUMMA_ENUM_BCAST(N, v, s) PUMMA_BCAST_##N = v,
+#define PUMMA_ENUM_REDUCE(N, v, s) PUMMA_REDUCE_##N = v,
+#define PUMMA_ENUM_SHIFT(N, v, s) PUMMA_SHIFT_##N = v,
+enum pumma_algo_code { PUMMA_ALGO_LIST(PUMMA_ENUM_ALGO) };
+enum pumma_bcast_code { PUMMA_BCAST_LIST(PUMMA_ENUM_BCAST) };
+enum pumma_reduce_code { PUMMA_REDUCE_LIST(PUMMA_ENUM_REDUCE) };
+enum pumma_shift_code { PUMMA_SHIFT_LIST(PUMMA_ENUM_SHIFT) };
+
+#endif
