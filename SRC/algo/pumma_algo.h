@@ -6,15 +6,18 @@
 
 #include "pumma_internal.h"
 
-void pumma_presort_cols(const pumma_type_t *t, char op,
+void pumma_presort_cols(const pumma_type_t *t, char op, int st,
                         const pumma_groups_t *g, int m, const void *src,
                         int lds, void *dst, int ldd);
 void pumma_presort_rows(const pumma_type_t *t, char op,
                         const pumma_groups_t *g, int n, const void *src,
                         int lds, void *dst, int ldd);
-void pumma_gather_rows(const pumma_type_t *t, char op,
+void pumma_gather_rows(const pumma_type_t *t, char op, int st,
                        const pumma_groups_t *g, int grp, int n,
                        const void *src, int lds, void *dst, int ldd);
+void pumma_copy_run_rows(const pumma_type_t *t, char op, int st,
+                         const pumma_run_t *u, int n, const void *src,
+                         int lds, void *dst, int ldd);
 void pumma_scatter_add_rows(const pumma_type_t *t, const pumma_groups_t *g,
                             int grp, int n, const void *slab, int lds,
                             void *dst, int ldd);
@@ -53,9 +56,20 @@ void pumma_rpipe_free(pumma_rpipe_t *rp);
 /* Advance every reduce in flight (for pumma_local_gemm's progress). */
 void pumma_rpipe_progress(pumma_rpipe_t *rp);
 
-/* MDB2 proper, also used by A**T*B**T: transa/transb are 'N' or 'R'
- * (conjugate, no transpose), applied while presorting. */
-int pumma_mdb2_run(const pumma_problem_t *p);
-void pumma_mdb2_align(const pumma_problem_t *have, pumma_problem_t *want);
+/*
+ * The engine of the A*B algorithms (pumma_mdb.c). SDB, MDB1 and MDB2 differ
+ * in granularity: one message per K-block or per group of blocks (an LCM
+ * class), one local multiply per K-block or per group. `row`: the mirrored
+ * orientation (A row-cast along grid rows, B rolled up the columns).
+ * transa/transb are 'N' or 'R' (conjugate, no transpose), applied while
+ * presorting; A**T*B**T uses this.
+ */
+typedef struct pumma_mdb_shape {
+    int msg_per_block, gemm_per_block, row;
+} pumma_mdb_shape_t;
+int pumma_mdb_run(const pumma_problem_t *p, const pumma_mdb_shape_t *sh);
+void pumma_mdb_align(const pumma_problem_t *have, pumma_problem_t *want,
+                     int row);
+int pumma_mdb_handles(char ta, char tb);
 
 #endif

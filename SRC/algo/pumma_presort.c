@@ -6,16 +6,26 @@
  */
 #include "pumma_algo.h"
 
-/* Copy every group's columns of src (m rows) into dst, in presorted order. */
-void pumma_presort_cols(const pumma_type_t *t, char op,
+/* op 'N' or 'R' (conjugate) on a source stored transposed (st): the same
+ * copy reads the transpose, 'T' or 'C'. */
+static char stored_op(char op, int st)
+{
+    return !st ? op : (op == 'R' ? 'C' : 'T');
+}
+
+/* Copy every group's columns of src (m rows) into dst, in presorted order.
+ * st: src holds the matrix transposed (its columns are src's rows). */
+void pumma_presort_cols(const pumma_type_t *t, char op, int st,
                         const pumma_groups_t *g, int m, const void *src,
                         int lds, void *dst, int ldd)
 {
     if (m <= 0) return;
     for (int r = 0; r < g->nruns; r++) {
         const pumma_run_t *u = &g->runs[r];
-        t->geadd(op, m, u->len, t->one, pumma_at(t, src, 0, u->local, lds),
-                 lds, t->zero, pumma_at(t, dst, 0, u->sorted, ldd), ldd);
+        const char *x = st ? pumma_at(t, src, u->local, 0, lds)
+                           : pumma_at(t, src, 0, u->local, lds);
+        t->geadd(stored_op(op, st), m, u->len, t->one, x, lds, t->zero,
+                 pumma_at(t, dst, 0, u->sorted, ldd), ldd);
     }
 }
 
@@ -32,8 +42,18 @@ void pumma_presort_rows(const pumma_type_t *t, char op,
     }
 }
 
+/* Rows of run r of src (n columns; st: src stored transposed) into dst. */
+void pumma_copy_run_rows(const pumma_type_t *t, char op, int st,
+                         const pumma_run_t *u, int n, const void *src,
+                         int lds, void *dst, int ldd)
+{
+    const char *x = st ? pumma_at(t, src, 0, u->local, lds)
+                       : pumma_at(t, src, u->local, 0, lds);
+    t->geadd(stored_op(op, st), u->len, n, t->one, x, lds, t->zero, dst, ldd);
+}
+
 /* Rows of group `grp` of src into a slab with its first row at row 0. */
-void pumma_gather_rows(const pumma_type_t *t, char op,
+void pumma_gather_rows(const pumma_type_t *t, char op, int st,
                        const pumma_groups_t *g, int grp, int n,
                        const void *src, int lds, void *dst, int ldd)
 {
@@ -41,9 +61,9 @@ void pumma_gather_rows(const pumma_type_t *t, char op,
     for (int r = 0; r < g->nruns; r++) {
         const pumma_run_t *u = &g->runs[r];
         if (g->run_group[r] != grp) continue;
-        t->geadd(op, u->len, n, t->one, pumma_at(t, src, u->local, 0, lds),
-                 lds, t->zero,
-                 pumma_at(t, dst, u->sorted - g->off[grp], 0, ldd), ldd);
+        pumma_copy_run_rows(t, op, st, u, n, src, lds,
+                            pumma_at(t, dst, u->sorted - g->off[grp], 0, ldd),
+                            ldd);
     }
 }
 

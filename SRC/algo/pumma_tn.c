@@ -88,7 +88,7 @@ static int run(const pumma_problem_t *p)
     /* Presort my A slab by the grid row owning each C row; group my C rows
      * by the grid column whose slab computes them. */
     if ((rc = pumma_groups_build(Am, me_c, Cm, &ga))) goto out;
-    pumma_presort_cols(t, 'N', &ga, kloc, p->a.data, p->a.ld, acur, lda);
+    pumma_presort_cols(t, 'N', 0, &ga, kloc, p->a.data, p->a.ld, acur, lda);
     pumma_groups_free(&ga);
     if ((rc = pumma_groups_build(Cm, me_r, Am, &gc))) goto out;
     rp.land = land;

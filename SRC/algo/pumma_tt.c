@@ -41,7 +41,7 @@ static void align(const pumma_problem_t *have, pumma_problem_t *want)
 {
     pumma_problem_t q, qw;
     as_mdb2(have, &q);
-    pumma_mdb2_align(&q, &qw);
+    pumma_mdb_align(&q, &qw, 0);
     *want = *have;
     want->b = qw.a;
     want->a = qw.b;
@@ -58,7 +58,8 @@ static int run(const pumma_problem_t *p)
     q.c.ld = mloc > 0 ? mloc : 1;
     q.c.data = pumma_malloc((size_t)mloc * nloc * t->size);
     if (mloc && nloc && !q.c.data) return PUMMA_ENOMEM;
-    int rc = pumma_mdb2_run(&q);
+    static const pumma_mdb_shape_t mdb2 = {0, 0, 0};
+    int rc = pumma_mdb_run(&q, &mdb2);
     if (!rc) {
         char op = (p->transa == 'C' && p->transb == 'C') ? 'C' : 'T';
         rc = pumma_redist(t, g, p->m, p->n, op, p->alpha, &q.c, p->beta,

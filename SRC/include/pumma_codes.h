@@ -12,7 +12,12 @@
 
 #define PUMMA_ALGO_LIST(X)                                                   \
     X(AUTO, 0, "auto")                                                       \
+    X(SDB, 1, "sdb")                                                         \
+    X(MDB1, 2, "mdb1")                                                       \
     X(MDB2, 3, "mdb2")                                                       \
+    X(SDB_ROW, 4, "sdb-row")                                                 \
+    X(MDB1_ROW, 5, "mdb1-row")                                               \
+    X(MDB2_ROW, 6, "mdb2-row")                                               \
     X(TN, 7, "tn")                                                           \
     X(NT, 8, "nt")                                                           \
     X(TT, 9, "tt")

@@ -1,0 +1,319 @@
+/*
+ * pumma_mdb.c -- the engine behind PUMMA's A*B algorithms (section 3.2):
+ * SDB, MDB1 and MDB2 (pumma_sdb.c, pumma_mdb1.c, pumma_mdb2.c) and their
+ * mirrored orientation (pumma_*_row.c).
+ *
+ * Q stages. In stage s grid column q holds the A slab that started in
+ * column c = (q + s) mod Q (A rolls left one column per stage, overlapped
+ * with the stage). The K-blocks of that slab live, in B, on the grid rows
+ * given by B's row distribution; each grid row r broadcasts down the column
+ * its local B rows that match (a "wrapped diagonal" of blocks), and every
+ * process multiplies the matching columns of its A slab by what it
+ * receives. A is presorted once (columns grouped by the grid row owning the
+ * matching B rows; PUMMA Fig. 8(b)), so a group is one contiguous matrix.
+ * The three algorithms differ in granularity, as in the paper:
+ *   SDB   one message and one multiply per K-block;
+ *   MDB1  one message per group of blocks (the blocks of one LCM class,
+ *         condensed), one multiply per block;
+ *   MDB2  one message and one multiply per group.
+ * Stages and rolls are the same for all three (Q - 1 rolls of A; the paper's
+ * SDB and MDB1 roll A once per step, moving the whole slab Lb or LCM times,
+ * which is their main cost and buys nothing here).
+ * A process multiplies its own group first while the others' are in flight.
+ *
+ * Row orientation: C**T = B**T * A**T on the transposed grid is the same
+ * computation with A row-cast along grid rows and B rolled up the columns
+ * (PUMMA: "preferable for small P"). It runs this engine on transposed views
+ * (st = 1): copies read the stored operands transposed, and the local
+ * multiply writes C**T's product into C as a transposed GEMM.
+ *
+ * Needs: A's rows distributed like C's rows, B's columns like C's columns,
+ * and A's columns blocked like B's rows (same block boundaries in K; the
+ * source processes may differ).
+ */
+#include <stdlib.h>
+
+#include "pumma_algo.h"
+
+enum { TAG_ROLL = 11, TAG_BCAST = 1000 };
+
+int pumma_mdb_handles(char ta, char tb) { return ta == 'N' && tb == 'N'; }
+
+/* Broadcasts in flight during a multiply. */
+typedef struct pend {
+    pumma_coll_t *coll;
+    int n;
+    const pumma_coll_ops_t *ops;
+} pend_t;
+
+static void progress(void *ctx)
+{
+    pend_t *pd = ctx;
+    for (int i = 0; i < pd->n; i++) {
+        int done;
+        pd->ops->test(&pd->coll[i], &done);
+    }
+}
+
+static void align_col(const pumma_problem_t *have, pumma_problem_t *want)
+{
+    *want = *have;
+    want->c.row = pumma_dist_owned(&have->c.row);
+    want->c.col = pumma_dist_owned(&have->c.col);
+    want->a.row = want->c.row;
+    want->b.col = want->c.col;
+    /* The K blocking: keep that of an operand which needs no move anyway. */
+    int a_moves = !pumma_dist_same(&have->a.row, &want->a.row) ||
+                  have->a.col.src < 0;
+    int b_moves = !pumma_dist_same(&have->b.col, &want->b.col) ||
+                  have->b.row.src < 0;
+    pumma_dist_t ka = pumma_dist_owned(&have->a.col);
+    pumma_dist_t kb = pumma_dist_owned(&have->b.row);
+    if (!pumma_dist_same_blocks(&ka, &kb)) {
+        int64_t asz = (int64_t)have->m * have->k,
+                bsz = (int64_t)have->k * have->n;
+        int take_b = (a_moves && !b_moves) ||
+                     (a_moves == b_moves && asz <= bsz);
+        if (take_b) {              /* A moves: give it B's K blocking */
+            ka.ib = kb.ib;
+            ka.b = kb.b;
+            ka.src = 0;
+        } else {
+            kb.ib = ka.ib;
+            kb.b = ka.b;
+            kb.src = 0;
+        }
+    }
+    want->a.col = ka;
+    want->b.row = kb;
+}
+
+static pumma_view_t view_t(const pumma_view_t *v)
+{
+    pumma_view_t w = *v;
+    w.row = v->col;
+    w.col = v->row;
+    return w;
+}
+
+/* The transposed problem C**T = B**T * A**T on the transposed grid g. */
+static void transpose_problem(const pumma_problem_t *p, pumma_problem_t *q,
+                              pumma_grid_t *g)
+{
+    *g = *p->g;
+    g->nprow = p->g->npcol; g->npcol = p->g->nprow;
+    g->myrow = p->g->mycol; g->mycol = p->g->myrow;
+    g->row = p->g->col; g->col = p->g->row;
+    g->rank = NULL;          /* not used by the engine */
+    *q = *p;
+    q->g = g;
+    q->m = p->n; q->n = p->m;
+    q->transa = p->transb; q->transb = p->transa;
+    q->a = view_t(&p->b);
+    q->b = view_t(&p->a);
+    q->c = view_t(&p->c);
+}
+
+void pumma_mdb_align(const pumma_problem_t *have, pumma_problem_t *want,
+                     int row)
+{
+    if (!row) {
+        align_col(have, want);
+        return;
+    }
+    pumma_problem_t q, qw;
+    pumma_grid_t g;
+    transpose_problem(have, &q, &g);
+    align_col(&q, &qw);
+    *want = *have;
+    want->a = view_t(&qw.b);
+    want->b = view_t(&qw.a);
+    want->c = view_t(&qw.c);
+}
+
+/* C += alpha * A(:, cols) * piece, or its transpose into C stored as C**T. */
+static void multiply(const pumma_problem_t *p, int st, int mloc, int nloc,
+                     int k, const char *a, int lda, const char *b, int ldb,
+                     pend_t *pr)
+{
+    if (st)
+        pumma_local_gemm(p, 'T', 'T', nloc, mloc, k, p->alpha, b, ldb, a, lda,
+                         p->t->one, p->c.data, p->c.ld, progress, pr);
+    else
+        pumma_local_gemm(p, 'N', 'N', mloc, nloc, k, p->alpha, a, lda, b, ldb,
+                         p->t->one, p->c.data, p->c.ld, progress, pr);
+}
+
+static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
+                  int st)
+{
+    const pumma_type_t *t = p->t;
+    const pumma_grid_t *g = p->g;
+    const int P = g->nprow, Q = g->npcol, me_r = g->myrow, me_c = g->mycol;
+    const pumma_dist_t *Ak = &p->a.col, *Bk = &p->b.row;
+    const int mloc = pumma_view_mloc(&p->c, me_r);
+    const int nloc = pumma_view_nloc(&p->c, me_c);
+    const int lda = mloc > 0 ? mloc : 1;
+    const pumma_coll_ops_t *bc = p->opts->bcast;
+    int rc = PUMMA_OK;
+
+    if (st)
+        pumma_local_scale(t, nloc, mloc, p->beta, p->c.data, p->c.ld);
+    else
+        pumma_local_scale(t, mloc, nloc, p->beta, p->c.data, p->c.ld);
+
+    int kmax = 0;
+    for (int c = 0; c < Q; c++) {
+        int kc = pumma_dist_count(Ak, c);
+        if (kc > kmax) kmax = kc;
+    }
+    int maxmsg = pumma_dist_nblocks(Ak) + P;
+    size_t slab = (size_t)mloc * (size_t)kmax * t->size;
+    char *acur = pumma_malloc(slab), *anext = Q > 1 ? pumma_malloc(slab) : NULL;
+    char *bbuf = pumma_malloc((size_t)kmax * (size_t)nloc * t->size);
+    pumma_coll_t *coll = calloc((size_t)maxmsg, sizeof(pumma_coll_t));
+    int *msg_group = malloc(sizeof(int) * (size_t)maxmsg);
+    pumma_groups_t ga = {0}, gb = {0};
+    if ((slab && (!acur || (Q > 1 && !anext))) ||
+        (kmax && nloc && !bbuf) || !coll || !msg_group) {
+        rc = PUMMA_ENOMEM;
+        goto out;
+    }
+
+    /* Presort my A slab by the grid row owning the matching B rows. */
+    if ((rc = pumma_groups_build(Ak, me_c, Bk, &ga))) goto out;
+    pumma_presort_cols(t, p->transa, st, &ga, mloc, p->a.data, p->a.ld, acur,
+                       lda);
+    pumma_groups_free(&ga);
+    /* My B rows, grouped by the grid column whose A slab they match. */
+    if ((rc = pumma_groups_build(Bk, me_r, Ak, &gb))) goto out;
+
+    for (int s = 0; s < Q; s++) {
+        const int c = (me_c + s) % Q;             /* origin of my A slab */
+        pumma_shift_t roll;
+        const int rolling = (Q > 1 && s < Q - 1);
+        if (rolling) {
+            int cn = (c + 1) % Q;
+            rc = pumma_shift_start(p, &roll, acur,
+                                   mloc * pumma_dist_count(Ak, c), anext,
+                                   mloc * pumma_dist_count(Ak, cn),
+                                   (me_c - 1 + Q) % Q, (me_c + 1) % Q, g->row,
+                                   TAG_ROLL);
+            if (rc) goto out;
+        }
+        if ((rc = pumma_groups_build(Ak, c, Bk, &ga))) goto out;
+
+        /* Post every message of this stage, in one order on all processes
+         * of the column: per group, or per block of each group. A block
+         * message holds its rows contiguously (len x nloc); a group message
+         * holds the group's rows as one matrix (cnt x nloc). */
+        int nmsg = 0;
+        for (int r = 0; r < P && nloc > 0; r++) {
+            int kr = ga.cnt[r];
+            if (kr == 0) continue;
+            char *gbuf = bbuf + (size_t)ga.off[r] * nloc * t->size;
+            if (r == me_r && !sh->msg_per_block)
+                pumma_gather_rows(t, p->transb, st, &gb, c, nloc, p->b.data,
+                                  p->b.ld, gbuf, kr);
+            if (r == me_r && sh->msg_per_block)
+                for (int u = 0; u < gb.nruns; u++)
+                    if (gb.run_group[u] == c)
+                        pumma_copy_run_rows(
+                            t, p->transb, st, &gb.runs[u], nloc, p->b.data,
+                            p->b.ld,
+                            bbuf + (size_t)(gb.runs[u].sorted - gb.off[c] +
+                                            ga.off[r]) * nloc * t->size,
+                            gb.runs[u].len);
+            for (int u = 0; u < ga.nruns; u++) {
+                if (ga.run_group[u] != r) continue;
+                pumma_coll_t *cl = &coll[nmsg];
+                int whole = !sh->msg_per_block;
+                cl->buf = whole ? gbuf
+                                : bbuf + (size_t)ga.runs[u].sorted * nloc *
+                                             t->size;
+                cl->count = (whole ? kr : ga.runs[u].len) * nloc;
+                cl->dt = t->mpi;
+                cl->t = t;
+                cl->segment = p->opts->segment / (int)t->size;
+                cl->root = r;
+                cl->comm = g->col;
+                cl->tag = TAG_BCAST + nmsg % 20000;
+                msg_group[nmsg++] = r;
+                if ((rc = bc->start(cl))) goto out;
+                if (whole) break;
+            }
+        }
+
+        /* Own group first: it is here already (as the root we only have to
+         * complete our sends later); then the others as they arrive. */
+        pend_t pr = {coll, nmsg, bc};
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < nmsg; i++) {
+                int r = msg_group[i];
+                if ((pass == 0) != (r == me_r)) continue;
+                if (pass == 1) {
+                    double t0 = pumma_stats_clock();
+                    if ((rc = bc->wait(&coll[i]))) goto out;
+                    pumma_stats_comm(t0);
+                }
+                /* The first message of a group carries all of it, or the
+                 * block runs follow one per message. */
+                if (!sh->msg_per_block || i == 0 || msg_group[i - 1] != r) {
+                    int kr = ga.cnt[r];
+                    const char *gbuf = bbuf + (size_t)ga.off[r] * nloc * t->size;
+                    if (!sh->msg_per_block && !sh->gemm_per_block) {
+                        multiply(p, st, mloc, nloc, kr,
+                                 pumma_at(t, acur, 0, ga.off[r], lda), lda,
+                                 gbuf, kr, &pr);
+                        continue;
+                    }
+                    if (!sh->msg_per_block) {        /* MDB1 */
+                        for (int u = 0; u < ga.nruns; u++) {
+                            if (ga.run_group[u] != r) continue;
+                            const pumma_run_t *x = &ga.runs[u];
+                            multiply(p, st, mloc, nloc, x->len,
+                                     pumma_at(t, acur, 0, x->sorted, lda), lda,
+                                     pumma_at(t, gbuf, x->sorted - ga.off[r],
+                                              0, kr),
+                                     kr, &pr);
+                        }
+                        continue;
+                    }
+                }
+                if (sh->msg_per_block) {             /* SDB: this block */
+                    const char *buf = coll[i].buf;
+                    int len = coll[i].count / nloc;
+                    int at = (int)((buf - bbuf) / ((size_t)nloc * t->size));
+                    multiply(p, st, mloc, nloc, len,
+                             pumma_at(t, acur, 0, at, lda), lda, buf, len,
+                             &pr);
+                }
+            }
+        }
+        for (int i = 0; i < nmsg; i++)
+            if (msg_group[i] == me_r && (rc = bc->wait(&coll[i]))) goto out;
+        pumma_groups_free(&ga);
+        if (rolling) {
+            if ((rc = pumma_shift_wait(p, &roll))) goto out;
+            char *tmp = acur; acur = anext; anext = tmp;
+        }
+    }
+out:
+    pumma_groups_free(&ga);
+    pumma_groups_free(&gb);
+    pumma_free(acur);
+    pumma_free(anext);
+    pumma_free(bbuf);
+    free(coll);
+    free(msg_group);
+    return rc;
+}
+
+int pumma_mdb_run(const pumma_problem_t *p, const pumma_mdb_shape_t *sh)
+{
+    if (!sh->row) return engine(p, sh, 0);
+    pumma_problem_t q;
+    pumma_grid_t g;
+    transpose_problem(p, &q, &g);
+    return engine(&q, sh, 1);
+}
