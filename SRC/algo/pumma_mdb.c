@@ -144,6 +144,15 @@ static void multiply(const pumma_problem_t *p, int st, int mloc, int nloc,
                          p->t->one, p->c.data, p->c.ld, progress, pr);
 }
 
+/* 1 when presorting would not move anything: the groups' runs are already
+ * in local order (one grid row, or one group). */
+static int in_order(const pumma_groups_t *g)
+{
+    for (int r = 0; r < g->nruns; r++)
+        if (g->runs[r].local != g->runs[r].sorted) return 0;
+    return 1;
+}
+
 static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
                   int st)
 {
@@ -153,7 +162,6 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
     const pumma_dist_t *Ak = &p->a.col, *Bk = &p->b.row;
     const int mloc = pumma_view_mloc(&p->c, me_r);
     const int nloc = pumma_view_nloc(&p->c, me_c);
-    const int lda = mloc > 0 ? mloc : 1;
     const pumma_coll_ops_t *bc = p->opts->bcast;
     int rc = PUMMA_OK;
 
@@ -169,21 +177,33 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
     }
     int maxmsg = pumma_dist_nblocks(Ak) + P;
     size_t slab = (size_t)mloc * (size_t)kmax * t->size;
-    char *acur = pumma_malloc(slab), *anext = Q > 1 ? pumma_malloc(slab) : NULL;
-    char *bbuf = pumma_malloc((size_t)kmax * (size_t)nloc * t->size);
+    pumma_groups_t ga = {0}, gb = {0};
+    char *abuf[2] = {NULL, NULL}, *bbuf = NULL;
     pumma_coll_t *coll = calloc((size_t)maxmsg, sizeof(pumma_coll_t));
     int *msg_group = malloc(sizeof(int) * (size_t)maxmsg);
-    pumma_groups_t ga = {0}, gb = {0};
-    if ((slab && (!acur || (Q > 1 && !anext))) ||
-        (kmax && nloc && !bbuf) || !coll || !msg_group) {
-        rc = PUMMA_ENOMEM;
-        goto out;
-    }
+    if (!coll || !msg_group) { rc = PUMMA_ENOMEM; goto out; }
 
-    /* Presort my A slab by the grid row owning the matching B rows. */
+    /* Presort my A slab by the grid row owning the matching B rows -- or,
+     * when that order is A's own and the slab can be sent as it is, start
+     * from the caller's A (read only) and save the copy. */
     if ((rc = pumma_groups_build(Ak, me_c, Bk, &ga))) goto out;
-    pumma_presort_cols(t, p->transa, st, &ga, mloc, p->a.data, p->a.ld, acur,
-                       lda);
+    const int a_inplace = !st && p->transa == 'N' && in_order(&ga) &&
+                          (Q == 1 || p->a.ld == mloc || mloc == 0);
+    const int nabuf = Q == 1 ? !a_inplace : (a_inplace && Q == 2 ? 1 : 2);
+    for (int i = 0; i < nabuf; i++)
+        if (slab && !(abuf[i] = pumma_malloc(slab))) { rc = PUMMA_ENOMEM; goto out; }
+    bbuf = pumma_malloc((size_t)kmax * (size_t)nloc * t->size);
+    if (kmax && nloc && !bbuf) { rc = PUMMA_ENOMEM; goto out; }
+    char *acur = abuf[0];
+    int lda = mloc > 0 ? mloc : 1;
+    if (a_inplace) {
+        acur = p->a.data;
+        lda = p->a.ld;
+    } else {
+        pumma_presort_cols(t, p->transa, st, &ga, mloc, p->a.data, p->a.ld,
+                           acur, lda);
+    }
+    int next_buf = a_inplace ? 0 : 1;
     pumma_groups_free(&ga);
     /* My B rows, grouped by the grid column whose A slab they match. */
     if ((rc = pumma_groups_build(Bk, me_r, Ak, &gb))) goto out;
@@ -191,9 +211,11 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
     for (int s = 0; s < Q; s++) {
         const int c = (me_c + s) % Q;             /* origin of my A slab */
         pumma_shift_t roll;
+        char *anext = NULL;
         const int rolling = (Q > 1 && s < Q - 1);
         if (rolling) {
             int cn = (c + 1) % Q;
+            anext = abuf[next_buf];
             rc = pumma_shift_start(p, &roll, acur,
                                    mloc * pumma_dist_count(Ak, c), anext,
                                    mloc * pumma_dist_count(Ak, cn),
@@ -295,14 +317,16 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
         pumma_groups_free(&ga);
         if (rolling) {
             if ((rc = pumma_shift_wait(p, &roll))) goto out;
-            char *tmp = acur; acur = anext; anext = tmp;
+            acur = anext;
+            lda = mloc > 0 ? mloc : 1;
+            next_buf = (next_buf + 1) % nabuf;
         }
     }
 out:
     pumma_groups_free(&ga);
     pumma_groups_free(&gb);
-    pumma_free(acur);
-    pumma_free(anext);
+    pumma_free(abuf[0]);
+    pumma_free(abuf[1]);
     pumma_free(bbuf);
     free(coll);
     free(msg_group);

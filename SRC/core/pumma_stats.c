@@ -30,7 +30,7 @@ static int nrec = 0, enabled = -1, world_rank = -1;
 static rec_t *cur = NULL;
 static double t_begin;
 
-static size_t mem_now = 0, mem_peak = 0;
+static size_t mem_now = 0, mem_peak = 0, cached = 0;
 
 int pumma_stats_on(void)
 {
@@ -48,9 +48,9 @@ static void report(void)
         rec_t *r = &recs[i];
         printf("pumma-stats: %s calls=%ld algo=%s bcast=%s reduce=%s "
                "shift=%s time=%.6f gemm=%.6f comm=%.6f bytes_sent=%.0f "
-               "peak_mem=%zu\n",
+               "peak_mem=%zu cached_mem=%zu\n",
                r->rout, r->calls, r->algo, r->bcast, r->reduce, r->shift,
-               r->total, r->gemm, r->comm, r->bytes, mem_peak);
+               r->total, r->gemm, r->comm, r->bytes, mem_peak, cached);
     }
     fflush(stdout);
 }
@@ -119,14 +119,44 @@ int pumma_isend(const void *buf, int count, MPI_Datatype dt, int dest,
 
 /* A header before each block remembers its size; 64 bytes keep the
  * alignment the BLAS kernels like. */
-enum { HDR = 64 };
+enum { HDR = 64, CACHE_SLOTS = 6 };
+#define CACHE_MIN ((size_t)1 << 20)
+
+/*
+ * Large temporaries are kept for the next call instead of going back to the
+ * system: a fresh mapping costs a page fault and a page clear per 4 KiB,
+ * which at N = 4000 is several percent of a PDGEMM. A block is reused for a
+ * request of at least half its size; at most CACHE_SLOTS blocks are kept.
+ * PUMMA_CACHE=0 turns this off; pumma_mem_release() empties the cache.
+ */
+static void *cache[CACHE_SLOTS];
+static int cache_on = -1;
+
+static size_t block_size(void *base) { return *(size_t *)base; }
 
 void *pumma_malloc(size_t bytes)
 {
     if (bytes == 0) return NULL;
+    if (cache_on < 0) {
+        const char *s = getenv("PUMMA_CACHE");
+        cache_on = !(s && strcmp(s, "0") == 0);
+    }
     void *p = NULL;
-    if (posix_memalign(&p, HDR, bytes + HDR) != 0) return NULL;
-    *(size_t *)p = bytes;
+    int best = -1;
+    for (int i = 0; i < CACHE_SLOTS && bytes >= CACHE_MIN; i++)
+        if (cache[i] && block_size(cache[i]) >= bytes &&
+            block_size(cache[i]) / 2 <= bytes &&
+            (best < 0 || block_size(cache[i]) < block_size(cache[best])))
+            best = i;
+    if (best >= 0) {
+        p = cache[best];
+        cache[best] = NULL;
+        cached -= block_size(p);
+        bytes = block_size(p);
+    } else {
+        if (posix_memalign(&p, HDR, bytes + HDR) != 0) return NULL;
+        *(size_t *)p = bytes;
+    }
     mem_now += bytes;
     if (mem_now > mem_peak) mem_peak = mem_now;
     return (char *)p + HDR;
@@ -136,8 +166,35 @@ void pumma_free(void *p)
 {
     if (!p) return;
     char *base = (char *)p - HDR;
-    mem_now -= *(size_t *)base;
+    size_t bytes = block_size(base);
+    mem_now -= bytes;
+    if (cache_on && bytes >= CACHE_MIN) {
+        int slot = -1;
+        for (int i = 0; i < CACHE_SLOTS; i++) {
+            if (!cache[i]) { slot = i; break; }
+            if (slot < 0 || block_size(cache[i]) < block_size(cache[slot]))
+                slot = i;            /* else evict the smallest */
+        }
+        if (cache[slot]) {
+            cached -= block_size(cache[slot]);
+            free(cache[slot]);
+        }
+        cache[slot] = base;
+        cached += bytes;
+        return;
+    }
     free(base);
+}
+
+PUMMA_API size_t pumma_mem_release(void)
+{
+    size_t was = cached;
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        free(cache[i]);
+        cache[i] = NULL;
+    }
+    cached = 0;
+    return was;
 }
 
 PUMMA_API size_t pumma_mem_peak(int reset)

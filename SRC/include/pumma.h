@@ -127,6 +127,9 @@ PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemm, PUMMA_PZGEMM), double)
 /* Peak bytes of temporaries pumma held since the start (or the last reset
  * when reset != 0; this process only). */
 size_t pumma_mem_peak(int reset);
+/* pumma keeps up to six large freed temporaries for the next call (see
+ * PUMMA_CACHE); this returns them to the system and says how many bytes. */
+size_t pumma_mem_release(void);
 
 #ifdef __cplusplus
 }
