@@ -2,6 +2,7 @@
 #   make          lib/libpumma.a and lib/libpumma.so
 #   make test     pumma's own tests, then ScaLAPACK's testers with pumma preloaded
 #   make timing   the default TIMING run (pumma against ScaLAPACK's PDGEMM)
+#   make bench    the acceptance run (TIMING/BENCH.dat): targets table, variants
 #   make clean
 
 TOP := $(abspath .)
@@ -23,7 +24,7 @@ LIBSO := lib/libpumma.so
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: all lib deps test timing clean
+.PHONY: all lib deps test timing bench clean
 all: lib
 lib: $(LIBA) $(LIBSO)
 
@@ -54,6 +55,9 @@ test: lib
 
 timing: lib
 	$(MAKE) -C TIMING run
+
+bench: lib
+	$(MAKE) -C TIMING bench
 
 clean:
 	rm -rf build lib

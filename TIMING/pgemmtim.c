@@ -1,17 +1,25 @@
 /*
  * pgemmtim.c -- times pumma's P?GEMM against ScaLAPACK's P?GEMM in one run.
  *
- *   mpiexec -n 2 ./xpgemmtim [-i PUMMATIM.dat] [-o table.csv] [-q]
+ *   mpiexec -n 2 ./xpgemmtim [-i PUMMATIM.dat] [-o table.csv] [-r N] [-s BASE] [-q]
  *
- * Both implementations live in the same binary:
+ * The implementations (the last line of the input file) live in one binary:
  *   - pumma:     the plain symbols psgemm_ pdgemm_ pcgemm_ pzgemm_, resolved at
  *                link time from libpumma.a, which the Makefile puts before
  *                ScaLAPACK on the link line (with PUMMALIB empty they resolve to
  *                ScaLAPACK's, and the run times ScaLAPACK against itself);
+ *                pumma's own choice of algorithm and variants (or PUMMA_ALGO &
+ *                co. from the environment);
+ *   - pumma:KEY=VALUE,...  pumma_p?gemm_opts with those fields of
+ *                pumma_options_t set (KEY: algo bcast reduce shift segment;
+ *                the names come from pumma_codes.h's lists, so a variant added
+ *                there is known here after a rebuild). VALUE '*' stands for
+ *                every listed code of that kind but auto, one implementation
+ *                each (several '*': every combination). INFO != 0 stops the run;
  *   - scalapack: dlopen(SCALAPACK_SO) + dlsym(handle, "pdgemm_"). dlsym on a
  *                handle searches that library (then its dependencies), never the
  *                executable, so it yields ScaLAPACK's own definition. The header
- *                of the output prints both addresses and the objects holding them
+ *                of the output prints the addresses and the objects holding them
  *                (dladdr), so a mix-up shows.
  *
  * For every case (precision, grid, M N K, NB, TRANSA TRANSB) each round runs
@@ -26,6 +34,17 @@
  * untimed when ScaLAPACK is not timed): max|C - Cref| / max|Cref| above the
  * tolerance of the precision (1e-10 for D and Z, 1e-3 for S and C) marks the
  * row WRONG and makes the exit status 3.
+ * Memory: before each pumma call pumma_mem_peak(1) is reset, after it the peak
+ * of pumma's temporaries is read; the row shows the largest over the ranks of
+ * peak / (that rank's local A + B + C bytes), the worst round.
+ *
+ * With a targets line in the input (BENCH.dat), or with -s BASE, a final table
+ * lists every pumma implementation per case with the targets' verdict (ok or
+ * BELOW); -s also writes it to BASE.txt and BASE.csv. Missing a target does not
+ * change the exit status.
+ *
+ * Exit status: 0; 3 if a result was WRONG; 2 if a pumma_p?gemm_opts call gave
+ * INFO != 0; 1 for a bad input or setup.
  *
  * The input file is read by rank 0 and broadcast; see PUMMATIM.dat for its
  * format. Table on stdout (rank 0), the same rows as CSV, progress on stderr.
@@ -43,7 +62,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 #include <unistd.h>
+
+/* pumma's public interface: pumma_options_t, the codes (pumma_codes.h), the
+ * entry points. The option entry points and pumma_mem_peak are weak: a build
+ * without them (PUMMALIB empty, the fake pumma) runs, and says what it lacks
+ * when an input needs them. (A weak reference alone does not pull a member out
+ * of a static library: the Makefile links with -u for the symbols libpumma.a
+ * defines.) */
+#include "pumma.h"
+#pragma weak pumma_psgemm_opts
+#pragma weak pumma_pdgemm_opts
+#pragma weak pumma_pcgemm_opts
+#pragma weak pumma_pzgemm_opts
+#pragma weak pumma_mem_peak
 
 #ifndef SCALAPACK_SO
 #define SCALAPACK_SO "libscalapack-openmpi.so.2.2"
@@ -64,6 +98,8 @@
 #define F77STR(lower, UPPER) #lower "_"
 #endif
 
+#define NELEM(a) ((int)(sizeof(a) / sizeof *(a)))
+
 /* ScaLAPACK's calling sequence (all by address, no hidden string lengths:
  * PBLAS's entry points are C). Scalars and arrays as void* for all precisions. */
 typedef void (*pgemm_fn)(const char *, const char *, const int *, const int *,
@@ -71,35 +107,34 @@ typedef void (*pgemm_fn)(const char *, const char *, const int *, const int *,
                          const int *, const int *, const void *, const int *,
                          const int *, const int *, const void *, void *,
                          const int *, const int *, const int *);
+/* pumma_p?gemm_opts: the same, then the options and INFO. */
+typedef void (*pgemm_opts_fn)(const char *, const char *, const int *, const int *,
+                              const int *, const void *, const void *, const int *,
+                              const int *, const int *, const void *, const int *,
+                              const int *, const int *, const void *, void *,
+                              const int *, const int *, const int *,
+                              const pumma_options_t *, int *);
+typedef size_t (*mem_peak_fn)(int);
 /* Fortran BLAS ?gemm_ with gfortran's hidden lengths of the two CHARACTER*1. */
 typedef void (*gemm_fn)(const char *, const char *, const int *, const int *,
                         const int *, const void *, const void *, const int *,
                         const void *, const int *, const void *, void *,
                         const int *, size_t, size_t);
 
-#define PGEMM_ARGS                                                              \
-    const char *, const char *, const int *, const int *, const int *,         \
-        const void *, const void *, const int *, const int *, const int *,     \
-        const void *, const int *, const int *, const int *, const void *,     \
-        void *, const int *, const int *, const int *
 #define GEMM_ARGS                                                               \
     const char *, const char *, const int *, const int *, const int *,         \
         const void *, const void *, const int *, const void *, const int *,    \
         const void *, void *, const int *, size_t, size_t
 
-/* pumma's entry points (from libpumma.a when linked before ScaLAPACK). */
-extern void F77(psgemm, PSGEMM)(PGEMM_ARGS);
-extern void F77(pdgemm, PDGEMM)(PGEMM_ARGS);
-extern void F77(pcgemm, PCGEMM)(PGEMM_ARGS);
-extern void F77(pzgemm, PZGEMM)(PGEMM_ARGS);
 /* The serial BLAS for the local GEMM limit. */
 extern void F77(sgemm, SGEMM)(GEMM_ARGS);
 extern void F77(dgemm, DGEMM)(GEMM_ARGS);
 extern void F77(cgemm, CGEMM)(GEMM_ARGS);
 extern void F77(zgemm, ZGEMM)(GEMM_ARGS);
 
-/* Test hook: defined only by TIMING's fake pumma (make selfcheck). */
+/* Test hooks: defined only by TIMING's fake pumma (make selfcheck). */
 extern int pumma_fake_calls __attribute__((weak));
+extern int pumma_fake_opts_calls __attribute__((weak));
 
 /* BLACS, C interface (from ScaLAPACK). */
 void Cblacs_pinfo(int *, int *);
@@ -113,6 +148,8 @@ enum { PS, PD, PC, PZ, NPREC };
 static const char PCHAR[] = "SDCZ";
 static const char *PNAME[NPREC] = {F77STR(psgemm, PSGEMM), F77STR(pdgemm, PDGEMM),
                                    F77STR(pcgemm, PCGEMM), F77STR(pzgemm, PZGEMM)};
+static const char *ONAME[NPREC] = {"pumma_psgemm_opts", "pumma_pdgemm_opts",
+                                   "pumma_pcgemm_opts", "pumma_pzgemm_opts"};
 static const char *SCAL_SYM[NPREC][3] = {{"psgemm_", "psgemm", "PSGEMM"},
                                          {"pdgemm_", "pdgemm", "PDGEMM"},
                                          {"pcgemm_", "pcgemm", "PCGEMM"},
@@ -122,8 +159,79 @@ static int is_dbl(int p) { return p == PD || p == PZ; }
 static size_t esize(int p) { return (size_t)(is_dbl(p) ? 8 : 4) * (is_cplx(p) ? 2 : 1); }
 static double tolerance(int p) { return is_dbl(p) ? 1e-10 : 1e-3; }
 
-enum { IMPL_PUMMA, IMPL_SCALAPACK, NIMPL };
-static const char *INAME[NIMPL] = {"pumma", "scalapack"};
+/* ------------------------------------------------------------------------ */
+/* Implementations and pumma's option codes                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Kinds: plain p?gemm_ of pumma, pumma_p?gemm_opts, ScaLAPACK's p?gemm_. */
+enum { K_PUMMA, K_OPTS, K_SCALAPACK, NKIND };
+static const char *KNAME[NKIND] = {"pumma", "pumma:", "scalapack"};
+
+/* name <-> code, from the X-macro lists of pumma_codes.h (never by hand: rows
+ * are added there). Code 0 is auto. */
+typedef struct {
+    int code;
+    const char *name;
+} code_t;
+#define CODE_ROW(N, v, s) {v, s},
+static const code_t ALGO_CODES[] = {PUMMA_ALGO_LIST(CODE_ROW)};
+static const code_t BCAST_CODES[] = {PUMMA_BCAST_LIST(CODE_ROW)};
+static const code_t REDUCE_CODES[] = {PUMMA_REDUCE_LIST(CODE_ROW)};
+static const code_t SHIFT_CODES[] = {PUMMA_SHIFT_LIST(CODE_ROW)};
+
+/* The keys of pumma:KEY=VALUE, in the order of pumma_options_t; INFO is what
+ * pumma_p?gemm_opts reports for a bad value of that field. */
+enum { O_ALGO, O_BCAST, O_REDUCE, O_SHIFT, O_SEGMENT, NOPT };
+static const struct {
+    const char *key;
+    const code_t *tab; /* NULL: an integer >= 0 (segment, bytes) */
+    int n, info;
+} OPT[NOPT] = {
+    {"algo", ALGO_CODES, NELEM(ALGO_CODES), -20},
+    {"bcast", BCAST_CODES, NELEM(BCAST_CODES), -21},
+    {"reduce", REDUCE_CODES, NELEM(REDUCE_CODES), -22},
+    {"shift", SHIFT_CODES, NELEM(SHIFT_CODES), -23},
+    {"segment", NULL, 0, -24},
+};
+
+static const char *code_name(int o, int code)
+{
+    for (int i = 0; i < OPT[o].n; i++)
+        if (OPT[o].tab[i].code == code)
+            return OPT[o].tab[i].name;
+    return "?";
+}
+
+#define MAXIMPL 256
+#define LABEL 192
+typedef struct {
+    int kind;
+    int set[NOPT]; /* K_OPTS: the keys given, in this order */
+    int order[NOPT], nset;
+    int val[NOPT];
+    char label[LABEL];
+} impl_t;
+
+static pumma_options_t to_options(const impl_t *im)
+{
+    pumma_options_t o;
+    memset(&o, 0, sizeof o);
+    o.algo = im->val[O_ALGO];
+    o.bcast = im->val[O_BCAST];
+    o.reduce = im->val[O_REDUCE];
+    o.shift = im->val[O_SHIFT];
+    o.segment = im->val[O_SEGMENT];
+    return o;
+}
+
+/* The value of field o as text: the code's name (auto if unset), or bytes. */
+static void opt_text(const impl_t *im, int o, char *buf, size_t len)
+{
+    if (o == O_SEGMENT)
+        snprintf(buf, len, "%d", im->val[o]);
+    else
+        snprintf(buf, len, "%s", code_name(o, im->val[o]));
+}
 
 /* ------------------------------------------------------------------------ */
 /* Input file                                                                */
@@ -140,7 +248,10 @@ typedef struct {
     int nnb, NB[MAXL];
     int ntr;
     char TA[MAXL], TB[MAXL];
-    int nimpl, impl[NIMPL];
+    int nimpl;
+    impl_t impl[MAXIMPL];
+    int has_targets;
+    double tfrac, tmem; /* frac >= tfrac, memory ratio <= tmem */
 } config_t;
 
 typedef struct {
@@ -225,6 +336,169 @@ static int rd_list(reader_t *r, const char *what, int n)
         return rd_error(r, "expected %d value%s (%s), found %d", n, n > 1 ? "s" : "",
                         what, r->ntok);
     return 0;
+}
+
+/* The list of names of option o, for error messages. */
+static void choices(int o, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (int i = 0; i < OPT[o].n; i++) {
+        strncat(buf, OPT[o].tab[i].name, len - strlen(buf) - 1);
+        strncat(buf, " ", len - strlen(buf) - 1);
+    }
+    strncat(buf, "(or * for all but auto)", len - strlen(buf) - 1);
+}
+
+static int same_impl(const impl_t *a, const impl_t *b)
+{
+    if (a->kind != b->kind)
+        return 0;
+    if (a->kind != K_OPTS)
+        return 1;
+    for (int o = 0; o < NOPT; o++)
+        if (a->val[o] != b->val[o] || a->set[o] != b->set[o])
+            return 0;
+    return 1;
+}
+
+/* Adds im (label made here) unless the list is full or has it already. */
+static int add_impl(reader_t *r, config_t *c, impl_t *im, const char *tok)
+{
+    if (im->kind == K_OPTS) {
+        int len = snprintf(im->label, LABEL, "pumma:");
+        for (int i = 0; i < im->nset && len < LABEL; i++) {
+            char v[64];
+            int o = im->order[i];
+            opt_text(im, o, v, sizeof v);
+            len += snprintf(im->label + len, LABEL - len, "%s%s=%s", i ? "," : "",
+                            OPT[o].key, v);
+        }
+        if (len >= LABEL)
+            return rd_error(r, "'%s': name too long", tok);
+    } else {
+        snprintf(im->label, LABEL, "%s", KNAME[im->kind]);
+    }
+    for (int j = 0; j < c->nimpl; j++)
+        if (same_impl(&c->impl[j], im))
+            return rd_error(r, "implementation '%s' (from '%s') listed twice", im->label,
+                            tok);
+    if (c->nimpl >= MAXIMPL)
+        return rd_error(r, "more than %d implementations (after expanding '*')", MAXIMPL);
+    c->impl[c->nimpl++] = *im;
+    return 0;
+}
+
+/* One token of the implementations line: pumma, scalapack or
+ * pumma:KEY=VALUE[,KEY=VALUE...], VALUE '*' expanding to every code but auto. */
+static int parse_impl(reader_t *r, config_t *c, int idx, const char *tok)
+{
+    impl_t im;
+    memset(&im, 0, sizeof im);
+    if (strcasecmp(tok, "pumma") == 0 || strcasecmp(tok, "scalapack") == 0) {
+        im.kind = strcasecmp(tok, "pumma") == 0 ? K_PUMMA : K_SCALAPACK;
+        return add_impl(r, c, &im, tok);
+    }
+    if (strncasecmp(tok, "pumma:", 6) != 0)
+        return rd_error(r, "implementation %d: expected pumma, scalapack or "
+                           "pumma:KEY=VALUE,... (KEY: algo bcast reduce shift "
+                           "segment), found '%s'",
+                        idx, tok);
+    im.kind = K_OPTS;
+    int star[NOPT] = {0};
+    char buf[512];
+    if (strlen(tok + 6) >= sizeof buf)
+        return rd_error(r, "'%s': too long", tok);
+    strcpy(buf, tok + 6);
+    if (!buf[0])
+        return rd_error(r, "implementation %d: '%s' names no option (KEY=VALUE; plain "
+                           "'pumma' is pumma's own choice)",
+                        idx, tok);
+    char *save = NULL;
+    for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq || eq == kv || !eq[1])
+            return rd_error(r, "implementation %d ('%s'): expected KEY=VALUE, found '%s'",
+                            idx, tok, kv);
+        *eq = 0;
+        const char *val = eq + 1;
+        int o = -1;
+        for (int i = 0; i < NOPT; i++)
+            if (strcasecmp(kv, OPT[i].key) == 0)
+                o = i;
+        if (o < 0)
+            return rd_error(r, "implementation %d ('%s'): unknown option '%s'; the options "
+                               "are algo bcast reduce shift segment",
+                            idx, tok, kv);
+        if (im.set[o])
+            return rd_error(r, "implementation %d ('%s'): '%s' given twice", idx, tok,
+                            OPT[o].key);
+        im.set[o] = 1;
+        im.order[im.nset++] = o;
+        if (!OPT[o].tab) { /* segment: bytes */
+            if (parse_int(val, &im.val[o]) || im.val[o] < 0)
+                return rd_error(r, "implementation %d ('%s'): segment must be a number "
+                                   "of bytes >= 0 (0: the variant's default), found '%s'",
+                                idx, tok, val);
+        } else if (strcmp(val, "*") == 0) {
+            star[o] = 1;
+        } else {
+            int found = 0;
+            for (int i = 0; i < OPT[o].n && !found; i++)
+                if (strcasecmp(val, OPT[o].tab[i].name) == 0) {
+                    im.val[o] = OPT[o].tab[i].code;
+                    found = 1;
+                }
+            if (!found) {
+                char list[512];
+                choices(o, list, sizeof list);
+                return rd_error(r, "implementation %d ('%s'): %s '%s' is not known to "
+                                   "pumma_codes.h; choose one of: %s",
+                                idx, tok, OPT[o].key, val, list);
+            }
+        }
+    }
+    /* Every combination of the starred keys (an odometer over their codes,
+     * auto -- code 0 -- skipped). */
+    int pos[NOPT] = {0};
+    for (int o = 0; o < NOPT; o++)
+        if (star[o]) {
+            while (pos[o] < OPT[o].n && OPT[o].tab[pos[o]].code == 0)
+                pos[o]++;
+            if (pos[o] == OPT[o].n)
+                return rd_error(r, "'%s': pumma_codes.h lists no %s but auto", tok,
+                                OPT[o].key);
+        }
+    for (;;) {
+        for (int o = 0; o < NOPT; o++)
+            if (star[o])
+                im.val[o] = OPT[o].tab[pos[o]].code;
+        if (add_impl(r, c, &im, tok))
+            return -1;
+        int o = NOPT - 1;
+        for (; o >= 0; o--) {
+            if (!star[o])
+                continue;
+            do
+                pos[o]++;
+            while (pos[o] < OPT[o].n && OPT[o].tab[pos[o]].code == 0);
+            if (pos[o] < OPT[o].n)
+                break;
+            pos[o] = 0;
+            while (OPT[o].tab[pos[o]].code == 0)
+                pos[o]++;
+        }
+        if (o < 0)
+            break;
+    }
+    return 0;
+}
+
+static int parse_double(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return errno || end == s || *end || !isfinite(*v) ? -1 : 0;
 }
 
 static int read_config(const char *fname, config_t *c)
@@ -337,45 +611,44 @@ static int read_config(const char *fname, config_t *c)
         c->TB[i] = b;
     }
 
-    /* implementations */
-    if (rd_int(&r, "number of implementations", 1, NIMPL, &c->nimpl) ||
-        rd_list(&r, "implementations (pumma scalapack)", c->nimpl))
+    /* implementations: tokens, each one or (with '*') several */
+    if (rd_int(&r, "number of implementations", 1, MAXL, &n) ||
+        rd_list(&r, "implementations (pumma, scalapack, pumma:KEY=VALUE,...)", n))
         goto out;
-    for (int i = 0; i < c->nimpl; i++) {
-        int found = -1;
-        for (int j = 0; j < NIMPL; j++)
-            if (strcasecmp(r.tok[i], INAME[j]) == 0)
-                found = j;
-        if (found < 0) {
-            rd_error(&r, "implementation %d: expected pumma or scalapack, found '%s'",
-                     i + 1, r.tok[i]);
+    c->nimpl = 0;
+    for (int i = 0; i < n; i++)
+        if (parse_impl(&r, c, i + 1, r.tok[i]))
             goto out;
-        }
-        for (int j = 0; j < i; j++)
-            if (c->impl[j] == found) {
-                rd_error(&r, "implementation '%s' listed twice", r.tok[i]);
-                goto out;
-            }
-        c->impl[i] = found;
-    }
 
-    /* nothing may follow */
-    n = r.lineno;
+    /* an optional targets line, then nothing */
+    c->has_targets = 0;
     {
+        int lineno = r.lineno;
         char line[2048];
         while (fgets(line, sizeof line, r.f)) {
-            n++;
+            lineno++;
             const char *s = line;
             while (isspace((unsigned char)*s))
                 s++;
-            if (*s && *s != '#') {
-                r.lineno = n;
-                line[strcspn(line, "\r\n")] = 0;
-                strcpy(r.raw, line);
-                rd_error(&r, "unexpected line after the implementations line (the "
-                             "last line the file may have)");
+            if (!*s || *s == '#')
+                continue;
+            r.lineno = lineno;
+            line[strcspn(line, "\r\n")] = 0;
+            strcpy(r.raw, line);
+            if (c->has_targets) {
+                rd_error(&r, "unexpected line after the targets line (the last line the "
+                             "file may have)");
                 goto out;
             }
+            char a[64] = "", b[64] = "";
+            if (sscanf(s, "%63s %63s", a, b) != 2 || parse_double(a, &c->tfrac) ||
+                parse_double(b, &c->tmem) || c->tfrac < 0 || c->tmem <= 0) {
+                rd_error(&r, "after the implementations only an optional targets line may "
+                             "follow: FRAC MEM (minimum fraction of localgemm >= 0, "
+                             "maximum memory ratio > 0, e.g. 0.90 2.0)");
+                goto out;
+            }
+            c->has_targets = 1;
         }
     }
     rc = 0;
@@ -468,7 +741,6 @@ static void *xalloc(size_t bytes)
 
 /* ------------------------------------------------------------------------ */
 /* Implementations and BLAS: where they come from                            */
-/* ------------------------------------------------------------------------ */
 
 static pgemm_fn pumma_fn[NPREC], scal_fn[NPREC];
 static gemm_fn gemm_blas[NPREC];
@@ -515,9 +787,10 @@ static int blas_info(char *buf, size_t len)
     return threads;
 }
 
-/* The 1-minute load average and the number of online CPUs: a loaded machine
- * makes every timing noisy, so the run says so at its start and end. */
-static void print_load(const char *when)
+/* The 1-minute load average (-1 if unknown): a loaded machine makes every
+ * timing noisy, so the run says so at its start and end (and the bench table
+ * per case). */
+static double load1(void)
 {
     double l1 = -1;
     FILE *f = fopen("/proc/loadavg", "r");
@@ -526,48 +799,114 @@ static void print_load(const char *when)
             l1 = -1;
         fclose(f);
     }
+    return l1;
+}
+
+static void print_load(FILE *out, const char *when, double l1)
+{
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     if (l1 < 0)
         return;
-    printf("load average %s: %.2f on %ld CPUs%s\n", when, l1, ncpu,
-           l1 > ncpu + 0.5 ? "  WARNING: loaded machine, timings are noisy" : "");
+    fprintf(out, "load average %s: %.2f on %ld CPUs%s\n", when, l1, ncpu,
+            l1 > ncpu + 0.5 ? "  WARNING: loaded machine, timings are noisy" : "");
 }
-
 /* ------------------------------------------------------------------------ */
 /* Output                                                                     */
 /* ------------------------------------------------------------------------ */
 
 static FILE *csv;
 static int quiet;
+static int iw = 9; /* width of the implementation column */
 
 typedef struct {
     int prec, P, Q, M, N, K, NB;
     char ta, tb;
 } case_t;
 
-static void row(const case_t *c, const char *impl, double t, double tmed, double gf,
-                double frac, double ratio, double diff, const char *status)
+/* What a row shows; a negative value: not measured ("-"). */
+typedef struct {
+    double t, tmed, gf, frac, ratio, memratio, membytes, diff;
+} meas_t;
+
+static void fmtv(char *buf, size_t len, const char *fmt, double v)
 {
-    char sratio[32] = "-", sdiff[32] = "-";
-    if (ratio >= 0)
-        snprintf(sratio, sizeof sratio, "%.3f", ratio);
-    if (diff >= 0)
-        snprintf(sdiff, sizeof sdiff, "%.2e", diff);
-    printf("%c  %3dx%-3d %6d %6d %6d %4d  %c%c  %-9s %10.4f %9.2f %7.3f %8s %10s  %s\n",
-           PCHAR[c->prec], c->P, c->Q, c->M, c->N, c->K, c->NB, c->ta, c->tb, impl, t,
-           gf, frac, sratio, sdiff, status);
+    if (v >= 0)
+        snprintf(buf, len, fmt, v);
+    else
+        snprintf(buf, len, "-");
+}
+
+/* im NULL: the localgemm row. */
+static void row(const case_t *c, const impl_t *im, const meas_t *m, const char *status)
+{
+    const char *label = im ? im->label : "localgemm";
+    char sratio[32], smem[32], sdiff[32];
+    fmtv(sratio, sizeof sratio, "%.3f", m->ratio);
+    fmtv(smem, sizeof smem, "%.3f", m->memratio);
+    fmtv(sdiff, sizeof sdiff, "%.2e", m->diff);
+    printf("%c  %3dx%-3d %6d %6d %6d %4d  %c%c  %-*s %10.4f %9.2f %7.3f %7s %7s %10s  %s\n",
+           PCHAR[c->prec], c->P, c->Q, c->M, c->N, c->K, c->NB, c->ta, c->tb, iw, label,
+           m->t, m->gf, m->frac, sratio, smem, sdiff, status);
     if (csv) {
-        fprintf(csv, "%c,%d,%d,%d,%d,%d,%d,%c,%c,%s,%.6e,%.6e,%.4f,%.4f,%s,%s,%s\n",
-                PCHAR[c->prec], c->P, c->Q, c->M, c->N, c->K, c->NB, c->ta, c->tb, impl,
-                t, tmed, gf, frac, ratio >= 0 ? sratio : "", diff >= 0 ? sdiff : "",
-                status);
+        char opt[NOPT][64];
+        for (int o = 0; o < NOPT; o++) {
+            opt[o][0] = 0;
+            if (im && im->kind == K_OPTS)
+                opt_text(im, o, opt[o], sizeof opt[o]);
+        }
+        char sbytes[32] = "", st[32], sm[32];
+        if (m->membytes >= 0)
+            snprintf(sbytes, sizeof sbytes, "%.0f", m->membytes);
+        fmtv(st, sizeof st, "%.6e", m->tmed);
+        fmtv(sm, sizeof sm, "%.4f", m->memratio);
+        fprintf(csv, "%c,%d,%d,%d,%d,%d,%d,%c,%c,\"%s\",%s,%s,%s,%s,%s,%.6e,%s,%.4f,%.4f,"
+                     "%s,%s,%s,%s,%s\n",
+                PCHAR[c->prec], c->P, c->Q, c->M, c->N, c->K, c->NB, c->ta, c->tb, label,
+                opt[O_ALGO], opt[O_BCAST], opt[O_REDUCE], opt[O_SHIFT], opt[O_SEGMENT],
+                m->t, m->tmed >= 0 ? st : "", m->gf, m->frac, m->ratio >= 0 ? sratio : "",
+                sbytes, m->memratio >= 0 ? sm : "", m->diff >= 0 ? sdiff : "", status);
         fflush(csv);
     }
+}
+
+/* Rows of the final (bench) table, kept by rank 0: every implementation but
+ * ScaLAPACK, per case. */
+typedef struct {
+    case_t c;
+    int impl, wrong;
+    meas_t m;
+    double gloc, gscal, load;
+} result_t;
+static result_t *results;
+static int nresults, capresults;
+
+static void keep(const case_t *c, int impl, const meas_t *m, double gloc, double gscal,
+                 int wrong)
+{
+    if (nresults == capresults) {
+        int cap = capresults ? 2 * capresults : 64;
+        result_t *r = realloc(results, (size_t)cap * sizeof *r);
+        if (!r)
+            return;
+        results = r;
+        capresults = cap;
+    }
+    result_t *r = &results[nresults++];
+    r->c = *c;
+    r->impl = impl;
+    r->m = *m;
+    r->gloc = gloc;
+    r->gscal = gscal;
+    r->load = load1();
+    r->wrong = wrong;
 }
 
 /* ------------------------------------------------------------------------ */
 /* One case                                                                   */
 /* ------------------------------------------------------------------------ */
+
+static pgemm_opts_fn opts_fn[NPREC];
+static mem_peak_fn mem_peak;
 
 static int cmpd(const void *a, const void *b)
 {
@@ -584,9 +923,29 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static long long ncalls[NPREC][NIMPL]; /* timed calls made by this rank */
+static long long ncalls[NPREC][NKIND]; /* timed calls made by this rank */
 
-/* Returns 1 if some implementation was WRONG, 0 otherwise, -1 if skipped. */
+/* What INFO means, for the message that stops the run. */
+static void info_meaning(int info, const pumma_options_t *po, char *buf, size_t len)
+{
+    const int val[NOPT] = {po->algo, po->bcast, po->reduce, po->shift, po->segment};
+    for (int o = 0; o < NOPT; o++)
+        if (info == OPT[o].info) {
+            if (o == O_SEGMENT)
+                snprintf(buf, len, "segment < 0");
+            else
+                snprintf(buf, len,
+                         "%s: the library rejects code %d '%s', which pumma_codes.h "
+                         "lists -- a libpumma older than the header, or a variant listed "
+                         "but not implemented",
+                         OPT[o].key, val[o], code_name(o, val[o]));
+            return;
+        }
+    snprintf(buf, len, "an argument P?GEMM rejects, see pumma.h");
+}
+
+/* Returns 1 if some implementation was WRONG, 0 otherwise, -1 if skipped,
+ * -2 if a pumma_p?gemm_opts call gave INFO != 0 (the run stops). */
 static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctxt,
                     int myrow, int mycol)
 {
@@ -607,6 +966,9 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
     descinit(desca, am, an, nb, ctxt, lda);
     descinit(descb, bm, bn, nb, ctxt, ldb);
     descinit(descc, M, N, nb, ctxt, ldc);
+    /* this rank's A + B + C, the yardstick of pumma's temporaries */
+    double local_abc =
+        ((double)aml * anl + (double)bml * bnl + (double)cml * cnl) * (double)es;
 
     /* The local GEMM limit: ceil(M/P) x ceil(N/Q) x K on every rank. */
     int lm = (M + P - 1) / P, ln = (N + Q - 1) / Q;
@@ -614,19 +976,22 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
     int lbm = c->tb == 'N' ? K : ln, lbn = c->tb == 'N' ? ln : K;
     int llda = lam > 1 ? lam : 1, lldb = lbm > 1 ? lbm : 1, lldc = lm > 1 ? lm : 1;
 
-    int nimpl = cfg->nimpl, need_ref = 1;
+    const int nimpl = cfg->nimpl;
+    int need_ref = 1, iscal = -1;
     for (int i = 0; i < nimpl; i++)
-        if (cfg->impl[i] == IMPL_SCALAPACK)
-            need_ref = 0;
+        if (cfg->impl[i].kind == K_SCALAPACK)
+            need_ref = 0, iscal = i;
 
     size_t sza = (size_t)lda * (anl > 0 ? anl : 1) * es;
     size_t szb = (size_t)ldb * (bnl > 0 ? bnl : 1) * es;
     size_t szc = (size_t)ldc * (cnl > 0 ? cnl : 1) * es;
     void *A = xalloc(sza), *B = xalloc(szb), *C0 = xalloc(szc);
-    void *Ci[NIMPL] = {0}, *Cref = NULL;
+    void *Ci[MAXIMPL] = {0}, *Cref = NULL;
     void *LA = xalloc((size_t)llda * lan * es), *LB = xalloc((size_t)lldb * lbn * es);
     void *LC = xalloc((size_t)lldc * ln * es);
-    int ok = A && B && C0 && LA && LB && LC;
+    /* all times, for the median: [0] localgemm, [1 + i] implementation i */
+    double *times = malloc(sizeof(double) * (size_t)(nimpl + 1) * cfg->reps);
+    int ok = A && B && C0 && LA && LB && LC && times;
     for (int i = 0; i < nimpl; i++)
         ok = ok && (Ci[i] = xalloc(szc)) != NULL;
     if (need_ref)
@@ -655,9 +1020,6 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
     const void *alpha = is_dbl(p) ? (const void *)dalpha : (const void *)salpha;
     const void *beta = is_dbl(p) ? (const void *)dbeta : (const void *)sbeta;
     char ta[2] = {c->ta, 0}, tb[2] = {c->tb, 0};
-    pgemm_fn fn[NIMPL];
-    fn[IMPL_PUMMA] = pumma_fn[p];
-    fn[IMPL_SCALAPACK] = scal_fn[p];
 
     if (need_ref) { /* untimed reference */
         memcpy(Cref, C0, szc);
@@ -665,11 +1027,9 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
                    beta, Cref, &one, &one, descc);
     }
 
-    double best_loc = INFINITY, best[NIMPL], worst_diff[NIMPL];
-    for (int i = 0; i < NIMPL; i++)
-        best[i] = INFINITY, worst_diff[i] = 0;
-    /* all times, for the median: [0] localgemm, [1 + im] implementation im */
-    double *times = malloc(sizeof(double) * (NIMPL + 1) * cfg->reps);
+    double best_loc = INFINITY, best[MAXIMPL], worst_diff[MAXIMPL], peak[MAXIMPL];
+    for (int i = 0; i < nimpl; i++)
+        best[i] = INFINITY, worst_diff[i] = 0, peak[i] = 0;
 
     for (int r = 0; r < cfg->reps; r++) {
         double t;
@@ -682,34 +1042,66 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
         MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
         if (t < best_loc)
             best_loc = t;
-        if (times)
-            times[r] = t;
+        times[r] = t;
 
         /* implementations, alternately */
         for (int i = 0; i < nimpl; i++) {
-            int im = cfg->impl[i];
+            const impl_t *im = &cfg->impl[i];
+            const int measure = im->kind != K_SCALAPACK && mem_peak;
+            pumma_options_t o = to_options(im);
+            int info = 0;
             memcpy(Ci[i], C0, szc);
+            if (measure)
+                mem_peak(1);
             MPI_Barrier(comm);
             t = MPI_Wtime();
-            fn[im](ta, tb, &M, &N, &K, alpha, A, &one, &one, desca, B, &one, &one, descb,
-                   beta, Ci[i], &one, &one, descc);
+            if (im->kind == K_OPTS)
+                opts_fn[p](ta, tb, &M, &N, &K, alpha, A, &one, &one, desca, B, &one, &one,
+                           descb, beta, Ci[i], &one, &one, descc, &o, &info);
+            else
+                (im->kind == K_PUMMA ? pumma_fn : scal_fn)[p](
+                    ta, tb, &M, &N, &K, alpha, A, &one, &one, desca, B, &one, &one, descb,
+                    beta, Ci[i], &one, &one, descc);
             t = MPI_Wtime() - t;
+            if (measure) {
+                double pk = (double)mem_peak(0);
+                if (pk > peak[i])
+                    peak[i] = pk;
+            }
             MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
-            if (t < best[im])
-                best[im] = t;
-            if (times)
-                times[(size_t)(1 + im) * cfg->reps + r] = t;
-            ncalls[p][im]++;
+            if (t < best[i])
+                best[i] = t;
+            times[(size_t)(1 + i) * cfg->reps + r] = t;
+            ncalls[p][im->kind]++;
+            if (im->kind == K_OPTS) { /* INFO of every rank */
+                int lohi[2] = {info, -info};
+                MPI_Allreduce(MPI_IN_PLACE, lohi, 2, MPI_INT, MPI_MIN, comm);
+                int bad = lohi[0] ? lohi[0] : -lohi[1];
+                if (bad) {
+                    if (rank == 0) {
+                        char msg[1024], why[400];
+                        info_meaning(bad, &o, why, sizeof why);
+                        snprintf(msg, sizeof msg,
+                                 "%s for '%s' {algo=%d bcast=%d reduce=%d shift=%d "
+                                 "segment=%d} returned INFO = %d (%s) in the case %c %dx%d "
+                                 "M=%d N=%d K=%d NB=%d %c%c",
+                                 ONAME[p], im->label, o.algo, o.bcast, o.reduce, o.shift,
+                                 o.segment, bad, why, PCHAR[p], P, Q, M, N,
+                                 K, nb, c->ta, c->tb);
+                        fprintf(stderr, "xpgemmtim: ERROR: %s\n", msg);
+                        printf("# ERROR: %s\n", msg);
+                        fflush(stdout);
+                    }
+                    result = -2;
+                    goto done;
+                }
+            }
         }
 
         /* every implementation against ScaLAPACK's result of this round */
-        const void *ref = Cref;
-        for (int i = 0; i < nimpl; i++)
-            if (cfg->impl[i] == IMPL_SCALAPACK)
-                ref = Ci[i];
+        const void *ref = iscal >= 0 ? Ci[iscal] : Cref;
         for (int i = 0; i < nimpl; i++) {
-            int im = cfg->impl[i];
-            if (im == IMPL_SCALAPACK)
+            if (i == iscal)
                 continue;
             double dm[2];
             maxdiff(p, Ci[i], ref, cml, cnl, ldc, &dm[0], &dm[1]);
@@ -717,40 +1109,176 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
             double rel = dm[1] > 0 ? dm[0] / dm[1] : dm[0];
             if (rel != rel)
                 rel = INFINITY;
-            if (rel > worst_diff[im])
-                worst_diff[im] = rel;
+            if (rel > worst_diff[i])
+                worst_diff[i] = rel;
         }
     }
+
+    /* pumma's temporaries: the worst rank's peak / its local A+B+C */
+    double mem[MAXIMPL][2];
+    for (int i = 0; i < nimpl; i++) {
+        mem[i][0] = local_abc > 0 ? peak[i] / local_abc : (peak[i] > 0 ? INFINITY : 0);
+        mem[i][1] = peak[i];
+    }
+    if (nimpl)
+        MPI_Allreduce(MPI_IN_PLACE, mem, 2 * nimpl, MPI_DOUBLE, MPI_MAX, comm);
 
     if (rank == 0) {
         double flops = (is_cplx(p) ? 8.0 : 2.0) * M * N * K;
         double gloc = flops / best_loc / 1e9;
-        row(c, "localgemm", best_loc, median(times, cfg->reps), gloc, 1.0, -1, -1, "-");
-        double gscal = best[IMPL_SCALAPACK] < INFINITY ? flops / best[IMPL_SCALAPACK] / 1e9
-                                                       : -1;
+        meas_t ml = {best_loc, median(times, cfg->reps), gloc, 1.0, -1, -1, -1, -1};
+        row(c, NULL, &ml, "-");
+        double gscal = iscal >= 0 ? flops / best[iscal] / 1e9 : -1;
         for (int i = 0; i < nimpl; i++) {
-            int im = cfg->impl[i];
-            double gf = flops / best[im] / 1e9;
-            double tmed = times ? median(times + (size_t)(1 + im) * cfg->reps, cfg->reps) : -1;
-            if (im == IMPL_SCALAPACK) {
-                row(c, INAME[im], best[im], tmed, gf, gf / gloc, 1.0, -1, "ref");
+            const impl_t *im = &cfg->impl[i];
+            double gf = flops / best[i] / 1e9;
+            meas_t m = {best[i], median(times + (size_t)(1 + i) * cfg->reps, cfg->reps), gf,
+                        gf / gloc, -1, -1, -1, -1};
+            if (im->kind == K_SCALAPACK) {
+                m.ratio = 1.0;
+                row(c, im, &m, "ref");
             } else {
-                int wrong = !(worst_diff[im] <= tolerance(p));
+                int wrong = !(worst_diff[i] <= tolerance(p));
                 result |= wrong;
-                row(c, INAME[im], best[im], tmed, gf, gf / gloc, gscal > 0 ? gf / gscal : -1,
-                    worst_diff[im], wrong ? "WRONG" : "ok");
+                m.ratio = gscal > 0 ? gf / gscal : -1;
+                m.diff = worst_diff[i];
+                if (mem_peak)
+                    m.memratio = mem[i][0], m.membytes = mem[i][1];
+                row(c, im, &m, wrong ? "WRONG" : "ok");
+                keep(c, i, &m, gloc, gscal, wrong);
             }
         }
         fflush(stdout);
     }
     MPI_Bcast(&result, 1, MPI_INT, 0, comm);
 
-    free(times);
 done:
+    free(times);
     free(A), free(B), free(C0), free(LA), free(LB), free(LC), free(Cref);
-    for (int i = 0; i < NIMPL; i++)
+    for (int i = 0; i < MAXIMPL; i++)
         free(Ci[i]);
     return result;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The final table: every pumma implementation per case, against the targets */
+/* ------------------------------------------------------------------------ */
+
+static char hdr_ranks[4096], hdr_blas[1536];
+static double load_start = -1, load_end = -1;
+
+static void summary(FILE *out, const config_t *cfg, const char *dat, double elapsed,
+                    int full_header)
+{
+    const int T = cfg->has_targets;
+    char when[64] = "?";
+    time_t now = time(NULL);
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
+    if (full_header) {
+        fprintf(out, "xpgemmtim: %s, %s\n", dat, when);
+        fprintf(out, "%s", hdr_ranks);
+        fprintf(out, "BLAS: %s\n", hdr_blas);
+        fprintf(out, "best of %d repeat%s (implementations alternating), %.1f s\n",
+                cfg->reps, cfg->reps > 1 ? "s" : "", elapsed);
+        print_load(out, "at start", load_start);
+        print_load(out, "at end", load_end);
+    }
+    fprintf(out, "\n== %s\n",
+            T ? "pumma against the targets" : "pumma implementations per case");
+    fprintf(out, "GFLOP/s: best time; local: the localgemm row (every rank at once a "
+                 "serial ?gemm_ of its local share: the limit of the grid's cores);\n"
+                 "frac = GFLOP/s / local; ratio = GFLOP/s / ScaLAPACK's; mem = peak of "
+                 "pumma's temporaries / local A+B+C bytes, worst rank;\n"
+                 "load = 1-minute load average after the case.\n");
+    if (T)
+        fprintf(out, "Targets: frac >= %.2f, mem <= %.2f. BELOW does not fail the run; a "
+                     "WRONG result does.\n",
+                cfg->tfrac, cfg->tmem);
+    fprintf(out, "\n%-1s  %-7s %6s %6s %6s %4s  %-2s  %-*s %8s %8s %9s %6s %6s %6s %5s  %s\n",
+            "p", " grid", "M", "N", "K", "NB", "op", iw, "impl", "GFLOP/s", "local",
+            "scalapack", "frac", "ratio", "mem", "load", T ? "result" : "check");
+    int nok = 0, nbelow = 0, nfrac = 0, nmem = 0, nwrong = 0, nomem = 0, nloaded = 0;
+    const double busy = (double)sysconf(_SC_NPROCESSORS_ONLN) + 0.5;
+    for (int k = 0; k < nresults; k++) {
+        const result_t *r = &results[k];
+        const case_t *c = &r->c;
+        char sg[32], sr[32], sm[32], sl[32], res[64];
+        fmtv(sg, sizeof sg, "%.2f", r->gscal);
+        fmtv(sr, sizeof sr, "%.3f", r->m.ratio);
+        fmtv(sm, sizeof sm, "%.3f", r->m.memratio);
+        fmtv(sl, sizeof sl, "%.1f", r->load);
+        int bf = T && !(r->m.frac >= cfg->tfrac);
+        int bm = T && r->m.memratio >= 0 && !(r->m.memratio <= cfg->tmem);
+        nomem += r->m.memratio < 0;
+        if (r->wrong) {
+            snprintf(res, sizeof res, "WRONG");
+            nwrong++;
+        } else if (!T) {
+            snprintf(res, sizeof res, "ok");
+        } else if (bf || bm) {
+            snprintf(res, sizeof res, "BELOW (%s%s%s)", bf ? "frac" : "",
+                     bf && bm ? ", " : "", bm ? "mem" : "");
+            nbelow++;
+            nfrac += bf;
+            nmem += bm;
+        } else {
+            snprintf(res, sizeof res, "ok");
+            nok++;
+        }
+        int loaded = r->load > busy;
+        nloaded += loaded;
+        fprintf(out, "%c  %3dx%-3d %6d %6d %6d %4d  %c%c  %-*s %8.2f %8.2f %9s %6.3f %6s "
+                     "%6s %5s  %s%s\n",
+                PCHAR[c->prec], c->P, c->Q, c->M, c->N, c->K, c->NB, c->ta, c->tb, iw,
+                cfg->impl[r->impl].label, r->m.gf, r->gloc, sg, r->m.frac, sr, sm, sl, res,
+                loaded ? "  *" : "");
+    }
+    if (T)
+        fprintf(out, "\ntargets met: %d of %d; BELOW: %d (frac %d, mem %d)%s%s\n", nok,
+                nresults, nbelow, nfrac, nmem, nwrong ? "; WRONG: " : "",
+                nwrong ? "see the rows" : "");
+    if (nloaded)
+        fprintf(out, "* %d row%s measured with the load average above the CPU count: other "
+                     "work shared the cores, so GFLOP/s, frac and ratio there are noisy "
+                     "(mem is not); rerun on a quiet machine to judge them\n",
+                nloaded, nloaded == 1 ? "" : "s");
+    if (nomem)
+        fprintf(out, "(mem '-': this build has no pumma_mem_peak, or the implementation is "
+                     "not pumma's)\n");
+    fflush(out);
+}
+
+static void summary_csv(FILE *out, const config_t *cfg)
+{
+    const int T = cfg->has_targets;
+    fprintf(out, "prec,P,Q,M,N,K,NB,transa,transb,impl,gflops,localgemm_gflops,"
+                 "scalapack_gflops,frac_localgemm,ratio_scalapack,mem_ratio,mem_peak_bytes,"
+                 "load1,target_frac,target_mem,result\n");
+    for (int k = 0; k < nresults; k++) {
+        const result_t *r = &results[k];
+        const case_t *c = &r->c;
+        char sg[32] = "", sr[32] = "", sm[32] = "", sb[32] = "", st[2][32] = {"", ""};
+        if (r->gscal >= 0)
+            snprintf(sg, sizeof sg, "%.4f", r->gscal);
+        if (r->m.ratio >= 0)
+            snprintf(sr, sizeof sr, "%.4f", r->m.ratio);
+        if (r->m.memratio >= 0)
+            snprintf(sm, sizeof sm, "%.4f", r->m.memratio);
+        if (r->m.membytes >= 0)
+            snprintf(sb, sizeof sb, "%.0f", r->m.membytes);
+        if (T) {
+            snprintf(st[0], sizeof st[0], "%.2f", cfg->tfrac);
+            snprintf(st[1], sizeof st[1], "%.2f", cfg->tmem);
+        }
+        int bf = T && !(r->m.frac >= cfg->tfrac);
+        int bm = T && r->m.memratio >= 0 && !(r->m.memratio <= cfg->tmem);
+        const char *res = r->wrong ? "WRONG" : (bf || bm) ? "BELOW" : "ok";
+        fprintf(out, "%c,%d,%d,%d,%d,%d,%d,%c,%c,\"%s\",%.4f,%.4f,%s,%.4f,%s,%s,%s,%.2f,%s,%s,"
+                     "%s\n",
+                PCHAR[c->prec], c->P, c->Q, c->M, c->N, c->K, c->NB, c->ta, c->tb,
+                cfg->impl[r->impl].label, r->m.gf, r->gloc, sg, r->m.frac, sr, sm, sb,
+                r->load, st[0], st[1], res);
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -758,10 +1286,12 @@ done:
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: mpiexec -n NP xpgemmtim [-i FILE.dat] [-o FILE.csv] [-r N] [-q]\n"
+            "usage: mpiexec -n NP xpgemmtim [-i FILE.dat] [-o FILE.csv] [-r N] [-s BASE] [-q]\n"
             "  -i FILE   input file (default PUMMATIM.dat)\n"
             "  -o FILE   CSV output, overrides the file named in the input ('-': none)\n"
             "  -r N      N repeats, overrides the number in the input\n"
+            "  -s BASE   the final table (per case, every pumma implementation, the\n"
+            "            targets' verdict) also to BASE.txt and BASE.csv\n"
             "  -q        no progress lines on stderr\n");
 }
 
@@ -772,10 +1302,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
 
-    const char *dat = "PUMMATIM.dat", *csvname = NULL;
+    const char *dat = "PUMMATIM.dat", *csvname = NULL, *sbase = NULL;
     int opt, badopt = 0;
     int reps_opt = 0;
-    while ((opt = getopt(argc, argv, "i:o:r:qh")) != -1) {
+    while ((opt = getopt(argc, argv, "i:o:r:s:qh")) != -1) {
         switch (opt) {
         case 'r':
             if (parse_int(optarg, &reps_opt) || reps_opt < 1)
@@ -783,6 +1313,7 @@ int main(int argc, char **argv)
             break;
         case 'i': dat = optarg; break;
         case 'o': csvname = optarg; break;
+        case 's': sbase = optarg; break;
         case 'q': quiet = 1; break;
         default: badopt = 1;
         }
@@ -794,8 +1325,9 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    config_t cfg;
+    static config_t cfg;
     memset(&cfg, 0, sizeof cfg);
+    FILE *stxt = NULL, *scsv = NULL;
     if (wrank == 0) {
         cfg.ok = read_config(dat, &cfg) == 0;
         if (cfg.ok && reps_opt)
@@ -815,25 +1347,44 @@ int main(int argc, char **argv)
                 cfg.ok = 0;
             }
         }
+        if (cfg.ok && sbase) {
+            char fn[1024];
+            snprintf(fn, sizeof fn, "%s.txt", sbase);
+            stxt = fopen(fn, "w");
+            snprintf(fn, sizeof fn, "%s.csv", sbase);
+            scsv = stxt ? fopen(fn, "w") : NULL;
+            if (!stxt || !scsv) {
+                fprintf(stderr, "xpgemmtim: cannot write %s: %s\n", fn, strerror(errno));
+                cfg.ok = 0;
+            }
+        }
     }
     MPI_Bcast(&cfg, sizeof cfg, MPI_BYTE, 0, MPI_COMM_WORLD);
     if (!cfg.ok) {
         MPI_Finalize();
         return 1;
     }
+    for (int i = 0; i < cfg.nimpl; i++)
+        if ((int)strlen(cfg.impl[i].label) > iw)
+            iw = (int)strlen(cfg.impl[i].label);
 
-    /* The two implementations. */
-    int bad = 0;
+    /* The implementations. */
+    int bad = 0, nopts = 0;
     void *hs = dlopen(SCALAPACK_SO, RTLD_NOW | RTLD_LOCAL);
     if (!hs) {
         if (wrank == 0)
             fprintf(stderr, "xpgemmtim: dlopen(%s): %s\n", SCALAPACK_SO, dlerror());
         bad = 1;
     }
-    pumma_fn[PS] = F77(psgemm, PSGEMM);
-    pumma_fn[PD] = F77(pdgemm, PDGEMM);
-    pumma_fn[PC] = F77(pcgemm, PCGEMM);
-    pumma_fn[PZ] = F77(pzgemm, PZGEMM);
+    pumma_fn[PS] = (pgemm_fn)psgemm_F77;
+    pumma_fn[PD] = (pgemm_fn)pdgemm_F77;
+    pumma_fn[PC] = (pgemm_fn)pcgemm_F77;
+    pumma_fn[PZ] = (pgemm_fn)pzgemm_F77;
+    opts_fn[PS] = (pgemm_opts_fn)pumma_psgemm_opts;
+    opts_fn[PD] = (pgemm_opts_fn)pumma_pdgemm_opts;
+    opts_fn[PC] = (pgemm_opts_fn)pumma_pcgemm_opts;
+    opts_fn[PZ] = (pgemm_opts_fn)pumma_pzgemm_opts;
+    mem_peak = (mem_peak_fn)pumma_mem_peak;
     gemm_blas[PS] = F77(sgemm, SGEMM);
     gemm_blas[PD] = F77(dgemm, DGEMM);
     gemm_blas[PC] = F77(cgemm, CGEMM);
@@ -847,14 +1398,24 @@ int main(int argc, char **argv)
             bad = 1;
         }
     }
+    for (int i = 0; i < cfg.nimpl; i++)
+        nopts += cfg.impl[i].kind == K_OPTS;
+    for (int i = 0; i < cfg.nprec && nopts; i++)
+        if (!opts_fn[cfg.prec[i]]) {
+            if (wrank == 0)
+                fprintf(stderr, "xpgemmtim: the pumma:KEY=VALUE implementations need %s, "
+                                "which this build lacks (PUMMALIB=%s)\n",
+                        ONAME[cfg.prec[i]], PUMMALIB_NAME);
+            bad = 1;
+        }
     if (bad) {
         MPI_Finalize();
         return 1;
     }
 
     /* Header: where everything comes from. */
-    char blas[1536], w1[1024], w2[1024];
-    int nth = blas_info(blas, sizeof blas), nthmin = nth, nthmax = nth;
+    char w1[1024], w2[1024];
+    int nth = blas_info(hdr_blas, sizeof hdr_blas), nthmin = nth, nthmax = nth;
     MPI_Allreduce(MPI_IN_PLACE, &nthmin, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &nthmax, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     /* Each rank's host and CPUs, to see the binding. */
@@ -877,21 +1438,31 @@ int main(int argc, char **argv)
         MPI_Gather(me, sizeof me, MPI_CHAR, all, sizeof me, MPI_CHAR, 0, MPI_COMM_WORLD);
     }
     if (wrank == 0) {
+        int len = snprintf(hdr_ranks, sizeof hdr_ranks, "%d MPI rank%s\n", wsize,
+                           wsize > 1 ? "s" : "");
+        for (int r = 0; r < wsize && len < (int)sizeof hdr_ranks; r++)
+            len += snprintf(hdr_ranks + len, sizeof hdr_ranks - len, "rank %d: %s\n", r,
+                            all + (size_t)r * sizeof me);
+        load_start = load1();
         printf("xpgemmtim: pumma P?GEMM against ScaLAPACK P?GEMM\n");
         printf("input %s, CSV %s, %d MPI rank%s, best of %d repeat%s, alpha = 1, beta = 1\n",
                dat, strcmp(cfg.csv, "-") ? cfg.csv : "(none)", wsize, wsize > 1 ? "s" : "",
                cfg.reps, cfg.reps > 1 ? "s" : "");
         for (int r = 0; r < wsize; r++)
             printf("rank %d: %s\n", r, all + (size_t)r * sizeof me);
-        printf("BLAS (%s): %s\n", F77STR(dgemm, DGEMM), blas);
+        printf("BLAS (%s): %s\n", F77STR(dgemm, DGEMM), hdr_blas);
         if (nthmin != nthmax)
             printf("WARNING: BLAS threads differ between ranks (%d to %d)\n", nthmin, nthmax);
-        print_load("at start (rank 0's host)");
+        print_load(stdout, "at start (rank 0's host)", load_start);
         for (char **e = environ; *e; e++)
             if (strncmp(*e, "PUMMA_", 6) == 0 || strncmp(*e, "OPENBLAS_", 9) == 0 ||
                 strncmp(*e, "OMP_NUM_THREADS", 15) == 0)
                 printf("env %s\n", *e);
-        printf("pumma     = linked symbols (PUMMALIB=%s)\n", PUMMALIB_NAME);
+        printf("pumma     = linked symbols (PUMMALIB=%s): pumma's own choice\n",
+               PUMMALIB_NAME);
+        if (nopts)
+            printf("pumma:KEY=VALUE,... = pumma_p?gemm_opts with those fields of "
+                   "pumma_options_t (the others 0: auto)\n");
         printf("scalapack = dlsym(dlopen(\"%s\"))\n", SCALAPACK_SO);
         for (int i = 0; i < cfg.nprec; i++) {
             int p = cfg.prec[i];
@@ -902,29 +1473,48 @@ int main(int argc, char **argv)
                 printf("NOTE: %s: pumma's symbol IS ScaLAPACK's (PUMMALIB empty, or libpumma "
                        "lacks it): ScaLAPACK is timed against itself\n",
                        PNAME[p]);
+            if (nopts)
+                printf("%s: %s\n", ONAME[p], where((void *)opts_fn[p], w1, sizeof w1));
         }
+        printf("pumma_mem_peak: %s\n",
+               mem_peak ? where((void *)mem_peak, w1, sizeof w1)
+                        : "not in this build: no memory figures (mem '-')");
+        printf("implementations:");
+        for (int i = 0; i < cfg.nimpl; i++)
+            printf(" %s", cfg.impl[i].label);
+        printf("\n");
+        for (int i = 0; i < cfg.nimpl; i++)
+            if (cfg.impl[i].kind == K_OPTS && cfg.impl[i].set[O_ALGO]) {
+                printf("NOTE: pumma replaces an algo that cannot compute a case's "
+                       "TRANSA/TRANSB by one that can (pumma.h); PUMMA_STATS=1 lists what "
+                       "ran\n");
+                break;
+            }
         printf("localgemm = every rank at once a serial ?gemm_ of ceil(M/P) x ceil(N/Q) x K; "
                "frac = GFLOP/s / localgemm GFLOP/s\n");
+        printf("ratio = GFLOP/s / ScaLAPACK's GFLOP/s; mem = peak of pumma's temporaries "
+               "during the call / local A+B+C bytes, worst rank and round\n");
         printf("diff = max|C - C_scalapack| / max|C_scalapack| over all repeats; "
                "WRONG above %.0e (S,C) / %.0e (D,Z)\n\n",
                tolerance(PS), tolerance(PD));
-        printf("%-1s  %-7s %6s %6s %6s %4s  %-2s  %-9s %10s %9s %7s %8s %10s  %s\n", "p",
-               " grid", "M", "N", "K", "NB", "op", "impl", "time(s)", "GFLOP/s", "frac",
-               "ratio", "diff", "check");
+        printf("%-1s  %-7s %6s %6s %6s %4s  %-2s  %-*s %10s %9s %7s %7s %7s %10s  %s\n", "p",
+               " grid", "M", "N", "K", "NB", "op", iw, "impl", "time(s)", "GFLOP/s", "frac",
+               "ratio", "mem", "diff", "check");
         fflush(stdout);
         if (csv) {
-            fprintf(csv, "prec,P,Q,M,N,K,NB,transa,transb,impl,seconds,median_seconds,gflops,"
-                         "frac_localgemm,ratio_pumma_scalapack,maxreldiff,check\n");
+            fprintf(csv, "prec,P,Q,M,N,K,NB,transa,transb,impl,algo,bcast,reduce,shift,"
+                         "segment,seconds,median_seconds,gflops,frac_localgemm,"
+                         "ratio_scalapack,mem_peak_bytes,mem_ratio,maxreldiff,check\n");
             fflush(csv);
         }
         free(all);
     }
 
     int ncases = cfg.nprec * cfg.ngrid * cfg.nsize * cfg.nnb * cfg.ntr, icase = 0;
-    int nwrong = 0;
+    int nwrong = 0, fatal = 0;
     double t0 = MPI_Wtime();
-    for (int ip = 0; ip < cfg.nprec; ip++)
-        for (int ig = 0; ig < cfg.ngrid; ig++) {
+    for (int ip = 0; ip < cfg.nprec && !fatal; ip++)
+        for (int ig = 0; ig < cfg.ngrid && !fatal; ig++) {
             int P = cfg.P[ig], Q = cfg.Q[ig];
             if (P * Q > wsize) {
                 if (wrank == 0) {
@@ -943,9 +1533,9 @@ int main(int argc, char **argv)
             int in = myrow >= 0 && myrow < P && mycol >= 0 && mycol < Q;
             MPI_Comm comm;
             MPI_Comm_split(MPI_COMM_WORLD, in ? 0 : MPI_UNDEFINED, wrank, &comm);
-            for (int is = 0; is < cfg.nsize; is++)
-                for (int ib = 0; ib < cfg.nnb; ib++)
-                    for (int it = 0; it < cfg.ntr; it++) {
+            for (int is = 0; is < cfg.nsize && !fatal; is++)
+                for (int ib = 0; ib < cfg.nnb && !fatal; ib++)
+                    for (int it = 0; it < cfg.ntr && !fatal; it++) {
                         case_t c = {cfg.prec[ip], P, Q, cfg.M[is], cfg.N[is], cfg.K[is],
                                     cfg.NB[ib], cfg.TA[it], cfg.TB[it]};
                         icase++;
@@ -954,46 +1544,76 @@ int main(int argc, char **argv)
                                     icase, ncases, MPI_Wtime() - t0, PCHAR[c.prec], P, Q,
                                     c.M, c.N, c.K, c.NB, c.ta, c.tb);
                         }
-                        if (in && run_case(&cfg, &c, comm, ctxt, myrow, mycol) > 0)
+                        if (!in)
+                            continue;
+                        int rc = run_case(&cfg, &c, comm, ctxt, myrow, mycol);
+                        if (rc > 0)
                             nwrong++;
+                        else if (rc == -2)
+                            fatal = 1; /* the same on every rank of the grid */
                     }
             if (in) {
                 MPI_Comm_free(&comm);
                 Cblacs_gridexit(ctxt);
             }
+            /* ranks outside the grid learn of a stop here */
+            MPI_Allreduce(MPI_IN_PLACE, &fatal, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         }
 
-    long long calls[NIMPL] = {0};
+    long long calls[NKIND] = {0};
     for (int p = 0; p < NPREC; p++)
-        for (int i = 0; i < NIMPL; i++)
-            calls[i] += ncalls[p][i];
+        for (int k = 0; k < NKIND; k++)
+            calls[k] += ncalls[p][k];
     MPI_Allreduce(MPI_IN_PLACE, &nwrong, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    double el = MPI_Wtime() - t0;
     if (wrank == 0) {
-        double el = MPI_Wtime() - t0;
-        printf("\n%d case%s in %.1f s; timed calls on rank 0: pumma %lld, scalapack %lld\n",
-               ncases, ncases == 1 ? "" : "s", el, calls[IMPL_PUMMA], calls[IMPL_SCALAPACK]);
-        print_load("at end");
+        load_end = load1();
+        printf("\n%d case%s in %.1f s; timed calls on rank 0: pumma %lld, pumma_p?gemm_opts "
+               "%lld, scalapack %lld\n",
+               ncases, ncases == 1 ? "" : "s", el, calls[K_PUMMA], calls[K_OPTS],
+               calls[K_SCALAPACK]);
+        print_load(stdout, "at end", load_end);
         if (!quiet)
             fprintf(stderr, "[done %.1fs]\n", el);
     }
     if (&pumma_fake_calls) { /* make selfcheck */
-        int mine = pumma_fake_calls, ok = mine == ncalls[PD][IMPL_PUMMA], allok;
+        int mine = pumma_fake_calls, ok = mine == ncalls[PD][K_PUMMA], allok;
+        int mine_o = &pumma_fake_opts_calls ? pumma_fake_opts_calls : -1;
+        ok = ok && mine_o == calls[K_OPTS];
         MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
         if (wrank == 0)
             printf("fake-check: fake pdgemm_ called %d times, driver timed %lld pumma pdgemm_ "
-                   "calls (rank 0; all ranks compared): %s\n",
-                   mine, ncalls[PD][IMPL_PUMMA], allok ? "OK" : "MISMATCH");
+                   "calls; fake pumma_p?gemm_opts called %d times, driver timed %lld (rank "
+                   "0; all ranks compared): %s\n",
+                   mine, ncalls[PD][K_PUMMA], mine_o, calls[K_OPTS],
+                   allok ? "OK" : "MISMATCH");
         if (!allok)
             nwrong++;
     }
     if (wrank == 0) {
+        if (!fatal && (cfg.has_targets || sbase) && nresults) {
+            summary(stdout, &cfg, dat, el, 0);
+            if (stxt) {
+                summary(stxt, &cfg, dat, el, 1);
+                summary_csv(scsv, &cfg);
+                printf("(this table also in %s.txt and %s.csv)\n", sbase, sbase);
+            }
+        }
+        if (stxt)
+            fclose(stxt);
+        if (scsv)
+            fclose(scsv);
         if (nwrong)
             printf("%d case%s WRONG\n", nwrong, nwrong == 1 ? "" : "s");
+        if (fatal)
+            printf("STOPPED: a pumma_p?gemm_opts call returned INFO != 0 (see the ERROR "
+                   "line)\n");
         if (csv)
             fclose(csv);
         fflush(stdout);
     }
+    free(results);
     Cblacs_exit(1);
     MPI_Finalize();
-    return nwrong ? 3 : 0;
+    return fatal ? 2 : nwrong ? 3 : 0;
 }
