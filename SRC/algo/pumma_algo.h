@@ -9,6 +9,7 @@
 void pumma_presort_cols(const pumma_type_t *t, char op, int st,
                         const pumma_groups_t *g, int m, const void *src,
                         int lds, void *dst, int ldd);
+int pumma_groups_in_order(const pumma_groups_t *g);
 void pumma_presort_rows(const pumma_type_t *t, char op,
                         const pumma_groups_t *g, int n, const void *src,
                         int lds, void *dst, int ldd);

@@ -144,15 +144,6 @@ static void multiply(const pumma_problem_t *p, int st, int mloc, int nloc,
                          p->t->one, p->c.data, p->c.ld, progress, pr);
 }
 
-/* 1 when presorting would not move anything: the groups' runs are already
- * in local order (one grid row, or one group). */
-static int in_order(const pumma_groups_t *g)
-{
-    for (int r = 0; r < g->nruns; r++)
-        if (g->runs[r].local != g->runs[r].sorted) return 0;
-    return 1;
-}
-
 static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
                   int st)
 {
@@ -187,7 +178,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
      * when that order is A's own and the slab can be sent as it is, start
      * from the caller's A (read only) and save the copy. */
     if ((rc = pumma_groups_build(Ak, me_c, Bk, &ga))) goto out;
-    const int a_inplace = !st && p->transa == 'N' && in_order(&ga) &&
+    const int a_inplace = !st && p->transa == 'N' && pumma_groups_in_order(&ga) &&
                           (Q == 1 || p->a.ld == mloc || mloc == 0);
     const int nabuf = Q == 1 ? !a_inplace : (a_inplace && Q == 2 ? 1 : 2);
     for (int i = 0; i < nabuf; i++)

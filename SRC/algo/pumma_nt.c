@@ -18,7 +18,7 @@
 
 #include "pumma_algo.h"
 
-enum { TAG_ROLL = 31, TAG_REDUCE = 1000, DEPTH = 3 };
+enum { TAG_ROLL = 31, TAG_REDUCE = 1000, DEPTH = 2 };
 
 static int handles(char ta, char tb) { return ta == 'N' && tb != 'N'; }
 
@@ -62,7 +62,7 @@ static int run(const pumma_problem_t *p)
     int rc = PUMMA_OK;
     pumma_groups_t gb = {0}, gc = {0};
     pumma_rpipe_t rp = {0};
-    char *bcur = NULL, *bnext = NULL;
+    char *bbuf[2] = {NULL, NULL};
 
     pumma_local_scale(t, mloc, nloc, p->beta, p->c.data, p->c.ld);
 
@@ -75,19 +75,29 @@ static int run(const pumma_problem_t *p)
             if (gb.cnt[r] > chunk) chunk = gb.cnt[r];
         pumma_groups_free(&gb);
     }
-    size_t slab = (size_t)nmax * (size_t)kloc * t->size;
-    bcur = pumma_malloc(slab);
-    bnext = P > 1 ? pumma_malloc(slab) : NULL;
-    if (slab && (!bcur || (P > 1 && !bnext))) { rc = PUMMA_ENOMEM; goto out; }
-    if ((rc = pumma_rpipe_init(&rp, p, DEPTH, (size_t)chunk * mloc))) goto out;
-
-    /* Presort my B rows by the grid column owning each C column; group my
-     * C columns by the grid row whose slab computes them. */
+    /* Presort my B rows by the grid column owning each C column (or use the
+     * caller's B when that is its own order and it can be sent as it is);
+     * group my C columns by the grid row whose slab computes them. */
     int nb_me = pumma_dist_count(Bn, me_r);
     if ((rc = pumma_groups_build(Bn, me_r, Cn, &gb))) goto out;
-    pumma_presort_rows(t, 'N', &gb, kloc, p->b.data, p->b.ld, bcur,
-                       nb_me > 0 ? nb_me : 1);
+    const int inplace = pumma_groups_in_order(&gb) &&
+                        (P == 1 || p->b.ld == nb_me || nb_me == 0);
+    const int nbbuf = P == 1 ? !inplace : (inplace && P == 2 ? 1 : 2);
+    size_t slab = (size_t)nmax * (size_t)kloc * t->size;
+    for (int i = 0; i < nbbuf; i++)
+        if (slab && !(bbuf[i] = pumma_malloc(slab))) { rc = PUMMA_ENOMEM; goto out; }
+    char *bcur = bbuf[0];
+    int ldcur = nb_me > 0 ? nb_me : 1;
+    if (inplace) {
+        bcur = p->b.data;
+        ldcur = p->b.ld;
+    } else {
+        pumma_presort_rows(t, 'N', &gb, kloc, p->b.data, p->b.ld, bcur,
+                           ldcur);
+    }
+    int next_buf = inplace ? 0 : 1;
     pumma_groups_free(&gb);
+    if ((rc = pumma_rpipe_init(&rp, p, DEPTH, (size_t)chunk * mloc))) goto out;
     if ((rc = pumma_groups_build(Cn, me_c, Bn, &gc))) goto out;
     rp.land = land;
     rp.gc = &gc;
@@ -95,9 +105,10 @@ static int run(const pumma_problem_t *p)
 
     for (int s = 0; s < P; s++) {
         const int c = (me_r + s) % P;
-        const int nbc = pumma_dist_count(Bn, c), ldb = nbc > 0 ? nbc : 1;
+        const int nbc = pumma_dist_count(Bn, c), ldb = ldcur;
         pumma_shift_t roll;
         const int rolling = (P > 1 && s < P - 1);
+        char *bnext = rolling ? bbuf[next_buf] : NULL;
         if (rolling &&
             (rc = pumma_shift_start(p, &roll, bcur, nbc * kloc, bnext,
                                     pumma_dist_count(Bn, (c + 1) % P) * kloc,
@@ -122,7 +133,10 @@ static int run(const pumma_problem_t *p)
         pumma_groups_free(&gb);
         if (rolling) {
             if ((rc = pumma_shift_wait(p, &roll))) goto out;
-            char *tmp = bcur; bcur = bnext; bnext = tmp;
+            bcur = bnext;
+            int nbn = pumma_dist_count(Bn, (c + 1) % P);
+            ldcur = nbn > 0 ? nbn : 1;
+            next_buf = (next_buf + 1) % nbbuf;
         }
     }
     rc = pumma_rpipe_drain(&rp);
@@ -130,8 +144,8 @@ out:
     pumma_groups_free(&gb);
     pumma_groups_free(&gc);
     pumma_rpipe_free(&rp);
-    pumma_free(bcur);
-    pumma_free(bnext);
+    pumma_free(bbuf[0]);
+    pumma_free(bbuf[1]);
     return rc;
 }
 

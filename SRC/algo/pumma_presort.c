@@ -13,6 +13,15 @@ static char stored_op(char op, int st)
     return !st ? op : (op == 'R' ? 'C' : 'T');
 }
 
+/* 1 when presorting would not move anything: the groups' runs are already
+ * in local order (one grid row, or one group). */
+int pumma_groups_in_order(const pumma_groups_t *g)
+{
+    for (int r = 0; r < g->nruns; r++)
+        if (g->runs[r].local != g->runs[r].sorted) return 0;
+    return 1;
+}
+
 /* Copy every group's columns of src (m rows) into dst, in presorted order.
  * st: src holds the matrix transposed (its columns are src's rows). */
 void pumma_presort_cols(const pumma_type_t *t, char op, int st,

@@ -15,10 +15,10 @@ int pumma_rpipe_init(pumma_rpipe_t *rp, const pumma_problem_t *p, int depth,
     rp->slot = calloc((size_t)depth, sizeof(pumma_rslot_t));
     if (!rp->slot) return PUMMA_ENOMEM;
     for (int i = 0; i < depth; i++) {
+        /* The sum exists only at the root, and only while it is in flight
+         * (pumma_rpipe_post): memory stays near depth x one product. */
         rp->slot[i].part = pumma_malloc(slot_elems * p->t->size);
-        rp->slot[i].sum = pumma_malloc(slot_elems * p->t->size);
-        if (slot_elems && (!rp->slot[i].part || !rp->slot[i].sum))
-            return PUMMA_ENOMEM;
+        if (slot_elems && !rp->slot[i].part) return PUMMA_ENOMEM;
     }
     return PUMMA_OK;
 }
@@ -31,6 +31,8 @@ static int retire(pumma_rpipe_t *rp)
     if (rp->p->opts->reduce->wait(&s->coll)) return PUMMA_EMPI;
     pumma_stats_comm(t0);
     if (s->coll.root == rp->me) rp->land(rp, s);
+    pumma_free(s->sum);
+    s->sum = NULL;
     s->busy = 0;
     rp->head = (rp->head + 1) % rp->depth;
     rp->count--;
@@ -50,6 +52,11 @@ int pumma_rpipe_slot(pumma_rpipe_t *rp, pumma_rslot_t **s)
 int pumma_rpipe_post(pumma_rpipe_t *rp, pumma_rslot_t *s, int root,
                      MPI_Comm comm, int tag)
 {
+    s->sum = NULL;
+    if (root == rp->me) {
+        s->sum = pumma_malloc((size_t)s->rows * s->cols * rp->p->t->size);
+        if (!s->sum) return PUMMA_ENOMEM;
+    }
     s->coll.buf = s->part;
     s->coll.rbuf = s->sum;
     s->coll.count = s->rows * s->cols;
@@ -88,6 +95,7 @@ void pumma_rpipe_free(pumma_rpipe_t *rp)
     for (int i = 0; i < rp->depth; i++) {
         pumma_free(rp->slot[i].part);
         pumma_free(rp->slot[i].sum);
+        rp->slot[i].sum = NULL;
     }
     free(rp->slot);
     rp->slot = NULL;

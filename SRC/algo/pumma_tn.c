@@ -20,7 +20,7 @@
 
 #include "pumma_algo.h"
 
-enum { TAG_ROLL = 21, TAG_REDUCE = 1000, DEPTH = 3 };
+enum { TAG_ROLL = 21, TAG_REDUCE = 1000, DEPTH = 2 };
 
 static int handles(char ta, char tb) { return ta != 'N' && tb == 'N'; }
 
@@ -61,11 +61,11 @@ static int run(const pumma_problem_t *p)
     const int mloc = pumma_view_mloc(&p->c, me_r);
     const int nloc = pumma_view_nloc(&p->c, me_c);
     const int kloc = pumma_view_mloc(&p->a, me_r);
-    const int lda = kloc > 0 ? kloc : 1;
+    int lda = kloc > 0 ? kloc : 1;
     int rc = PUMMA_OK;
     pumma_groups_t ga = {0}, gc = {0};
     pumma_rpipe_t rp = {0};
-    char *acur = NULL, *anext = NULL;
+    char *abuf[2] = {NULL, NULL};
 
     pumma_local_scale(t, mloc, nloc, p->beta, p->c.data, p->c.ld);
 
@@ -79,17 +79,27 @@ static int run(const pumma_problem_t *p)
             if (ga.cnt[r] > chunk) chunk = ga.cnt[r];
         pumma_groups_free(&ga);
     }
-    size_t slab = (size_t)lda * (size_t)mmax * t->size;
-    acur = pumma_malloc(slab);
-    anext = Q > 1 ? pumma_malloc(slab) : NULL;
-    if (slab && (!acur || (Q > 1 && !anext))) { rc = PUMMA_ENOMEM; goto out; }
-    if ((rc = pumma_rpipe_init(&rp, p, DEPTH, (size_t)chunk * nloc))) goto out;
-
-    /* Presort my A slab by the grid row owning each C row; group my C rows
-     * by the grid column whose slab computes them. */
+    /* Presort my A slab by the grid row owning each C row (or use the
+     * caller's A when that is its own order and it can be sent as it is);
+     * group my C rows by the grid column whose slab computes them. */
     if ((rc = pumma_groups_build(Am, me_c, Cm, &ga))) goto out;
-    pumma_presort_cols(t, 'N', 0, &ga, kloc, p->a.data, p->a.ld, acur, lda);
+    const int inplace = pumma_groups_in_order(&ga) &&
+                        (Q == 1 || p->a.ld == kloc || kloc == 0);
+    const int nabuf = Q == 1 ? !inplace : (inplace && Q == 2 ? 1 : 2);
+    size_t slab = (size_t)lda * (size_t)mmax * t->size;
+    for (int i = 0; i < nabuf; i++)
+        if (slab && !(abuf[i] = pumma_malloc(slab))) { rc = PUMMA_ENOMEM; goto out; }
+    char *acur = abuf[0];
+    if (inplace) {
+        acur = p->a.data;
+        lda = p->a.ld;
+    } else {
+        pumma_presort_cols(t, 'N', 0, &ga, kloc, p->a.data, p->a.ld, acur,
+                           lda);
+    }
+    int next_buf = inplace ? 0 : 1;
     pumma_groups_free(&ga);
+    if ((rc = pumma_rpipe_init(&rp, p, DEPTH, (size_t)chunk * nloc))) goto out;
     if ((rc = pumma_groups_build(Cm, me_r, Am, &gc))) goto out;
     rp.land = land;
     rp.gc = &gc;
@@ -99,6 +109,7 @@ static int run(const pumma_problem_t *p)
         const int c = (me_c + s) % Q;
         pumma_shift_t roll;
         const int rolling = (Q > 1 && s < Q - 1);
+        char *anext = rolling ? abuf[next_buf] : NULL;
         if (rolling &&
             (rc = pumma_shift_start(p, &roll, acur,
                                     kloc * pumma_dist_count(Am, c), anext,
@@ -124,7 +135,9 @@ static int run(const pumma_problem_t *p)
         pumma_groups_free(&ga);
         if (rolling) {
             if ((rc = pumma_shift_wait(p, &roll))) goto out;
-            char *tmp = acur; acur = anext; anext = tmp;
+            acur = anext;
+            lda = kloc > 0 ? kloc : 1;
+            next_buf = (next_buf + 1) % nabuf;
         }
     }
     rc = pumma_rpipe_drain(&rp);
@@ -132,8 +145,8 @@ out:
     pumma_groups_free(&ga);
     pumma_groups_free(&gc);
     pumma_rpipe_free(&rp);
-    pumma_free(acur);
-    pumma_free(anext);
+    pumma_free(abuf[0]);
+    pumma_free(abuf[1]);
     return rc;
 }
 
