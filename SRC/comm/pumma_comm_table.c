@@ -6,12 +6,19 @@
 
 #include "pumma_internal.h"
 
-extern const pumma_coll_ops_t pumma_bcast_mpi, pumma_bcast_ring_inc;
-extern const pumma_coll_ops_t pumma_reduce_mpi;
+extern const pumma_coll_ops_t pumma_bcast_mpi, pumma_bcast_ring_inc,
+    pumma_bcast_ring_dec, pumma_bcast_ring_split, pumma_bcast_mst,
+    pumma_bcast_binomial, pumma_bcast_binary, pumma_bcast_pipeline;
+extern const pumma_coll_ops_t pumma_reduce_mpi, pumma_reduce_ring,
+    pumma_reduce_mst, pumma_reduce_direct;
 
 static const pumma_coll_ops_t *const bcasts[] = {
-    &pumma_bcast_ring_inc, &pumma_bcast_mpi};
-static const pumma_coll_ops_t *const reduces[] = {&pumma_reduce_mpi};
+    &pumma_bcast_ring_inc, &pumma_bcast_mpi, &pumma_bcast_ring_dec,
+    &pumma_bcast_ring_split, &pumma_bcast_mst, &pumma_bcast_binomial,
+    &pumma_bcast_binary, &pumma_bcast_pipeline};
+static const pumma_coll_ops_t *const reduces[] = {
+    &pumma_reduce_mpi, &pumma_reduce_ring, &pumma_reduce_mst,
+    &pumma_reduce_direct};
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof(a)[0]))
 

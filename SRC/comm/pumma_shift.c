@@ -7,9 +7,10 @@
 
 #include "pumma_internal.h"
 
-extern const pumma_shift_ops_t pumma_shift_simultaneous;
+extern const pumma_shift_ops_t pumma_shift_simultaneous, pumma_shift_oddeven;
 
-static const pumma_shift_ops_t *const shifts[] = {&pumma_shift_simultaneous};
+static const pumma_shift_ops_t *const shifts[] = {&pumma_shift_simultaneous,
+                                                  &pumma_shift_oddeven};
 
 const pumma_shift_ops_t *pumma_shift_at(int i)
 {

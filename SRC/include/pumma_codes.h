@@ -25,15 +25,25 @@
 #define PUMMA_BCAST_LIST(X)                                                  \
     X(AUTO, 0, "auto")                                                       \
     X(MPI, 1, "mpi")                                                         \
-    X(RING_INC, 2, "ring-inc")
+    X(RING_INC, 2, "ring-inc")                                               \
+    X(RING_DEC, 3, "ring-dec")                                               \
+    X(RING_SPLIT, 4, "ring-split")                                           \
+    X(MST, 5, "mst")                                                         \
+    X(BINOMIAL, 6, "binomial")                                               \
+    X(BINARY, 7, "binary")                                                   \
+    X(PIPELINE, 8, "pipeline")
 
 #define PUMMA_REDUCE_LIST(X)                                                 \
     X(AUTO, 0, "auto")                                                       \
-    X(MPI, 1, "mpi")
+    X(MPI, 1, "mpi")                                                         \
+    X(RING, 2, "ring")                                                       \
+    X(MST, 3, "mst")                                                         \
+    X(DIRECT, 4, "direct")
 
 #define PUMMA_SHIFT_LIST(X)                                                  \
     X(AUTO, 0, "auto")                                                       \
-    X(SIMULTANEOUS, 1, "simultaneous")
+    X(SIMULTANEOUS, 1, "simultaneous")                                       \
+    X(ODDEVEN, 2, "oddeven")
 
 #define PUMMA_ENUM_ALGO(N, v, s) PUMMA_ALGO_##N = v,
 #define PUMMA_ENUM_BCAST(N, v, s) PUMMA_BCAST_##N = v,

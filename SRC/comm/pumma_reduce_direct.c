@@ -1,0 +1,27 @@
+/*
+ * pumma_reduce_direct.c -- reduce variant "direct": every other process
+ * sends its contribution straight to the root, which adds them in the
+ * order they arrive. One step and no inner sums: the best for 2 or 3
+ * processes, where a tree has nothing to save and only adds a hop.
+ */
+#include "pumma_comm.h"
+
+
+static int shape(int np, int root, int me, int *parent, int *kids)
+{
+    *parent = me == root ? -1 : root;
+    if (me != root) return 0;
+    int nk = 0;
+    for (int r = 0; r < np; r++)
+        if (r != root) kids[nk++] = r;
+    return nk;
+}
+
+static int start(pumma_coll_t *c)
+{
+    return pumma_reduce_tree_start(c, shape, 0, 1);
+}
+
+const pumma_coll_ops_t pumma_reduce_direct = {
+    "direct", "all send to the root, added in arrival order", start,
+    pumma_reduce_tree_test, pumma_reduce_tree_wait};
