@@ -10,6 +10,7 @@ void pumma_presort_cols(const pumma_type_t *t, char op, int st,
                         const pumma_groups_t *g, int m, const void *src,
                         int lds, void *dst, int ldd);
 int pumma_groups_in_order(const pumma_groups_t *g);
+int pumma_groups_contiguous(const pumma_groups_t *g, int grp, int *first);
 void pumma_presort_rows(const pumma_type_t *t, char op,
                         const pumma_groups_t *g, int n, const void *src,
                         int lds, void *dst, int ldd);
@@ -37,6 +38,7 @@ typedef struct pumma_rslot {
     void *part, *sum;
     pumma_coll_t coll;
     int busy, grp, rows, cols;
+    int in_c;                /* the root's own product went into C */
 } pumma_rslot_t;
 typedef struct pumma_rpipe {
     const pumma_problem_t *p;

@@ -124,10 +124,18 @@ static int run(const pumma_problem_t *p)
             sl->grp = c;
             sl->rows = mloc;
             sl->cols = nr;
+            /* My own columns of C, when they are one block of it, take my
+             * product directly: no buffer, and only the others' sum to add. */
+            int col0;
+            sl->in_c = r == me_c && pumma_groups_contiguous(&gc, c, &col0);
             pumma_local_gemm(p, 'N', p->transb, mloc, nr, kloc, p->alpha,
                              p->a.data, p->a.ld,
                              pumma_at(t, bcur, gb.off[r], 0, ldb), ldb,
-                             t->zero, sl->part, mloc, progress, &rp);
+                             sl->in_c ? t->one : t->zero,
+                             sl->in_c ? pumma_at(t, p->c.data, 0, col0,
+                                                 p->c.ld)
+                                      : sl->part,
+                             sl->in_c ? p->c.ld : mloc, progress, &rp);
             if ((rc = pumma_rpipe_post(&rp, sl, r, g->row, TAG_REDUCE))) goto out;
         }
         pumma_groups_free(&gb);

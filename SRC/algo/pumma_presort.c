@@ -22,6 +22,19 @@ int pumma_groups_in_order(const pumma_groups_t *g)
     return 1;
 }
 
+/* 1 when group grp's indices are one contiguous local range (from *first). */
+int pumma_groups_contiguous(const pumma_groups_t *g, int grp, int *first)
+{
+    int next = -1;
+    for (int r = 0; r < g->nruns; r++) {
+        if (g->run_group[r] != grp) continue;
+        if (next >= 0 && g->runs[r].local != next) return 0;
+        if (next < 0) *first = g->runs[r].local;
+        next = g->runs[r].local + g->runs[r].len;
+    }
+    return next >= 0;
+}
+
 /* Copy every group's columns of src (m rows) into dst, in presorted order.
  * st: src holds the matrix transposed (its columns are src's rows). */
 void pumma_presort_cols(const pumma_type_t *t, char op, int st,

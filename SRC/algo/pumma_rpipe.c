@@ -57,7 +57,7 @@ int pumma_rpipe_post(pumma_rpipe_t *rp, pumma_rslot_t *s, int root,
         s->sum = pumma_malloc((size_t)s->rows * s->cols * rp->p->t->size);
         if (!s->sum) return PUMMA_ENOMEM;
     }
-    s->coll.buf = s->part;
+    s->coll.buf = s->in_c ? NULL : s->part;
     s->coll.rbuf = s->sum;
     s->coll.count = s->rows * s->cols;
     s->coll.dt = rp->p->t->mpi;

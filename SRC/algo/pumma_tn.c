@@ -126,10 +126,17 @@ static int run(const pumma_problem_t *p)
             sl->grp = c;
             sl->rows = mr;
             sl->cols = nloc;
+            /* My own rows of C, when they are one block of it, take my
+             * product directly: no buffer, and only the others' sum to add. */
+            int row0;
+            sl->in_c = r == me_r && pumma_groups_contiguous(&gc, c, &row0);
             pumma_local_gemm(p, p->transa, 'N', mr, nloc, kloc, p->alpha,
                              pumma_at(t, acur, 0, ga.off[r], lda), lda,
-                             p->b.data, p->b.ld, t->zero, sl->part, mr,
-                             progress, &rp);
+                             p->b.data, p->b.ld, sl->in_c ? t->one : t->zero,
+                             sl->in_c ? pumma_at(t, p->c.data, row0, 0,
+                                                 p->c.ld)
+                                      : sl->part,
+                             sl->in_c ? p->c.ld : mr, progress, &rp);
             if ((rc = pumma_rpipe_post(&rp, sl, r, g->col, TAG_REDUCE))) goto out;
         }
         pumma_groups_free(&ga);

@@ -2,6 +2,8 @@
  * pumma_reduce_mpi.c -- reduce variant "mpi": MPI_Ireduce (sum) to the root,
  * used to combine the partial products of the transposed algorithms.
  */
+#include <string.h>
+
 #include "pumma_internal.h"
 
 static int start(pumma_coll_t *c)
@@ -11,7 +13,12 @@ static int start(pumma_coll_t *c)
     MPI_Comm_rank(c->comm, &me);
     /* MPI picks the tree: count each contribution, once. */
     if (me != c->root) pumma_stats_sent((double)c->count * c->t->size);
-    return MPI_Ireduce(c->buf, c->rbuf, c->count, c->dt, MPI_SUM, c->root,
+    const void *sbuf = c->buf;
+    if (me == c->root && !sbuf) {     /* the root brings no contribution */
+        memset(c->rbuf, 0, (size_t)c->count * c->t->size);
+        sbuf = MPI_IN_PLACE;
+    }
+    return MPI_Ireduce(sbuf, c->rbuf, c->count, c->dt, MPI_SUM, c->root,
                        c->comm, &c->req[0]) == MPI_SUCCESS ? PUMMA_OK
                                                              : PUMMA_EMPI;
 }

@@ -85,8 +85,9 @@ static int absorb(pumma_coll_t *c, rtree_t *t)
     const int i = t->got++, k = i / t->nkids, j = i % t->nkids;
     const int n = len(c, t, k);
     const char *x = j == 0 ? (const char *)c->buf : t->from[j];
-    c->t->geadd('N', n, 1, c->t->one, x + off(c, t, k), n, c->t->one,
-                t->acc + off(c, t, k), n);
+    if (x)       /* a root may bring no contribution (buf NULL) */
+        c->t->geadd('N', n, 1, c->t->one, x + off(c, t, k), n, c->t->one,
+                    t->acc + off(c, t, k), n);
     if (j == t->nkids - 1 && t->parent >= 0)
         return send_piece(c, t, t->acc, k);
     return PUMMA_OK;
@@ -134,8 +135,9 @@ static int setup_inner(pumma_coll_t *c, rtree_t *t)
  * root's c->rbuf up the tree `shape` gives.
  *   c       (local input/output) the collective, fields set as in
  *           pumma_internal.h; priv, req and state are set here. buf is
- *           only read; rbuf is written at the root only, and must not
- *           overlap buf (the first child's sums land in it at once).
+ *           only read (at the root it may be NULL: no contribution);
+ *           rbuf is written at the root only, and must not overlap buf
+ *           (the first child's sums land in it at once).
  *   shape   (global input) shape(np, root, me, &parent, kids) sets the
  *           parent of `me` (-1 for the root), writes its children into kids
  *           (room for np) in summation order and returns how many.
@@ -157,7 +159,10 @@ int pumma_reduce_tree_start(pumma_coll_t *c,
         return PUMMA_EMPI;
     if (c->count <= 0) return PUMMA_OK;
     if (np == 1) {
-        memcpy(c->rbuf, c->buf, (size_t)c->count * c->t->size);
+        if (c->buf)
+            memcpy(c->rbuf, c->buf, (size_t)c->count * c->t->size);
+        else             /* all-zero bits are 0 in every type pumma has */
+            memset(c->rbuf, 0, (size_t)c->count * c->t->size);
         return PUMMA_OK;
     }
 

@@ -142,7 +142,8 @@ const pumma_grid_t *pumma_grid_get(int ctxt);
  */
 typedef struct pumma_coll {
     void *buf;               /* bcast: data (root sends, others receive);
-                                reduce: contribution (read-only) */
+                                reduce: contribution (read-only; NULL at
+                                the root: it contributes nothing) */
     void *rbuf;              /* reduce: result at the root */
     int count;               /* elements (> 0) */
     MPI_Datatype dt;         /* t->mpi */
