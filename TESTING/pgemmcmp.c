@@ -268,6 +268,26 @@ int main(int argc, char **argv)
                     bad++;
                 }
             }
+            /* The Fortran form, PUMMA_PDGEMM(..., ALGO, BCAST, INFO), as a
+             * Fortran caller reaches it: every argument by address. */
+            for (int e = 0; e < 3 && nprow > 0; e++) {
+                int one = 1, desc[9] = {1, ctxt, 1, 1, 1, 1, 0, 0, 1}, info;
+                int algo = e == 1 ? 9999 : PUMMA_ALGO_MDB2_ROW;
+                int bcast = e == 2 ? -5 : PUMMA_BCAST_MST;
+                double x = 2, y = 3, z = 5, al = 1, be = 1;
+                PUMMA_F77(pumma_pdgemm, PUMMA_PDGEMM)(
+                    "N", "N", &one, &one, &one, &al, &x, &one, &one, desc, &y,
+                    &one, &one, desc, &be, &z, &one, &one, desc, &algo,
+                    &bcast, &info);
+                int want_info = e == 0 ? 0 : e == 1 ? -20 : -21;
+                /* the 1 x 1 matrices live on process (0, 0) only */
+                double want_z = e == 0 && me_r == 0 && me_c == 0 ? 11 : 5;
+                if (info != want_info || z != want_z) {
+                    fprintf(stderr, "rank %d: PUMMA_PDGEMM case %d: INFO %d "
+                            "C %g\n", me, e, info, z);
+                    bad++;
+                }
+            }
             if (nprow > 0) Cblacs_gridexit(ctxt);
             int totbad = 0;
             MPI_Allreduce(&bad, &totbad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
