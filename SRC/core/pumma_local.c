@@ -1,7 +1,8 @@
 /*
  * pumma_local.c -- the local work every algorithm shares: scaling a piece of
  * C, the local multiply cut into panels (so pending communication is
- * advanced while it runs, HPL's "keep testing" without threads), and the fatal-error exit.
+ * advanced while it runs, HPL's "keep testing" without threads), and the
+ * fatal-error exit.
  */
 #include <stdio.h>
 #include <stdlib.h>
