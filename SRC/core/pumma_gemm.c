@@ -15,75 +15,6 @@ enum { DTYPE_ = 0, CTXT_, M_, N_, IMB_, INB_, MB_, NB_, RSRC_, CSRC_, LLD_ };
 
 /* ------------------------------------------------------------- options */
 
-/* Unknown names are an error, never a silent fallback. */
-static void bad_name(const char *var, const char *val, const char *choices)
-{
-    fprintf(stderr, "pumma: %s=%s is not known; choose one of: %s\n", var,
-            val, choices);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-}
-
-static const pumma_coll_ops_t *env_coll(const char *var,
-                                        pumma_table_kind_t kind)
-{
-    const char *v = getenv(var);
-    if (!v || !*v || strcmp(v, "auto") == 0) return NULL;
-    const pumma_coll_ops_t *o = pumma_comm_find(kind, v);
-    if (!o) {
-        char list[256] = "auto";
-        for (int i = 0; (o = pumma_comm_at(kind, i)) != NULL; i++) {
-            strncat(list, " ", sizeof list - strlen(list) - 1);
-            strncat(list, o->name, sizeof list - strlen(list) - 1);
-        }
-        bad_name(var, v, list);
-    }
-    return o;
-}
-
-/* The environment's defaults, read once (see README, "Environment"). */
-static const pumma_opts_t *env_opts(void)
-{
-    static pumma_opts_t o;
-    static int done = 0;
-    if (done) return &o;
-    const char *a = getenv("PUMMA_ALGO");
-    if (a && *a && strcmp(a, "auto") != 0) {
-        if (!pumma_algo_find(a)) {
-            char list[256] = "auto";
-            const pumma_algo_t *x;
-            for (int i = 0; (x = pumma_algo_at(i)) != NULL; i++) {
-                strncat(list, " ", sizeof list - strlen(list) - 1);
-                strncat(list, x->name, sizeof list - strlen(list) - 1);
-            }
-            bad_name("PUMMA_ALGO", a, list);
-        }
-        o.algo = a;
-    }
-    o.bcast = env_coll("PUMMA_BCAST", PUMMA_BCAST_TABLE);
-    o.reduce = env_coll("PUMMA_REDUCE", PUMMA_REDUCE_TABLE);
-    const char *sh = getenv("PUMMA_SHIFT");
-    if (sh && *sh && strcmp(sh, "auto") != 0) {
-        o.shift = pumma_shift_find(sh);
-        if (!o.shift) {
-            char list[256] = "auto";
-            const pumma_shift_ops_t *x;
-            for (int i = 0; (x = pumma_shift_at(i)) != NULL; i++) {
-                strncat(list, " ", sizeof list - strlen(list) - 1);
-                strncat(list, x->name, sizeof list - strlen(list) - 1);
-            }
-            bad_name("PUMMA_SHIFT", sh, list);
-        }
-    }
-    const char *sg = getenv("PUMMA_SEGMENT");
-    o.segment = sg ? atoi(sg) : 0;
-    if (o.segment < 0) o.segment = 0;
-    const char *pn = getenv("PUMMA_PANEL");
-    o.panel = pn ? atoi(pn) : 512;
-    if (o.panel < 0) o.panel = 0;
-    done = 1;
-    return &o;
-}
-
 /* The name behind a code of pumma_codes.h; NULL if the code is unknown. */
 typedef struct code_name { int code; const char *name; } code_name_t;
 #define PUMMA_ROW(N, v, s) {v, s},
@@ -98,6 +29,56 @@ static const char *name_of(const code_name_t *t, int n, int code)
     for (int i = 0; i < n; i++)
         if (t[i].code == code) return t[i].name;
     return NULL;
+}
+
+/* Unknown names are an error, never a silent fallback: stop with the list
+ * of valid names, taken from the one list of codes (pumma_codes.h). */
+static void bad_name(const char *var, const char *val,
+                     const code_name_t *tab, int n)
+{
+    fprintf(stderr, "pumma: %s=%s is not known; choose one of:", var, val);
+    for (int i = 0; i < n; i++) fprintf(stderr, " %s", tab[i].name);
+    fprintf(stderr, "\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+}
+#define BAD_NAME(var, val, tab)                                             \
+    bad_name(var, val, tab, (int)(sizeof tab / sizeof *tab))
+
+/* The value of an environment variable, NULL when unset or "auto". */
+static const char *env_choice(const char *var)
+{
+    const char *v = getenv(var);
+    return (!v || !*v || strcmp(v, "auto") == 0) ? NULL : v;
+}
+
+/* The environment's defaults, read once (see README, "Environment"). */
+static const pumma_opts_t *env_opts(void)
+{
+    static pumma_opts_t o;
+    static int done = 0;
+    if (done) return &o;
+    const char *v;
+    if ((v = env_choice("PUMMA_ALGO")) != NULL) {
+        if (!pumma_algo_find(v)) BAD_NAME("PUMMA_ALGO", v, algo_codes);
+        o.algo = v;
+    }
+    if ((v = env_choice("PUMMA_BCAST")) != NULL &&
+        !(o.bcast = pumma_comm_find(PUMMA_BCAST_TABLE, v)))
+        BAD_NAME("PUMMA_BCAST", v, bcast_codes);
+    if ((v = env_choice("PUMMA_REDUCE")) != NULL &&
+        !(o.reduce = pumma_comm_find(PUMMA_REDUCE_TABLE, v)))
+        BAD_NAME("PUMMA_REDUCE", v, reduce_codes);
+    if ((v = env_choice("PUMMA_SHIFT")) != NULL &&
+        !(o.shift = pumma_shift_find(v)))
+        BAD_NAME("PUMMA_SHIFT", v, shift_codes);
+    const char *sg = getenv("PUMMA_SEGMENT");
+    o.segment = sg ? atoi(sg) : 0;
+    if (o.segment < 0) o.segment = 0;
+    const char *pn = getenv("PUMMA_PANEL");
+    o.panel = pn ? atoi(pn) : 512;
+    if (o.panel < 0) o.panel = 0;
+    done = 1;
+    return &o;
 }
 
 /*
