@@ -24,8 +24,8 @@ void pumma_scatter_add_rows(const pumma_type_t *t, const pumma_groups_t *g,
                             int grp, int n, const void *slab, int lds,
                             void *dst, int ldd);
 void pumma_scatter_add_cols(const pumma_type_t *t, const pumma_groups_t *g,
-                            int grp, int m, const void *slab, int lds,
-                            void *dst, int ldd);
+                            int grp, int lo, int cnt, int m, const void *slab,
+                            int lds, void *dst, int ldd);
 
 /*
  * The reduce pipeline of the transposed algorithms: partial products are
@@ -38,6 +38,7 @@ typedef struct pumma_rslot {
     void *part, *sum;
     pumma_coll_t coll;
     int busy, grp, rows, cols;
+    int at;                  /* the piece's first column of the product */
     int in_c;                /* the root's own product went into C */
 } pumma_rslot_t;
 typedef struct pumma_rpipe {
@@ -56,6 +57,9 @@ int pumma_rpipe_post(pumma_rpipe_t *rp, pumma_rslot_t *s, int root,
                      MPI_Comm comm, int tag);
 int pumma_rpipe_drain(pumma_rpipe_t *rp);
 void pumma_rpipe_free(pumma_rpipe_t *rp);
+/* The width of the piece of an n-wide partial product (`other` long) that
+ * one reduce carries. */
+int pumma_rpipe_piece(const pumma_problem_t *p, int n, int other);
 /* Advance every reduce in flight (for pumma_local_gemm's progress). */
 void pumma_rpipe_progress(pumma_rpipe_t *rp);
 

@@ -44,8 +44,8 @@ static void align(const pumma_problem_t *have, pumma_problem_t *want)
 static void land(pumma_rpipe_t *rp, pumma_rslot_t *s)
 {
     const pumma_problem_t *p = rp->p;
-    pumma_scatter_add_cols(p->t, rp->gc, s->grp, s->rows, s->sum, s->rows,
-                           p->c.data, p->c.ld);
+    pumma_scatter_add_cols(p->t, rp->gc, s->grp, s->at, s->cols, s->rows,
+                           s->sum, s->rows, p->c.data, p->c.ld);
 }
 
 static void progress(void *ctx) { pumma_rpipe_progress(ctx); }
@@ -97,7 +97,8 @@ static int run(const pumma_problem_t *p)
     }
     int next_buf = inplace ? 0 : 1;
     pumma_groups_free(&gb);
-    if ((rc = pumma_rpipe_init(&rp, p, DEPTH, (size_t)chunk * mloc))) goto out;
+    const int piece = pumma_rpipe_piece(p, chunk, mloc);
+    if ((rc = pumma_rpipe_init(&rp, p, DEPTH, (size_t)mloc * piece))) goto out;
     if ((rc = pumma_groups_build(Cn, me_c, Bn, &gc))) goto out;
     rp.land = land;
     rp.gc = &gc;
@@ -117,26 +118,31 @@ static int run(const pumma_problem_t *p)
             goto out;
         if ((rc = pumma_groups_build(Bn, c, Cn, &gb))) goto out;
         for (int r = 0; r < Q && mloc > 0; r++) {
-            int nr = gb.cnt[r];
+            int nr = gb.cnt[r], col0;
             if (nr == 0) continue;
-            pumma_rslot_t *sl;
-            if ((rc = pumma_rpipe_slot(&rp, &sl))) goto out;
-            sl->grp = c;
-            sl->rows = mloc;
-            sl->cols = nr;
             /* My own columns of C, when they are one block of it, take my
              * product directly: no buffer, and only the others' sum to add. */
-            int col0;
-            sl->in_c = r == me_c && pumma_groups_contiguous(&gc, c, &col0);
-            pumma_local_gemm(p, 'N', p->transb, mloc, nr, kloc, p->alpha,
-                             p->a.data, p->a.ld,
-                             pumma_at(t, bcur, gb.off[r], 0, ldb), ldb,
-                             sl->in_c ? t->one : t->zero,
-                             sl->in_c ? pumma_at(t, p->c.data, 0, col0,
+            const int in_c = r == me_c && pumma_groups_contiguous(&gc, c, &col0);
+            for (int j0 = 0; j0 < nr; j0 += piece) {
+                const int jn = nr - j0 < piece ? nr - j0 : piece;
+                pumma_rslot_t *sl;
+                if ((rc = pumma_rpipe_slot(&rp, &sl))) goto out;
+                sl->grp = c;
+                sl->rows = mloc;
+                sl->cols = jn;
+                sl->at = j0;
+                sl->in_c = in_c;
+                pumma_local_gemm(p, 'N', p->transb, mloc, jn, kloc, p->alpha,
+                                 p->a.data, p->a.ld,
+                                 pumma_at(t, bcur, gb.off[r] + j0, 0, ldb),
+                                 ldb, in_c ? t->one : t->zero,
+                                 in_c ? pumma_at(t, p->c.data, 0, col0 + j0,
                                                  p->c.ld)
                                       : sl->part,
-                             sl->in_c ? p->c.ld : mloc, progress, &rp);
-            if ((rc = pumma_rpipe_post(&rp, sl, r, g->row, TAG_REDUCE))) goto out;
+                                 in_c ? p->c.ld : mloc, progress, &rp);
+                if ((rc = pumma_rpipe_post(&rp, sl, r, g->row, TAG_REDUCE)))
+                    goto out;
+            }
         }
         pumma_groups_free(&gb);
         if (rolling) {

@@ -104,17 +104,23 @@ void pumma_scatter_add_rows(const pumma_type_t *t, const pumma_groups_t *g,
     }
 }
 
-/* dst columns of group `grp` += slab (slab column 0 = the group's first). */
+/* dst columns of group `grp` from the group's column lo (in presorted
+ * order), cnt of them, += slab (slab column 0 = that column). */
 void pumma_scatter_add_cols(const pumma_type_t *t, const pumma_groups_t *g,
-                            int grp, int m, const void *slab, int lds,
-                            void *dst, int ldd)
+                            int grp, int lo, int cnt, int m, const void *slab,
+                            int lds, void *dst, int ldd)
 {
     if (m <= 0) return;
+    const int hi = lo + cnt;
     for (int r = 0; r < g->nruns; r++) {
         const pumma_run_t *u = &g->runs[r];
         if (g->run_group[r] != grp) continue;
-        t->geadd('N', m, u->len, t->one,
-                 pumma_at(t, slab, 0, u->sorted - g->off[grp], lds), lds,
-                 t->one, pumma_at(t, dst, 0, u->local, ldd), ldd);
+        /* The run's columns within the group, clipped to [lo, hi). */
+        int a = u->sorted - g->off[grp], b = a + u->len;
+        int x = a > lo ? a : lo, y = b < hi ? b : hi;
+        if (x >= y) continue;
+        t->geadd('N', m, y - x, t->one, pumma_at(t, slab, 0, x - lo, lds),
+                 lds, t->one, pumma_at(t, dst, 0, u->local + (x - a), ldd),
+                 ldd);
     }
 }

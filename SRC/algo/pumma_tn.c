@@ -47,7 +47,8 @@ static void land(pumma_rpipe_t *rp, pumma_rslot_t *s)
 {
     const pumma_problem_t *p = rp->p;
     pumma_scatter_add_rows(p->t, rp->gc, s->grp, s->cols, s->sum, s->rows,
-                           p->c.data, p->c.ld);
+                           pumma_at(p->t, p->c.data, 0, s->at, p->c.ld),
+                           p->c.ld);
 }
 
 static void progress(void *ctx) { pumma_rpipe_progress(ctx); }
@@ -99,7 +100,8 @@ static int run(const pumma_problem_t *p)
     }
     int next_buf = inplace ? 0 : 1;
     pumma_groups_free(&ga);
-    if ((rc = pumma_rpipe_init(&rp, p, DEPTH, (size_t)chunk * nloc))) goto out;
+    const int piece = pumma_rpipe_piece(p, nloc, chunk);
+    if ((rc = pumma_rpipe_init(&rp, p, DEPTH, (size_t)chunk * piece))) goto out;
     if ((rc = pumma_groups_build(Cm, me_r, Am, &gc))) goto out;
     rp.land = land;
     rp.gc = &gc;
@@ -119,25 +121,31 @@ static int run(const pumma_problem_t *p)
             goto out;
         if ((rc = pumma_groups_build(Am, c, Cm, &ga))) goto out;
         for (int r = 0; r < P && nloc > 0; r++) {
-            int mr = ga.cnt[r];
+            int mr = ga.cnt[r], row0;
             if (mr == 0) continue;
-            pumma_rslot_t *sl;
-            if ((rc = pumma_rpipe_slot(&rp, &sl))) goto out;
-            sl->grp = c;
-            sl->rows = mr;
-            sl->cols = nloc;
             /* My own rows of C, when they are one block of it, take my
              * product directly: no buffer, and only the others' sum to add. */
-            int row0;
-            sl->in_c = r == me_r && pumma_groups_contiguous(&gc, c, &row0);
-            pumma_local_gemm(p, p->transa, 'N', mr, nloc, kloc, p->alpha,
-                             pumma_at(t, acur, 0, ga.off[r], lda), lda,
-                             p->b.data, p->b.ld, sl->in_c ? t->one : t->zero,
-                             sl->in_c ? pumma_at(t, p->c.data, row0, 0,
+            const int in_c = r == me_r && pumma_groups_contiguous(&gc, c, &row0);
+            for (int j0 = 0; j0 < nloc; j0 += piece) {
+                const int jn = nloc - j0 < piece ? nloc - j0 : piece;
+                pumma_rslot_t *sl;
+                if ((rc = pumma_rpipe_slot(&rp, &sl))) goto out;
+                sl->grp = c;
+                sl->rows = mr;
+                sl->cols = jn;
+                sl->at = j0;
+                sl->in_c = in_c;
+                pumma_local_gemm(p, p->transa, 'N', mr, jn, kloc, p->alpha,
+                                 pumma_at(t, acur, 0, ga.off[r], lda), lda,
+                                 pumma_at(t, p->b.data, 0, j0, p->b.ld),
+                                 p->b.ld, in_c ? t->one : t->zero,
+                                 in_c ? pumma_at(t, p->c.data, row0, j0,
                                                  p->c.ld)
                                       : sl->part,
-                             sl->in_c ? p->c.ld : mr, progress, &rp);
-            if ((rc = pumma_rpipe_post(&rp, sl, r, g->col, TAG_REDUCE))) goto out;
+                                 in_c ? p->c.ld : mr, progress, &rp);
+                if ((rc = pumma_rpipe_post(&rp, sl, r, g->col, TAG_REDUCE)))
+                    goto out;
+            }
         }
         pumma_groups_free(&ga);
         if (rolling) {

@@ -77,6 +77,9 @@ static const pumma_opts_t *env_opts(void)
     const char *pn = getenv("PUMMA_PANEL");
     o.panel = pn ? atoi(pn) : 512;
     if (o.panel < 0) o.panel = 0;
+    const char *pc = getenv("PUMMA_PIECE");
+    o.piece = pc ? atof(pc) : 64.0 * 1024 * 1024;
+    if (!(o.piece >= 1)) o.piece = 1;
     done = 1;
     return &o;
 }

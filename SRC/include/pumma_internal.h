@@ -225,6 +225,7 @@ typedef struct pumma_opts {
     const pumma_shift_ops_t *shift;
     int segment;             /* bytes per pipelined piece, 0: whole message */
     int panel;               /* columns per local GEMM panel (progress points) */
+    double piece;            /* bytes per reduce of a partial product, at most */
 } pumma_opts_t;
 
 /* What an algorithm receives: views already aligned to its needs. */
