@@ -73,6 +73,9 @@ void pumma_rpipe_progress(pumma_rpipe_t *rp);
  */
 typedef struct pumma_mdb_shape {
     int msg_per_block, gemm_per_block, row;
+    char store;      /* column orientation only: 0, or 'T' / 'C' when C's
+                        local array is to receive the product's (conjugate)
+                        transpose, computed by transposed local GEMMs */
 } pumma_mdb_shape_t;
 int pumma_mdb_run(const pumma_problem_t *p, const pumma_mdb_shape_t *sh);
 void pumma_mdb_align(const pumma_problem_t *have, pumma_problem_t *want,

@@ -9,13 +9,13 @@
 
 extern const pumma_algo_t pumma_algo_mdb2, pumma_algo_mdb2_row,
     pumma_algo_mdb1, pumma_algo_mdb1_row, pumma_algo_sdb, pumma_algo_sdb_row,
-    pumma_algo_tn, pumma_algo_nt, pumma_algo_tt;
+    pumma_algo_tn, pumma_algo_nt, pumma_algo_tt, pumma_algo_tt_local;
 
 /* The first row that handles a TRANSA/TRANSB pair is its default. */
 static const pumma_algo_t *const algos[] = {
     &pumma_algo_mdb2, &pumma_algo_mdb2_row, &pumma_algo_mdb1,
     &pumma_algo_mdb1_row, &pumma_algo_sdb, &pumma_algo_sdb_row,
-    &pumma_algo_tn, &pumma_algo_nt, &pumma_algo_tt};
+    &pumma_algo_tn, &pumma_algo_nt, &pumma_algo_tt, &pumma_algo_tt_local};
 
 const pumma_algo_t *pumma_algo_at(int i)
 {

@@ -131,21 +131,23 @@ void pumma_mdb_align(const pumma_problem_t *have, pumma_problem_t *want,
     want->c = view_t(&qw.c);
 }
 
-/* C += alpha * A(:, cols) * piece, or its transpose into C stored as C**T. */
-static void multiply(const pumma_problem_t *p, int st, int mloc, int nloc,
+/* C += alpha * A(:, cols) * piece; with ct ('T' or 'C') C is stored as
+ * C**T (or C**H) and takes the product's transpose: one transposed GEMM. */
+static void multiply(const pumma_problem_t *p, char ct, int mloc, int nloc,
                      int k, const char *a, int lda, const char *b, int ldb,
                      pend_t *pr)
 {
-    if (st)
-        pumma_local_gemm(p, 'T', 'T', nloc, mloc, k, p->alpha, b, ldb, a, lda,
+    if (ct)
+        pumma_local_gemm(p, ct, ct, nloc, mloc, k, p->alpha, b, ldb, a, lda,
                          p->t->one, p->c.data, p->c.ld, progress, pr);
     else
         pumma_local_gemm(p, 'N', 'N', mloc, nloc, k, p->alpha, a, lda, b, ldb,
                          p->t->one, p->c.data, p->c.ld, progress, pr);
 }
 
+/* st: A and B are stored transposed; ct: C is (see multiply). */
 static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
-                  int st)
+                  int st, char ct)
 {
     const pumma_type_t *t = p->t;
     const pumma_grid_t *g = p->g;
@@ -156,7 +158,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
     const pumma_coll_ops_t *bc = p->opts->bcast;
     int rc = PUMMA_OK;
 
-    if (st)
+    if (ct)
         pumma_local_scale(t, nloc, mloc, p->beta, p->c.data, p->c.ld);
     else
         pumma_local_scale(t, mloc, nloc, p->beta, p->c.data, p->c.ld);
@@ -275,7 +277,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
                     int kr = ga.cnt[r];
                     const char *gbuf = bbuf + (size_t)ga.off[r] * nloc * t->size;
                     if (!sh->msg_per_block && !sh->gemm_per_block) {
-                        multiply(p, st, mloc, nloc, kr,
+                        multiply(p, ct, mloc, nloc, kr,
                                  pumma_at(t, acur, 0, ga.off[r], lda), lda,
                                  gbuf, kr, &pr);
                         continue;
@@ -284,7 +286,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
                         for (int u = 0; u < ga.nruns; u++) {
                             if (ga.run_group[u] != r) continue;
                             const pumma_run_t *x = &ga.runs[u];
-                            multiply(p, st, mloc, nloc, x->len,
+                            multiply(p, ct, mloc, nloc, x->len,
                                      pumma_at(t, acur, 0, x->sorted, lda), lda,
                                      pumma_at(t, gbuf, x->sorted - ga.off[r],
                                               0, kr),
@@ -297,7 +299,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
                     const char *buf = coll[i].buf;
                     int len = coll[i].count / nloc;
                     int at = (int)((buf - bbuf) / ((size_t)nloc * t->size));
-                    multiply(p, st, mloc, nloc, len,
+                    multiply(p, ct, mloc, nloc, len,
                              pumma_at(t, acur, 0, at, lda), lda, buf, len,
                              &pr);
                 }
@@ -326,9 +328,9 @@ out:
 
 int pumma_mdb_run(const pumma_problem_t *p, const pumma_mdb_shape_t *sh)
 {
-    if (!sh->row) return engine(p, sh, 0);
+    if (!sh->row) return engine(p, sh, 0, sh->store);
     pumma_problem_t q;
     pumma_grid_t g;
     transpose_problem(p, &q, &g);
-    return engine(&q, sh, 1);
+    return engine(&q, sh, 1, 'T');
 }

@@ -6,7 +6,7 @@
  */
 #include "pumma_algo.h"
 
-static const pumma_mdb_shape_t col = {0, 1, 0}, row = {0, 1, 1};
+static const pumma_mdb_shape_t col = {0, 1, 0, 0}, row = {0, 1, 1, 0};
 
 static void align_col(const pumma_problem_t *have, pumma_problem_t *want)
 {

@@ -58,7 +58,7 @@ static int run(const pumma_problem_t *p)
     q.c.ld = mloc > 0 ? mloc : 1;
     q.c.data = pumma_malloc((size_t)mloc * nloc * t->size);
     if (mloc && nloc && !q.c.data) return PUMMA_ENOMEM;
-    static const pumma_mdb_shape_t mdb2 = {0, 0, 0};
+    static const pumma_mdb_shape_t mdb2 = {0, 0, 0, 0};
     int rc = pumma_mdb_run(&q, &mdb2);
     if (!rc) {
         char op = (p->transa == 'C' && p->transb == 'C') ? 'C' : 'T';

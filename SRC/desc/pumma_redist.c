@@ -3,7 +3,10 @@
  * block-cyclic views on one grid (op = 'N', 'T' or 'C').
  *
  * Used to bring operands into the layout an algorithm needs (and sub(C)
- * back), and as the distributed transpose of A**T * B**T. Only the
+ * back), and as the distributed transpose of A**T * B**T. The source may
+ * also lie on the transposed grid (pumma_redist_xgrid: its rows over the
+ * grid's columns), as the blockwise transpose of PUMMA 3.4's first method
+ * leaves it. Only the
  * submatrices move, each element once (or once per replica for a replicated
  * destination).
  *
@@ -88,6 +91,9 @@ typedef struct walk {
     const pumma_type_t *t;
     const pumma_grid_t *g;
     char op;
+    int flip;                   /* a destination row's source is on a grid
+                                   column: op transposes, or src is xgrid */
+    int sr, sc;                 /* my coordinates along src's rows / cols */
     const pumma_view_t *src;
     pumma_view_t *dst;
     const void *alpha, *beta;
@@ -107,8 +113,8 @@ static void visit(walk_t *w, int send, const seg_t *rs, const pair_t *rp,
     if (send)
         peer = g->rank[rp->d * g->npcol + cp->d];
     else
-        peer = tr ? g->rank[cp->s * g->npcol + rp->s]
-                  : g->rank[rp->s * g->npcol + cp->s];
+        peer = w->flip ? g->rank[cp->s * g->npcol + rp->s]
+                       : g->rank[rp->s * g->npcol + cp->s];
     if (w->phase == 0) {
         w->count[peer] += rows * cols;
         return;
@@ -120,11 +126,11 @@ static void visit(walk_t *w, int send, const seg_t *rs, const pair_t *rp,
         const pumma_view_t *s = w->src;
         int li, lj;
         if (!tr) {
-            li = pumma_dist_before(&s->row, rs->lo, g->myrow);
-            lj = pumma_dist_before(&s->col, cs->lo, g->mycol);
+            li = pumma_dist_before(&s->row, rs->lo, w->sr);
+            lj = pumma_dist_before(&s->col, cs->lo, w->sc);
         } else {
-            li = pumma_dist_before(&s->row, cs->lo, g->myrow);
-            lj = pumma_dist_before(&s->col, rs->lo, g->mycol);
+            li = pumma_dist_before(&s->row, cs->lo, w->sr);
+            lj = pumma_dist_before(&s->col, rs->lo, w->sc);
         }
         w->t->geadd(w->op, rows, cols, w->t->one,
                     pumma_at(w->t, s->data, li, lj, s->ld), s->ld,
@@ -141,10 +147,9 @@ static void visit(walk_t *w, int send, const seg_t *rs, const pair_t *rp,
 static void walk(walk_t *w, int send, const segs_t *R, const segs_t *C)
 {
     const pumma_grid_t *g = w->g;
-    const int tr = (w->op != 'N');
     /* My coordinate along each segment list, as source or destination. */
-    int rme = send ? (tr ? g->mycol : g->myrow) : g->myrow;
-    int cme = send ? (tr ? g->myrow : g->mycol) : g->mycol;
+    int rme = send ? (w->flip ? g->mycol : g->myrow) : g->myrow;
+    int cme = send ? (w->flip ? g->myrow : g->mycol) : g->mycol;
     for (int c = 0; c < C->n; c++) {
         const seg_t *cs = &C->seg[c];
         for (int cp = cs->first_pair; cp < cs->first_pair + cs->npairs; cp++) {
@@ -163,9 +168,10 @@ static void walk(walk_t *w, int send, const segs_t *R, const segs_t *C)
     }
 }
 
-int pumma_redist(const pumma_type_t *t, const pumma_grid_t *g, int m, int n,
-                 char op, const void *alpha, const pumma_view_t *src,
-                 const void *beta, pumma_view_t *dst)
+static int redist(const pumma_type_t *t, const pumma_grid_t *g, int m,
+                  int n, char op, int xgrid, const void *alpha,
+                  const pumma_view_t *src, const void *beta,
+                  pumma_view_t *dst)
 {
     if (m == 0 || n == 0) return PUMMA_OK;
     const int tr = (op != 'N');
@@ -181,7 +187,9 @@ int pumma_redist(const pumma_type_t *t, const pumma_grid_t *g, int m, int n,
         (rc = segs_build(&dst->col, tr ? &src->row : &src->col, &C)))
         goto out;
 
-    walk_t w = {t, g, op, src, dst, alpha, beta, scount, NULL, NULL, 0};
+    walk_t w = {t, g, op, tr != xgrid, xgrid ? g->mycol : g->myrow,
+                xgrid ? g->myrow : g->mycol, src, dst, alpha, beta, scount,
+                NULL, NULL, 0};
     walk(&w, 1, &R, &C);
     w.count = rcount;
     walk(&w, 0, &R, &C);
@@ -224,4 +232,18 @@ out:
     segs_free(&C);
     free(cnt);
     return rc;
+}
+
+int pumma_redist(const pumma_type_t *t, const pumma_grid_t *g, int m, int n,
+                 char op, const void *alpha, const pumma_view_t *src,
+                 const void *beta, pumma_view_t *dst)
+{
+    return redist(t, g, m, n, op, 0, alpha, src, beta, dst);
+}
+
+int pumma_redist_xgrid(const pumma_type_t *t, const pumma_grid_t *g, int m,
+                       int n, const void *alpha, const pumma_view_t *src,
+                       const void *beta, pumma_view_t *dst)
+{
+    return redist(t, g, m, n, 'N', 1, alpha, src, beta, dst);
 }

@@ -20,7 +20,8 @@
     X(MDB2_ROW, 6, "mdb2-row")                                               \
     X(TN, 7, "tn")                                                           \
     X(NT, 8, "nt")                                                           \
-    X(TT, 9, "tt")
+    X(TT, 9, "tt")                                                           \
+    X(TT_LOCAL, 10, "tt-local")
 
 #define PUMMA_BCAST_LIST(X)                                                  \
     X(AUTO, 0, "auto")                                                       \

@@ -215,6 +215,11 @@ int pumma_shift_wait(const struct pumma_problem *p, pumma_shift_t *s);
 int pumma_redist(const pumma_type_t *t, const pumma_grid_t *g, int m, int n,
                  char op, const void *alpha, const pumma_view_t *src,
                  const void *beta, pumma_view_t *dst);
+/* The same, op 'N', from a source on the transposed grid: src->row is
+ * distributed over the grid's columns and src->col over its rows. */
+int pumma_redist_xgrid(const pumma_type_t *t, const pumma_grid_t *g, int m,
+                       int n, const void *alpha, const pumma_view_t *src,
+                       const void *beta, pumma_view_t *dst);
 
 /* --------------------------------------------------------- algorithms */
 
