@@ -60,6 +60,13 @@ void pumma_rpipe_free(pumma_rpipe_t *rp);
 /* The width of the piece of an n-wide partial product (`other` long) that
  * one reduce carries. */
 int pumma_rpipe_piece(const pumma_problem_t *p, int n, int other);
+/* Modelled time of a reduce-pipeline algorithm: `stages` stages (the roll
+ * of `roll_bytes` around that many processes between them); in each, R
+ * products of `area` elements with inner dimension k, each summed over R
+ * processes while the next is computed; the last sum is exposed. */
+double pumma_rpipe_cost(const pumma_problem_t *p, const pumma_model_t *mo,
+                        int stages, int R, double area, double k,
+                        double roll_bytes);
 /* Advance every reduce in flight (for pumma_local_gemm's progress). */
 void pumma_rpipe_progress(pumma_rpipe_t *rp);
 
@@ -78,6 +85,8 @@ typedef struct pumma_mdb_shape {
                         transpose, computed by transposed local GEMMs */
 } pumma_mdb_shape_t;
 int pumma_mdb_run(const pumma_problem_t *p, const pumma_mdb_shape_t *sh);
+double pumma_mdb_cost(const pumma_problem_t *p, const pumma_model_t *mo,
+                      const pumma_mdb_shape_t *sh);
 void pumma_mdb_align(const pumma_problem_t *have, pumma_problem_t *want,
                      int row);
 int pumma_mdb_handles(char ta, char tb);

@@ -1,7 +1,7 @@
 /*
  * pumma_algo_table.c -- the algorithm table. Adding an algorithm is adding
- * its file and one row here; pumma_algo_choose picks the first row that
- * handles the transpose combination unless one is forced.
+ * its file and one row here; `auto` (pumma_plan.c) prices every row that
+ * handles the call's transpose combination, a tie going to the earlier row.
  */
 #include <string.h>
 
@@ -11,7 +11,6 @@ extern const pumma_algo_t pumma_algo_mdb2, pumma_algo_mdb2_row,
     pumma_algo_mdb1, pumma_algo_mdb1_row, pumma_algo_sdb, pumma_algo_sdb_row,
     pumma_algo_tn, pumma_algo_nt, pumma_algo_tt, pumma_algo_tt_local;
 
-/* The first row that handles a TRANSA/TRANSB pair is its default. */
 static const pumma_algo_t *const algos[] = {
     &pumma_algo_mdb2, &pumma_algo_mdb2_row, &pumma_algo_mdb1,
     &pumma_algo_mdb1_row, &pumma_algo_sdb, &pumma_algo_sdb_row,
@@ -27,13 +26,5 @@ const pumma_algo_t *pumma_algo_find(const char *name)
     const pumma_algo_t *a;
     for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++)
         if (strcmp(a->name, name) == 0) return a;
-    return NULL;
-}
-
-const pumma_algo_t *pumma_algo_choose(char transa, char transb)
-{
-    const pumma_algo_t *a;
-    for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++)
-        if (a->handles(transa, transb)) return a;
     return NULL;
 }

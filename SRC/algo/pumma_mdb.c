@@ -334,3 +334,48 @@ int pumma_mdb_run(const pumma_problem_t *p, const pumma_mdb_shape_t *sh)
     transpose_problem(p, &q, &g);
     return engine(&q, sh, 1, 'T');
 }
+
+/*
+ * Modelled time (pumma_model.c). Per stage: the multiply w of the stage's
+ * K/Q columns; the broadcasts, hidden behind the own group's multiply
+ * until the last group, which is multiplied after it arrives; the roll of
+ * A for the next stage, hidden behind the whole stage. Plus the presorting
+ * copies (transposed ones for the row form).
+ */
+static double engine_cost(const pumma_problem_t *p, const pumma_model_t *mo,
+                          const pumma_mdb_shape_t *sh, int st, char ct)
+{
+    const pumma_type_t *t = p->t;
+    const double e = (double)t->size;
+    const int P = p->g->nprow, Q = p->g->npcol;
+    const double mloc = (double)p->m / P, nloc = (double)p->n / Q;
+    const double kstage = (double)p->k / Q, kgroup = kstage / P;
+    double kb = p->a.col.b > 0 ? p->a.col.b : kstage;
+    if (kb > kgroup) kb = kgroup;
+    if (kb < 1) kb = 1;
+    const double kmul = sh->gemm_per_block ? kb : kgroup;
+    const double w = pumma_model_gemm(mo, t, mloc, nloc, kmul, ct != 0) *
+                     (kstage / kmul);
+    const double nmsg = sh->msg_per_block ? kstage / kb : P;
+    const double msg = (sh->msg_per_block ? kb : kgroup) * nloc * e;
+    const double cb = P > 1 ? nmsg * p->opts->bcast->cost(
+                                         mo, P, msg, p->opts->segment)
+                            : 0;
+    const double roll =
+        Q > 1 ? p->opts->shift->cost(mo, Q, mloc * kstage * e) : 0;
+    double stage = cb + w / P > w ? cb + w / P : w;
+    double T = (Q - 1) * (stage > roll ? stage : roll) + stage;
+    if (st || P > 1 || p->transa != 'N')
+        T += pumma_model_copy(mo, mloc * kstage * e, st);
+    return T + pumma_model_copy(mo, (double)p->k * nloc / P * e, st);
+}
+
+double pumma_mdb_cost(const pumma_problem_t *p, const pumma_model_t *mo,
+                      const pumma_mdb_shape_t *sh)
+{
+    if (!sh->row) return engine_cost(p, mo, sh, 0, sh->store);
+    pumma_problem_t q;
+    pumma_grid_t g;
+    transpose_problem(p, &q, &g);
+    return engine_cost(&q, mo, sh, 1, 'T');
+}

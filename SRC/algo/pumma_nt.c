@@ -163,6 +163,16 @@ out:
     return rc;
 }
 
+/* P stages; in each, Q products of M/P x N/(PQ) with k = K/Q. */
+static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
+{
+    const int P = p->g->nprow, Q = p->g->npcol;
+    return pumma_rpipe_cost(p, mo, P, Q,
+                            (double)p->m * p->n / ((double)P * P * Q),
+                            (double)p->k / Q,
+                            (double)p->n / P * p->k / Q * p->t->size);
+}
+
 const pumma_algo_t pumma_algo_nt = {
     "nt", "A*B**T: partial products summed along grid rows, B rolled up",
-    handles, align, run};
+    handles, align, run, cost};

@@ -117,3 +117,20 @@ void pumma_rpipe_free(pumma_rpipe_t *rp)
     free(rp->slot);
     rp->slot = NULL;
 }
+
+double pumma_rpipe_cost(const pumma_problem_t *p, const pumma_model_t *mo,
+                        int stages, int R, double area, double k,
+                        double roll_bytes)
+{
+    const double e = (double)p->t->size;
+    double w = pumma_model_gemm(mo, p->t, area, 1, k, 0);
+    double red = R > 1 ? p->opts->reduce->cost(mo, R, area * e,
+                                               p->opts->segment)
+                       : 0;
+    double land = R > 1 ? pumma_model_copy(mo, area * e, 0) : 0;
+    double stage = R * (w > red ? w : red) + land;
+    double roll = stages > 1 ? p->opts->shift->cost(mo, stages, roll_bytes)
+                             : 0;
+    double T = (stages - 1) * (stage > roll ? stage : roll) + stage + red;
+    return T + (R > 1 ? pumma_model_copy(mo, roll_bytes, 0) : 0);
+}

@@ -165,6 +165,16 @@ out:
     return rc;
 }
 
+/* Q stages; in each, P products of M/(QP) x N/Q with k = K/P. */
+static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
+{
+    const int P = p->g->nprow, Q = p->g->npcol;
+    return pumma_rpipe_cost(p, mo, Q, P,
+                            (double)p->m * p->n / ((double)P * Q * Q),
+                            (double)p->k / P,
+                            (double)p->k / P * p->m / Q * p->t->size);
+}
+
 const pumma_algo_t pumma_algo_tn = {
     "tn", "A**T*B: partial products summed down grid columns, A rolled",
-    handles, align, run};
+    handles, align, run, cost};

@@ -69,6 +69,18 @@ static int run(const pumma_problem_t *p)
     return rc;
 }
 
+/* MDB2's time for B*A, then a redistribution that transposes C. */
+static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
+{
+    pumma_problem_t q;
+    as_mdb2(p, &q);
+    static const pumma_mdb_shape_t mdb2 = {0, 0, 0, 0};
+    const pumma_grid_t *g = p->g;
+    double c = (double)p->m / g->nprow * p->n / g->npcol * p->t->size;
+    return pumma_mdb_cost(&q, mo, &mdb2) +
+           pumma_model_redist(mo, g->nprow * g->npcol, c, 1);
+}
+
 const pumma_algo_t pumma_algo_tt = {
     "tt", "A**T*B**T: D = B*A by MDB2, then a distributed transpose into C",
-    handles, align, run};
+    handles, align, run, cost};

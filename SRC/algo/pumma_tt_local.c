@@ -79,7 +79,20 @@ static int run(const pumma_problem_t *p)
     return rc;
 }
 
+/* MDB2's time for B*A with transposed GEMMs, then blocks moved as they
+ * are. */
+static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
+{
+    pumma_problem_t q;
+    as_mdb2(p, &q);
+    const pumma_mdb_shape_t mdb2 = {0, 0, 0, 'T'};
+    const pumma_grid_t *g = p->g;
+    double c = (double)p->m / g->nprow * p->n / g->npcol * p->t->size;
+    return pumma_mdb_cost(&q, mo, &mdb2) +
+           pumma_model_redist(mo, g->nprow * g->npcol, c, 0);
+}
+
 const pumma_algo_t pumma_algo_tt_local = {
     "tt-local",
     "A**T*B**T: transposed local GEMMs on B*A's schedule, then a blockwise transpose",
-    handles, align, run};
+    handles, align, run, cost};

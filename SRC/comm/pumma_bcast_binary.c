@@ -22,6 +22,17 @@ static int start(pumma_coll_t *c)
     return pumma_bcast_tree_start(c, shape, 0);
 }
 
+/* floor(log2 np) levels; a node sends to its two children in turn. */
+static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
+{
+    (void)seg;
+    if (np <= 1) return 0;
+    int levels = 0;
+    while ((2 << levels) <= np) levels++;
+    return (np == 2 ? 1 : 2 * levels) * pumma_model_msg(mo, bytes);
+}
+
 const pumma_coll_ops_t pumma_bcast_binary = {
     "binary", "binary tree in heap order relative to the root", start,
-    pumma_bcast_tree_test, pumma_bcast_tree_wait};
+    pumma_bcast_tree_test, pumma_bcast_tree_wait,
+    cost};

@@ -26,6 +26,14 @@ static int start(pumma_coll_t *c)
     return pumma_bcast_tree_start(c, shape, 0);
 }
 
+/* ceil(log2 np) rounds, one message each. */
+static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
+{
+    (void)seg;
+    return pumma_model_log2(np) * pumma_model_msg(mo, bytes);
+}
+
 const pumma_coll_ops_t pumma_bcast_binomial = {
     "binomial", "hypercube (binomial) tree relative to the root, LSB first",
-    start, pumma_bcast_tree_test, pumma_bcast_tree_wait};
+    start, pumma_bcast_tree_test, pumma_bcast_tree_wait,
+    cost};

@@ -15,6 +15,14 @@ static int start(pumma_coll_t *c)
                    MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
 }
 
+/* Modelled as a binomial tree (Open MPI's choice for mid-sized messages). */
+static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
+{
+    (void)seg;
+    return pumma_model_log2(np) * pumma_model_msg(mo, bytes);
+}
+
 const pumma_coll_ops_t pumma_bcast_mpi = {
     "mpi", "MPI_Ibcast: the MPI library's own algorithm", start, pumma_coll_req_test,
-    pumma_coll_req_wait};
+    pumma_coll_req_wait,
+    cost};

@@ -39,6 +39,14 @@ static int start(pumma_coll_t *c)
     return pumma_bcast_tree_start(c, pumma_bcast_mst_tree, 0);
 }
 
+/* ceil(log2 np) rounds, one message each. */
+static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
+{
+    (void)seg;
+    return pumma_model_log2(np) * pumma_model_msg(mo, bytes);
+}
+
 const pumma_coll_ops_t pumma_bcast_mst = {
     "mst", "contention-free minimum spanning tree (PUMMA Fig. 22(b))", start,
-    pumma_bcast_tree_test, pumma_bcast_tree_wait};
+    pumma_bcast_tree_test, pumma_bcast_tree_wait,
+    cost};

@@ -31,6 +31,15 @@ static int start(pumma_coll_t *c)
     return pumma_bcast_tree_start(c, shape, seg);
 }
 
+/* A chain of np-1 hops cut into s pieces: np-2+s piece times. */
+static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
+{
+    if (np <= 1) return 0;
+    int s = pumma_model_pieces(bytes, seg > 0 ? seg : DEFAULT_SEGMENT_BYTES);
+    return (np - 2 + s) * pumma_model_msg(mo, bytes / s);
+}
+
 const pumma_coll_ops_t pumma_bcast_pipeline = {
     "pipeline", "increasing chain, message cut into forwarded segments",
-    start, pumma_bcast_tree_test, pumma_bcast_tree_wait};
+    start, pumma_bcast_tree_test, pumma_bcast_tree_wait,
+    cost};

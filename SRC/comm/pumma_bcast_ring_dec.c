@@ -23,6 +23,14 @@ static int start(pumma_coll_t *c)
     return pumma_bcast_tree_start(c, shape, 0);
 }
 
+/* The last process receives after np-1 hops. */
+static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
+{
+    (void)seg;
+    return (np - 1) * pumma_model_msg(mo, bytes);
+}
+
 const pumma_coll_ops_t pumma_bcast_ring_dec = {
     "ring-dec", "decreasing ring, forwarded as soon as received", start,
-    pumma_bcast_tree_test, pumma_bcast_tree_wait};
+    pumma_bcast_tree_test, pumma_bcast_tree_wait,
+    cost};

@@ -77,6 +77,14 @@ static int wait(pumma_coll_t *c)
     return PUMMA_OK;
 }
 
+/* The last process receives after np-1 hops. */
+static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
+{
+    (void)seg;
+    return (np - 1) * pumma_model_msg(mo, bytes);
+}
+
 const pumma_coll_ops_t pumma_bcast_ring_inc = {
     "ring-inc", "increasing ring, forwarded as soon as received", start, test,
-    wait};
+    wait,
+    cost};

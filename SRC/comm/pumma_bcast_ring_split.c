@@ -37,6 +37,16 @@ static int start(pumma_coll_t *c)
     return pumma_bcast_tree_start(c, shape, 0);
 }
 
+/* Two half rings; the root's second send waits for its first. */
+static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
+{
+    (void)seg;
+    int a = np / 2, b = (np - 1) / 2;     /* the two halves of np-1 */
+    int hops = b > 0 && b + 1 > a ? b + 1 : a;
+    return hops * pumma_model_msg(mo, bytes);
+}
+
 const pumma_coll_ops_t pumma_bcast_ring_split = {
     "ring-split", "root sends both ways round the ring, halves forwarded",
-    start, pumma_bcast_tree_test, pumma_bcast_tree_wait};
+    start, pumma_bcast_tree_test, pumma_bcast_tree_wait,
+    cost};

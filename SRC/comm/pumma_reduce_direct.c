@@ -22,6 +22,15 @@ static int start(pumma_coll_t *c)
     return pumma_reduce_tree_start(c, shape, 0, 1);
 }
 
+/* The root receives and adds np-1 messages, one after another. */
+static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
+{
+    (void)seg;
+    return (np - 1) *
+           (pumma_model_msg(mo, bytes) + pumma_model_copy(mo, bytes, 0));
+}
+
 const pumma_coll_ops_t pumma_reduce_direct = {
     "direct", "all send to the root, added in arrival order", start,
-    pumma_reduce_tree_test, pumma_reduce_tree_wait};
+    pumma_reduce_tree_test, pumma_reduce_tree_wait,
+    cost};

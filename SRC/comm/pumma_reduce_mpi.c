@@ -23,6 +23,18 @@ static int start(pumma_coll_t *c)
                                                              : PUMMA_EMPI;
 }
 
+/* A binomial tree, plus the zeroed contribution of a root that has none
+ * and the library's own copy of the message. */
+static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
+{
+    (void)seg;
+    if (np <= 1) return 0;
+    return pumma_model_log2(np) *
+               (pumma_model_msg(mo, bytes) + pumma_model_copy(mo, bytes, 0)) +
+           2 * pumma_model_copy(mo, bytes, 0);
+}
+
 const pumma_coll_ops_t pumma_reduce_mpi = {
     "mpi", "MPI_Ireduce with MPI_SUM", start, pumma_coll_req_test,
-    pumma_coll_req_wait};
+    pumma_coll_req_wait,
+    cost};

@@ -24,6 +24,15 @@ static int start(pumma_coll_t *c)
     return pumma_reduce_tree_start(c, shape, 0, 0);
 }
 
+/* ceil(log2 np) rounds, each a message and an add. */
+static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
+{
+    (void)seg;
+    return pumma_model_log2(np) *
+           (pumma_model_msg(mo, bytes) + pumma_model_copy(mo, bytes, 0));
+}
+
 const pumma_coll_ops_t pumma_reduce_mst = {
     "mst", "minimum spanning tree collect (PUMMA Fig. 23(b))", start,
-    pumma_reduce_tree_test, pumma_reduce_tree_wait};
+    pumma_reduce_tree_test, pumma_reduce_tree_wait,
+    cost};

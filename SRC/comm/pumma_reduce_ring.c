@@ -23,6 +23,16 @@ static int start(pumma_coll_t *c)
     return pumma_reduce_tree_start(c, shape, c->segment, 0);
 }
 
+/* A chain of np-1 hops, each adding, cut into s pieces when segmented. */
+static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
+{
+    if (np <= 1) return 0;
+    int s = pumma_model_pieces(bytes, seg);
+    return (np - 2 + s) * (pumma_model_msg(mo, bytes / s) +
+                           pumma_model_copy(mo, bytes / s, 0));
+}
+
 const pumma_coll_ops_t pumma_reduce_ring = {
     "ring", "chain ending at the root, pipelined by segments", start,
-    pumma_reduce_tree_test, pumma_reduce_tree_wait};
+    pumma_reduce_tree_test, pumma_reduce_tree_wait,
+    cost};

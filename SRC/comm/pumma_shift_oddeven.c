@@ -46,6 +46,15 @@ static int wait(pumma_shift_t *s)
                ? PUMMA_OK : PUMMA_EMPI;
 }
 
+/* Two phases (odd processes send, then even ones): on a full-duplex
+ * network twice a simultaneous shift; it pays off only where sending and
+ * receiving at once contend, which this model does not see. */
+static double cost(const pumma_model_t *mo, int np, double bytes)
+{
+    return np > 1 ? 2 * pumma_model_msg(mo, bytes) : 0;
+}
+
 const pumma_shift_ops_t pumma_shift_oddeven = {
     "oddeven", "two steps: odd processes send, then even ones (Fig. 21(b))",
-    start, wait};
+    start, wait,
+    cost};

@@ -20,6 +20,13 @@ static int wait(pumma_shift_t *s)
                ? PUMMA_OK : PUMMA_EMPI;
 }
 
+/* Every process sends and receives one message at once. */
+static double cost(const pumma_model_t *mo, int np, double bytes)
+{
+    return np > 1 ? pumma_model_msg(mo, bytes) : 0;
+}
+
 const pumma_shift_ops_t pumma_shift_simultaneous = {
     "simultaneous", "send to one neighbour, receive from the other, at once",
-    start, wait};
+    start, wait,
+    cost};

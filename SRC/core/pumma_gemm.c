@@ -146,12 +146,6 @@ static int temp_view(const pumma_type_t *t, const pumma_grid_t *g,
     return (ml && nl && !want->data) ? PUMMA_ENOMEM : PUMMA_OK;
 }
 
-static int same_layout(const pumma_view_t *a, const pumma_view_t *b)
-{
-    return pumma_dist_same(&a->row, &b->row) &&
-           pumma_dist_same(&a->col, &b->col);
-}
-
 /* ------------------------------------------------------------- driver */
 
 void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
@@ -206,14 +200,8 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
         return;
     }
 
-    if (!opts.bcast) opts.bcast = pumma_comm_find(PUMMA_BCAST_TABLE, "mpi");
-    if (!opts.reduce) opts.reduce = pumma_comm_find(PUMMA_REDUCE_TABLE, "mpi");
-    if (!opts.shift) opts.shift = pumma_shift_find("simultaneous");
     have.opts = &opts;
-    const pumma_algo_t *algo = NULL;
-    if (opts.algo) algo = pumma_algo_find(opts.algo);
-    if (!algo || !algo->handles(have.transa, have.transb))
-        algo = pumma_algo_choose(have.transa, have.transb);
+    const pumma_algo_t *algo = pumma_plan(&have, &opts);
 
     /* Align: operands the algorithm cannot take as they are go through
      * temporaries. A temporary C is computed with beta = 0 and added back
@@ -223,9 +211,9 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     pumma_problem_t run;
     algo->align(&have, &run);
     int rc = PUMMA_OK;
-    const int tmp_a = !same_layout(&have.a, &run.a);
-    const int tmp_b = !same_layout(&have.b, &run.b);
-    const int tmp_c = !same_layout(&have.c, &run.c);
+    const int tmp_a = !pumma_view_same_layout(&have.a, &run.a);
+    const int tmp_b = !pumma_view_same_layout(&have.b, &run.b);
+    const int tmp_c = !pumma_view_same_layout(&have.c, &run.c);
     run.a.data = run.b.data = run.c.data = NULL;
     if (tmp_a) {
         if (!(rc = temp_view(t, g, &run.a)))

@@ -31,6 +31,7 @@ static rec_t *cur = NULL;
 static double t_begin;
 
 static size_t mem_now = 0, mem_peak = 0, cached = 0;
+static pumma_model_t model;          /* the last model measured or set */
 
 int pumma_stats_on(void)
 {
@@ -44,6 +45,13 @@ int pumma_stats_on(void)
 static void report(void)
 {
     if (world_rank != 0) return;
+    if (model.valid)
+        printf("pumma-stats: model alpha=%.3g beta=%.3g gamma_s=%.3g "
+               "gamma_d=%.3g gamma_c=%.3g gamma_z=%.3g gamma_k=%.3g "
+               "gamma_t=%.3g delta=%.3g delta_t=%.3g\n",
+               model.alpha, model.beta, model.gamma[0], model.gamma[1],
+               model.gamma[2], model.gamma[3], model.gamma_k, model.gamma_t,
+               model.delta, model.delta_t);
     for (int i = 0; i < nrec; i++) {
         rec_t *r = &recs[i];
         printf("pumma-stats: %s calls=%ld algo=%s bcast=%s reduce=%s "
@@ -85,6 +93,16 @@ void pumma_stats_end(void)
 {
     if (cur) cur->total += MPI_Wtime() - t_begin;
     cur = NULL;
+}
+
+void pumma_stats_model(const pumma_model_t *mo)
+{
+    if (!pumma_stats_on()) return;
+    model = *mo;
+    if (world_rank < 0) {
+        MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+        atexit(report);
+    }
 }
 
 double pumma_stats_clock(void) { return cur ? MPI_Wtime() : 0.0; }

@@ -178,3 +178,9 @@ pumma_dist_t pumma_dist_owned(const pumma_dist_t *d)
     if (o.src < 0) o.src = 0;
     return o;
 }
+
+int pumma_view_same_layout(const pumma_view_t *a, const pumma_view_t *b)
+{
+    return pumma_dist_same(&a->row, &b->row) &&
+           pumma_dist_same(&a->col, &b->col);
+}

@@ -6,6 +6,7 @@
  *   desc/    1D distributions, descriptor views, redistribution
  *   comm/    BLACS context -> MPI communicators; broadcast/reduce/shift tables
  *   algo/    one file per PUMMA algorithm, behind the algorithm table
+ *   model/   the alpha-beta-gamma machine model `auto` plans with
  *   fortran/ the typed entry points, a few lines each
  */
 #ifndef PUMMA_INTERNAL_H
@@ -114,6 +115,8 @@ typedef struct pumma_view {
 } pumma_view_t;
 
 int pumma_view_mloc(const pumma_view_t *v, int myrow);
+/* 1 when both views have the same row and column distributions. */
+int pumma_view_same_layout(const pumma_view_t *a, const pumma_view_t *b);
 int pumma_view_nloc(const pumma_view_t *v, int mycol);
 
 /* ----------------------------------------------------------------- grid */
@@ -122,16 +125,46 @@ int pumma_view_nloc(const pumma_view_t *v, int mycol);
  * The BLACS grid of a context as MPI communicators, made once per context and
  * cached on the BLACS communicator (freed with it).
  */
+/*
+ * The alpha-beta-gamma machine model `auto` plans with (SRC/model): see
+ * pumma_model.c for what each value means and how it is measured.
+ */
+typedef struct pumma_model {
+    double alpha, beta;      /* s per message, s per byte sent */
+    double gamma[4];         /* s per multiply-add of a large GEMM: S D C Z */
+    double gamma_k;          /* inner dimension k costs (1 + gamma_k/k) */
+    double gamma_t;          /* 'T','T' GEMM over 'N','N' */
+    double delta, delta_t;   /* s per byte copied, copied transposed */
+    int valid;
+} pumma_model_t;
+
 typedef struct pumma_grid {
     int nprow, npcol, myrow, mycol;
     MPI_Comm all;            /* whole grid, private to pumma */
     MPI_Comm row;            /* my grid row, rank = column coordinate */
     MPI_Comm col;            /* my grid column, rank = row coordinate */
     int *rank;               /* rank in `all` of (prow, pcol): rank[prow*npcol+pcol] */
+    pumma_model_t model;     /* measured at the grid's first `auto` plan */
 } pumma_grid_t;
 
 /* Returns NULL when MPI or the BLACS cannot give the grid. */
 const pumma_grid_t *pumma_grid_get(int ctxt);
+
+/* The grid's model, measured (collectively over the grid) on first use. */
+const pumma_model_t *pumma_grid_model(const pumma_grid_t *g);
+void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo);
+
+/* Cost pieces (seconds) the variants' and algorithms' cost functions use. */
+double pumma_model_msg(const pumma_model_t *mo, double bytes);
+int pumma_model_log2(int np);        /* ceil(log2(np)) */
+double pumma_model_gemm(const pumma_model_t *mo, const struct pumma_type *t,
+                        double m, double n, double k, int transposed);
+double pumma_model_copy(const pumma_model_t *mo, double bytes, int transposed);
+int pumma_model_pieces(double bytes, double seg_bytes);
+/* A redistribution of `bytes` per process over np processes (Alltoallv,
+ * packing copy transposed or not, unpacking copy). */
+double pumma_model_redist(const pumma_model_t *mo, int np, double bytes,
+                          int transposed);
 
 /* ------------------------------------------------ communication tables */
 
@@ -163,6 +196,9 @@ typedef struct pumma_coll_ops {
     int (*start)(pumma_coll_t *c);
     int (*test)(pumma_coll_t *c, int *done);
     int (*wait)(pumma_coll_t *c);
+    /* Modelled time of one, alone, over np processes: `bytes` per process
+     * (seg: the segment size in bytes, 0 for the default). */
+    double (*cost)(const pumma_model_t *mo, int np, double bytes, double seg);
 } pumma_coll_ops_t;
 
 /* test/wait of a variant that is a single MPI request in req[0]. */
@@ -197,6 +233,8 @@ typedef struct pumma_shift_ops {
     const char *help;
     int (*start)(pumma_shift_t *s);
     int (*wait)(pumma_shift_t *s);
+    /* Modelled time of one roll of `bytes` around a ring of np. */
+    double (*cost)(const pumma_model_t *mo, int np, double bytes);
 } pumma_shift_ops_t;
 
 const pumma_shift_ops_t *pumma_shift_at(int i);    /* NULL past the end */
@@ -253,11 +291,16 @@ typedef struct pumma_algo {
      * a, b, c in want are set; data is left NULL. */
     void (*align)(const pumma_problem_t *have, pumma_problem_t *want);
     int (*run)(const pumma_problem_t *p);
+    /* Modelled time of run() with p's variants (p aligned as it wants). */
+    double (*cost)(const pumma_problem_t *p, const pumma_model_t *mo);
 } pumma_algo_t;
 
 const pumma_algo_t *pumma_algo_find(const char *name);
 const pumma_algo_t *pumma_algo_at(int i);   /* NULL past the end */
-const pumma_algo_t *pumma_algo_choose(char transa, char transb);
+/* The algorithm to run, with o's NULL variants filled in: o's choices
+ * where given, the model's cheapest elsewhere (pumma_plan.c). A forced
+ * algorithm that does not compute p's TRANSA/TRANSB is not a choice. */
+const pumma_algo_t *pumma_plan(pumma_problem_t *p, pumma_opts_t *o);
 
 /* ------------------------------------------------------- local helpers */
 
@@ -283,6 +326,7 @@ int pumma_stats_on(void);
 void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
                        const char *reduce, const char *shift);
 void pumma_stats_end(void);
+void pumma_stats_model(const pumma_model_t *mo);   /* printed with the rest */
 double pumma_stats_clock(void);
 void pumma_stats_gemm(double since);
 void pumma_stats_comm(double since);

@@ -1,0 +1,75 @@
+/*
+ * pumma_plan.c -- `auto`: what runs when neither the call nor the
+ * environment chooses.
+ *
+ * The candidates are the algorithms that compute the call's TRANSA/TRANSB
+ * (or the one forced) and every broadcast, reduce and shift variant (or the
+ * one forced). Each combination is priced by the algorithm's cost function
+ * under the grid's alpha-beta-gamma model (SRC/model/pumma_model.c), plus
+ * the redistributions its alignment needs; the cheapest wins, a tie going
+ * to the earlier row of the tables. Every process prices the same
+ * combinations with the same broadcast model, so all choose alike.
+ */
+#include "pumma_internal.h"
+
+/* The redistributions into and out of the temporaries align() implies. */
+static double align_cost(const pumma_problem_t *have,
+                         const pumma_problem_t *want, const pumma_model_t *mo)
+{
+    const pumma_grid_t *g = have->g;
+    const int np = g->nprow * g->npcol;
+    const double e = (double)have->t->size;
+    const pumma_view_t *h[3] = {&have->a, &have->b, &have->c};
+    const pumma_view_t *w[3] = {&want->a, &want->b, &want->c};
+    double c = 0;
+    for (int i = 0; i < 3; i++) {
+        if (pumma_view_same_layout(h[i], w[i])) continue;
+        double elems = (double)w[i]->row.n / g->nprow * w[i]->col.n / g->npcol;
+        c += pumma_model_redist(mo, np, elems * e, 0);
+    }
+    return c;
+}
+
+const pumma_algo_t *pumma_plan(pumma_problem_t *have, pumma_opts_t *o)
+{
+    const char ta = have->transa, tb = have->transb;
+    const pumma_algo_t *forced = o->algo ? pumma_algo_find(o->algo) : NULL;
+    if (forced && !forced->handles(ta, tb)) forced = NULL;
+    if (forced && o->bcast && o->reduce && o->shift) return forced;
+
+    const pumma_model_t *mo = pumma_grid_model(have->g);
+    const pumma_coll_ops_t *fb = o->bcast, *fr = o->reduce;
+    const pumma_shift_ops_t *fs = o->shift;
+    const pumma_algo_t *best = NULL, *a;
+    const pumma_coll_ops_t *bb = NULL, *br = NULL, *b, *r;
+    const pumma_shift_ops_t *bs = NULL, *s;
+    double least = 0;
+    have->opts = o;
+    for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++) {
+        if (forced ? a != forced : !a->handles(ta, tb)) continue;
+        pumma_problem_t want;
+        a->align(have, &want);
+        const double moves = align_cost(have, &want, mo);
+        for (int ib = 0; (b = fb ? (ib ? NULL : fb)
+                                 : pumma_comm_at(PUMMA_BCAST_TABLE, ib));
+             ib++)
+            for (int ir = 0; (r = fr ? (ir ? NULL : fr)
+                                     : pumma_comm_at(PUMMA_REDUCE_TABLE, ir));
+                 ir++)
+                for (int is = 0;
+                     (s = fs ? (is ? NULL : fs) : pumma_shift_at(is)); is++) {
+                    o->bcast = b;
+                    o->reduce = r;
+                    o->shift = s;
+                    double c = moves + a->cost(&want, mo);
+                    if (!best || c < least) {
+                        least = c;
+                        best = a; bb = b; br = r; bs = s;
+                    }
+                }
+    }
+    o->bcast = bb;
+    o->reduce = br;
+    o->shift = bs;
+    return best;
+}

@@ -1,0 +1,257 @@
+/*
+ * pumma_model.c -- the alpha-beta-gamma machine model behind `auto`,
+ * measured on the running machine.
+ *
+ *   alpha    seconds per message (latency)
+ *   beta     seconds per byte sent
+ *   gamma    seconds per multiply-add of a large local GEMM, per type
+ *   gamma_k  GEMM with a short inner dimension k costs gamma*(1 + gamma_k/k)
+ *   gamma_t  GEMM of transposed operands ('T','T') over 'N','N' (a ratio)
+ *   delta    seconds per byte of a local copy or add
+ *   delta_t  seconds per byte of a local transposing copy
+ *
+ * Measured once per grid, at the first call that leaves a choice to pumma:
+ * a ping-pong between the grid's first two processes, and small GEMMs and
+ * copies on its first process, broadcast so every process of the grid
+ * plans with the same numbers (they must all choose alike). It takes a few
+ * milliseconds. PUMMA_MODEL sets any of the values instead, e.g.
+ * PUMMA_MODEL=alpha=2e-6,beta=1e-9; a value it names is not measured.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pumma_internal.h"
+
+enum { NVAL = 10 };        /* alpha beta gamma[4] gamma_k gamma_t delta delta_t */
+
+static double now(void) { return MPI_Wtime(); }
+
+/* Best of `reps` timings of a GEMM m x n x k of type t (seconds). */
+static double time_gemm(const pumma_type_t *t, char tr, int m, int n, int k,
+                        char *a, char *b, char *c, int reps)
+{
+    double best = 1e30;
+    int lda = tr == 'N' ? m : k, ldb = tr == 'N' ? k : n;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now();
+        t->gemm(&tr, &tr, &m, &n, &k, t->one, a, &lda, b, &ldb, t->zero, c,
+                &m, 1, 1);
+        double dt = now() - t0;
+        if (dt < best) best = dt;
+    }
+    return best;
+}
+
+static double time_copy(char tr, int n, const char *x, char *y, int reps)
+{
+    const pumma_type_t *t = &pumma_type_d;
+    double best = 1e30;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now();
+        t->geadd(tr, n, n, t->one, x, n, t->zero, y, n);
+        double dt = now() - t0;
+        if (dt < best) best = dt;
+    }
+    return best / ((double)n * n * t->size);
+}
+
+/* Nonzero data (some BLAS take shortcuts on zeros), as floats or doubles. */
+static void fill(char *a, char *b, size_t bytes, int single)
+{
+    size_t n = bytes / (single ? sizeof(float) : sizeof(double));
+    for (size_t j = 0; j < n; j++) {
+        double x = 1.0 / (double)(1 + j % 7), y = 1.0 / (double)(1 + j % 5);
+        if (single) {
+            ((float *)a)[j] = (float)x;
+            ((float *)b)[j] = (float)y;
+        } else {
+            ((double *)a)[j] = x;
+            ((double *)b)[j] = y;
+        }
+    }
+}
+
+/* The local part of the measurement (values 2..9). */
+static void measure_local(double *v)
+{
+    enum { N = 256, KS = 32, REPS = 3, NC = 512 };
+    const pumma_type_t *types[4] = {&pumma_type_s, &pumma_type_d,
+                                    &pumma_type_c, &pumma_type_z};
+    size_t bytes = (size_t)NC * NC * 8;  /* >= N*N complex doubles */
+    char *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
+    if (!a || !b || !c) {
+        free(a); free(b); free(c);
+        return;                          /* keep the defaults */
+    }
+    const double ma = (double)N * N * N;
+    for (int i = 0; i < 4; i++) {
+        fill(a, b, bytes, types[i]->letter == 'S' || types[i]->letter == 'C');
+        time_gemm(types[i], 'N', N, N, N, a, b, c, 1);      /* warm up */
+        v[2 + i] = time_gemm(types[i], 'N', N, N, N, a, b, c, REPS) / ma;
+    }
+    fill(a, b, bytes, 0);
+    const pumma_type_t *d = &pumma_type_d;
+    double g = v[3];
+    double gs = time_gemm(d, 'N', N, N, KS, a, b, c, REPS * 4) /
+                ((double)N * N * KS);
+    double gt = time_gemm(d, 'T', N, N, N, a, b, c, REPS) / ma;
+    v[6] = gs > g ? (gs / g - 1.0) * KS : 0.0;
+    v[7] = gt / g;
+    v[8] = time_copy('N', NC, a, b, REPS);
+    v[9] = time_copy('T', NC, a, b, REPS);
+    free(a); free(b); free(c);
+}
+
+/* Ping-pong between ranks 0 and 1 of comm: alpha and beta. */
+static void measure_net(MPI_Comm comm, double *v)
+{
+    enum { BIG = 1 << 20, REPS = 5 };
+    int me, np;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &np);
+    if (np < 2 || me > 1) return;
+    char *buf = calloc(1, BIG);
+    if (!buf) return;                  /* both sides agree: same size */
+    int peer = 1 - me;
+    double t[2];
+    const int sizes[2] = {8, BIG};
+    for (int s = 0; s < 2; s++) {
+        double best = 1e30;
+        for (int r = 0; r < REPS + 1; r++) {
+            double t0 = now();
+            if (me == 0) {
+                MPI_Send(buf, sizes[s], MPI_BYTE, peer, 77, comm);
+                MPI_Recv(buf, sizes[s], MPI_BYTE, peer, 77, comm,
+                         MPI_STATUS_IGNORE);
+            } else {
+                MPI_Recv(buf, sizes[s], MPI_BYTE, peer, 77, comm,
+                         MPI_STATUS_IGNORE);
+                MPI_Send(buf, sizes[s], MPI_BYTE, peer, 77, comm);
+            }
+            double dt = (now() - t0) / 2;
+            if (r > 0 && dt < best) best = dt;     /* r = 0 warms up */
+        }
+        t[s] = best;
+    }
+    free(buf);
+    v[0] = t[0];
+    v[1] = t[1] > t[0] ? (t[1] - t[0]) / (BIG - 8) : 1e-12;
+}
+
+static const char *const names[NVAL] = {
+    "alpha", "beta", "gamma_s", "gamma_d", "gamma_c", "gamma_z",
+    "gamma_k", "gamma_t", "delta", "delta_t"};
+
+/* PUMMA_MODEL=name=value,...: which values it sets (bit i: value i). */
+static unsigned parse_env(double *v)
+{
+    const char *e = getenv("PUMMA_MODEL");
+    unsigned set = 0;
+    if (!e || !*e) return 0;
+    char *copy = strdup(e), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        int i = 0;
+        if (eq) {
+            *eq = 0;
+            for (i = 0; i < NVAL && strcmp(names[i], tok); i++) {}
+            if (i == NVAL && !strcmp(tok, "gamma")) i = 3;   /* D's */
+        }
+        char *end = NULL;
+        double x = eq ? strtod(eq + 1, &end) : 0;
+        if (!eq || i == NVAL || end == eq + 1 || *end || !(x >= 0)) {
+            fprintf(stderr, "pumma: PUMMA_MODEL: cannot read '%s'; give "
+                    "name=value pairs, value >= 0, names:", e);
+            for (int j = 0; j < NVAL; j++) fprintf(stderr, " %s", names[j]);
+            fprintf(stderr, " (gamma = gamma_d)\n");
+            free(copy);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        v[i] = x;
+        set |= 1u << i;
+    }
+    free(copy);
+    return set;
+}
+
+void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo)
+{
+    /* Defaults: a plausible cluster node, used for any value that cannot
+     * be measured (one process: no network). */
+    double v[NVAL] = {5e-6, 1e-9, 1e-11, 2e-11, 8e-11, 1.6e-10,
+                      8.0, 1.0, 2e-10, 6e-10};
+    unsigned set = parse_env(v);
+    const unsigned all = (1u << NVAL) - 1;
+    if ((set & all) != all) {
+        int me;
+        MPI_Comm_rank(g->all, &me);
+        double m[NVAL];
+        memcpy(m, v, sizeof m);
+        if ((set & 3u) != 3u) measure_net(g->all, m);
+        if (me == 0 && (set & ~3u & all) != (~3u & all)) measure_local(m);
+        MPI_Bcast(m, NVAL, MPI_DOUBLE, 0, g->all);
+        for (int i = 0; i < NVAL; i++)
+            if (!(set & (1u << i))) v[i] = m[i];
+    }
+    mo->alpha = v[0];
+    mo->beta = v[1];
+    for (int i = 0; i < 4; i++) mo->gamma[i] = v[2 + i];
+    mo->gamma_k = v[6];
+    mo->gamma_t = v[7];
+    mo->delta = v[8];
+    mo->delta_t = v[9];
+    mo->valid = 1;
+    pumma_stats_model(mo);
+}
+
+/* ------------------------------------------------- costs shared by all */
+
+double pumma_model_msg(const pumma_model_t *mo, double bytes)
+{
+    return mo->alpha + mo->beta * bytes;
+}
+
+int pumma_model_log2(int np)
+{
+    int d = 0;
+    while ((1 << d) < np) d++;
+    return d;
+}
+
+static int type_slot(const pumma_type_t *t)
+{
+    return t->is_complex ? (t->size == 8 ? 2 : 3) : (t->size == 4 ? 0 : 1);
+}
+
+double pumma_model_gemm(const pumma_model_t *mo, const pumma_type_t *t,
+                        double m, double n, double k, int transposed)
+{
+    if (m <= 0 || n <= 0 || k <= 0) return 0;
+    double g = mo->gamma[type_slot(t)] * (1.0 + mo->gamma_k / k);
+    return g * m * n * k * (transposed ? mo->gamma_t : 1.0);
+}
+
+double pumma_model_copy(const pumma_model_t *mo, double bytes, int transposed)
+{
+    return bytes * (transposed ? mo->delta_t : mo->delta);
+}
+
+/* Pieces of a segmented collective (as pumma_bcast_tree.c cuts them). */
+int pumma_model_pieces(double bytes, double seg_bytes)
+{
+    if (seg_bytes <= 0 || seg_bytes >= bytes) return 1;
+    double n = ceil(bytes / seg_bytes);
+    return n > 256 ? 256 : (int)n;
+}
+
+double pumma_model_redist(const pumma_model_t *mo, int np, double bytes,
+                          int transposed)
+{
+    double net = np > 1 ? mo->alpha * (np - 1) + mo->beta * bytes * (np - 1) / np
+                        : 0;
+    return net + pumma_model_copy(mo, bytes, transposed) +
+           pumma_model_copy(mo, bytes, 0);
+}

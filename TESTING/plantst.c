@@ -1,0 +1,398 @@
+/*
+ * plantst.c -- tester of `auto` (SRC/core/pumma_plan.c) and the cost
+ * functions it prices with, under models set by hand (no measurement, no
+ * communication: one process).
+ *
+ * Usage: mpiexec -n 1 ./xplantst
+ *
+ * Checks, from the definitions rather than from what the code prints:
+ *   costs   every broadcast, reduce and shift variant against the closed
+ *           forms of its schedule (seconds for alpha, beta, delta given):
+ *           binomial trees ceil(log2 np) rounds, chains np-1 hops,
+ *           segmented chains np-2+s piece times, direct np-1 receipts...;
+ *   search  for many problems (grids 1x1 to 6x1 and 2x3, the four
+ *           TRANSA/TRANSB, sizes, block sizes) and several models, the
+ *           plan is the cheapest of all combinations (enumerated here
+ *           independently), uses only an algorithm that computes the
+ *           TRANSA/TRANSB, and keeps every forced choice that applies;
+ *   sense   on a latency-bound machine broadcasts over 6 processes use a
+ *           log-depth tree, never a ring or a chain, and reduces a tree;
+ *           on a bandwidth-bound one a large broadcast is pipelined; when
+ *           transposing copies are dear A^T*B^T takes tt-local (whose
+ *           transposes happen in the GEMM) and A*B no -row form (which
+ *           presorts transposed); when transposed GEMMs are dear, tt.
+ * Prints one PASSED/FAILED line per check group and "N passed, N failed";
+ * exit status 1 on a failure.
+ */
+#include <mpi.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pumma_internal.h"
+
+static int npass, nfail;
+
+static void check(int ok, const char *group, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int group_fail;
+static void check(int ok, const char *group, const char *fmt, ...)
+{
+    if (ok) return;
+    if (group_fail++ < 5) {
+        va_list ap;
+        va_start(ap, fmt);
+        printf("FAILED %s: ", group);
+        vprintf(fmt, ap);
+        printf("\n");
+        va_end(ap);
+    }
+}
+
+static void group_end(const char *group)
+{
+    if (group_fail) {
+        nfail++;
+    } else {
+        npass++;
+        printf("PASSED %s\n", group);
+    }
+    group_fail = 0;
+}
+
+static int close_to(double x, double y)
+{
+    return fabs(x - y) <= 1e-9 * (fabs(x) + fabs(y)) + 1e-300;
+}
+
+static pumma_model_t model(double alpha, double beta, double gamma,
+                           double delta, double delta_t, double gamma_t)
+{
+    pumma_model_t m;
+    memset(&m, 0, sizeof m);
+    m.alpha = alpha;
+    m.beta = beta;
+    for (int i = 0; i < 4; i++) m.gamma[i] = gamma;
+    m.gamma_k = 8;
+    m.gamma_t = gamma_t;
+    m.delta = delta;
+    m.delta_t = delta_t;
+    m.valid = 1;
+    return m;
+}
+
+static int ceil_log2(int n)
+{
+    int d = 0;
+    while ((1 << d) < n) d++;
+    return d;
+}
+
+/* ------------------------------------------------------------- costs */
+
+static void test_costs(void)
+{
+    const char *G = "variant costs match their schedules' closed forms";
+    const double a = 1e-5, b = 1e-9, d = 3e-10;
+    pumma_model_t mo = model(a, b, 1e-11, d, 2 * d, 1);
+    const double sizes[] = {8, 1e4, 3e6};
+    const int nps[] = {1, 2, 3, 4, 5, 6, 8};
+    for (int is = 0; is < 3; is++)
+        for (int in = 0; in < 7; in++) {
+            double m = sizes[is];
+            int np = nps[in], L = ceil_log2(np);
+            double msg = a + b * m, add = msg + d * m;
+            const pumma_coll_ops_t *v;
+            for (int i = 0; (v = pumma_comm_at(PUMMA_BCAST_TABLE, i)); i++) {
+                double want = -1, got = v->cost(&mo, np, m, 0);
+                const char *nm = v->name;
+                if (!strcmp(nm, "ring-inc") || !strcmp(nm, "ring-dec"))
+                    want = (np - 1) * msg;
+                else if (!strcmp(nm, "mpi") || !strcmp(nm, "mst") ||
+                         !strcmp(nm, "binomial"))
+                    want = L * msg;
+                else if (!strcmp(nm, "ring-split")) {
+                    /* root sends one way, then the other: the farthest
+                     * node is ceil((np-1)/2) hops one way, or one more
+                     * than floor((np-1)/2) the other */
+                    int one = np / 2, other = (np - 1) / 2;
+                    int far = other > 0 && other + 1 > one ? other + 1 : one;
+                    want = far * msg;
+                } else if (!strcmp(nm, "binary")) {
+                    int lv = 0;
+                    while ((2 << lv) <= np) lv++;
+                    want = np <= 1 ? 0 : (np == 2 ? 1 : 2 * lv) * msg;
+                } else if (!strcmp(nm, "pipeline")) {
+                    double seg = 65536;
+                    int s = m <= seg ? 1 : (int)ceil(m / seg);
+                    if (s > 256) s = 256;
+                    want = np <= 1 ? 0 : (np - 2 + s) * (a + b * m / s);
+                }
+                check(want >= 0, G, "bcast %s has no closed form here", nm);
+                check(close_to(got, want), G, "bcast %s np=%d m=%g: %g, want %g",
+                      nm, np, m, got, want);
+            }
+            for (int i = 0; (v = pumma_comm_at(PUMMA_REDUCE_TABLE, i)); i++) {
+                double want = -1, got = v->cost(&mo, np, m, 0);
+                const char *nm = v->name;
+                if (!strcmp(nm, "direct") || !strcmp(nm, "ring"))
+                    want = (np - 1) * add;
+                else if (!strcmp(nm, "mst"))
+                    want = L * add;
+                else if (!strcmp(nm, "mpi"))
+                    want = np <= 1 ? 0 : L * add + 2 * d * m;
+                check(want >= 0, G, "reduce %s has no closed form here", nm);
+                check(close_to(got, want), G,
+                      "reduce %s np=%d m=%g: %g, want %g", nm, np, m, got,
+                      want);
+            }
+            /* A segmented ring reduce: np-2+s pieces, each sent and added. */
+            const pumma_coll_ops_t *ring =
+                pumma_comm_find(PUMMA_REDUCE_TABLE, "ring");
+            if (np > 1 && m > 4096) {
+                int s = (int)ceil(m / 4096);
+                if (s > 256) s = 256;
+                double want = (np - 2 + s) * (a + (b + d) * m / s);
+                check(close_to(ring->cost(&mo, np, m, 4096), want), G,
+                      "segmented ring reduce np=%d m=%g", np, m);
+            }
+            const pumma_shift_ops_t *sh;
+            for (int i = 0; (sh = pumma_shift_at(i)); i++) {
+                double got = sh->cost(&mo, np, m);
+                double want = np <= 1 ? 0
+                              : !strcmp(sh->name, "oddeven") ? 2 * msg
+                                                              : msg;
+                check(close_to(got, want), G, "shift %s np=%d m=%g: %g, want %g",
+                      sh->name, np, m, got, want);
+            }
+        }
+    group_end(G);
+}
+
+/* ------------------------------------------------------------ planning */
+
+static pumma_grid_t grid(int P, int Q, const pumma_model_t *mo)
+{
+    pumma_grid_t g;
+    memset(&g, 0, sizeof g);
+    g.nprow = P;
+    g.npcol = Q;
+    g.all = g.row = g.col = MPI_COMM_NULL;
+    g.model = *mo;
+    return g;
+}
+
+static pumma_view_t view(int rows, int cols, int mb, int nb, int P, int Q)
+{
+    pumma_view_t v;
+    memset(&v, 0, sizeof v);
+    v.row = (pumma_dist_t){rows, mb, mb, 0, P};
+    v.col = (pumma_dist_t){cols, nb, nb, 0, Q};
+    v.ld = 1;
+    return v;
+}
+
+static pumma_problem_t problem(const pumma_grid_t *g, char ta, char tb, int m,
+                               int n, int k, int nb)
+{
+    pumma_problem_t p;
+    memset(&p, 0, sizeof p);
+    p.t = &pumma_type_d;
+    p.g = g;
+    p.transa = ta;
+    p.transb = tb;
+    p.m = m; p.n = n; p.k = k;
+    p.alpha = p.beta = pumma_type_d.one;
+    int P = g->nprow, Q = g->npcol;
+    p.a = ta == 'N' ? view(m, k, nb, nb, P, Q) : view(k, m, nb, nb, P, Q);
+    p.b = tb == 'N' ? view(k, n, nb, nb, P, Q) : view(n, k, nb, nb, P, Q);
+    p.c = view(m, n, nb, nb, P, Q);
+    return p;
+}
+
+/* The plan's cost recomputed: the same pricing, done here. */
+static double price(const pumma_problem_t *have, const pumma_algo_t *a,
+                    pumma_opts_t *o)
+{
+    const pumma_grid_t *g = have->g;
+    pumma_problem_t h = *have, want;
+    h.opts = o;
+    a->align(&h, &want);
+    want.opts = o;
+    double c = a->cost(&want, &g->model);
+    const pumma_view_t *hv[3] = {&h.a, &h.b, &h.c};
+    const pumma_view_t *wv[3] = {&want.a, &want.b, &want.c};
+    for (int i = 0; i < 3; i++)
+        if (!pumma_view_same_layout(hv[i], wv[i]))
+            c += pumma_model_redist(&g->model, g->nprow * g->npcol,
+                                    (double)wv[i]->row.n / g->nprow *
+                                        wv[i]->col.n / g->npcol * 8,
+                                    0);
+    return c;
+}
+
+/* Plan p with nothing forced; return the cost of the choice and of the
+ * cheapest combination enumerated here. */
+static const pumma_algo_t *plan(pumma_problem_t *p, pumma_opts_t *o,
+                                double *chosen, double *cheapest)
+{
+    pumma_opts_t keep = *o;
+    const pumma_algo_t *a = pumma_plan(p, o);
+    pumma_opts_t got = *o;
+    *chosen = price(p, a, &got);
+    *cheapest = HUGE_VAL;
+    const pumma_algo_t *x;
+    const pumma_coll_ops_t *b, *r;
+    const pumma_shift_ops_t *s;
+    for (int i = 0; (x = pumma_algo_at(i)); i++) {
+        if (!x->handles(p->transa, p->transb)) continue;
+        for (int ib = 0; (b = pumma_comm_at(PUMMA_BCAST_TABLE, ib)); ib++)
+            for (int ir = 0; (r = pumma_comm_at(PUMMA_REDUCE_TABLE, ir)); ir++)
+                for (int is = 0; (s = pumma_shift_at(is)); is++) {
+                    pumma_opts_t t = keep;
+                    t.bcast = b;
+                    t.reduce = r;
+                    t.shift = s;
+                    double c = price(p, x, &t);
+                    if (c < *cheapest) *cheapest = c;
+                }
+    }
+    return a;
+}
+
+static void test_search(void)
+{
+    const char *G = "auto takes the cheapest combination that computes the call";
+    const char *G2 = "auto keeps forced choices that apply";
+    const pumma_model_t models[] = {
+        model(3e-7, 5e-10, 4e-11, 1.4e-10, 3.8e-10, 1.06),   /* this box */
+        model(5e-5, 1e-9, 1e-11, 2e-10, 6e-10, 1.0),        /* latency */
+        model(1e-7, 1e-7, 1e-12, 1e-10, 1e-10, 1.0),        /* bandwidth */
+        model(1e-6, 1e-9, 1e-11, 1e-10, 5e-9, 1.0),         /* dear transposes */
+    };
+    const int grids[][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}, {1, 6}, {6, 1},
+                            {2, 3}, {3, 2}};
+    const char tr[][2] = {{'N', 'N'}, {'T', 'N'}, {'N', 'T'}, {'T', 'T'}};
+    const int sizes[][4] = {{1, 1, 1, 64}, {300, 200, 100, 32},
+                            {3000, 3000, 3000, 64}, {50, 4000, 700, 100}};
+    int cases = 0;
+    for (int im = 0; im < 4; im++)
+        for (int ig = 0; ig < 8; ig++) {
+            pumma_grid_t g = grid(grids[ig][0], grids[ig][1], &models[im]);
+            for (int it = 0; it < 4; it++)
+                for (int iz = 0; iz < 4; iz++) {
+                    const int *z = sizes[iz];
+                    pumma_problem_t p =
+                        problem(&g, tr[it][0], tr[it][1], z[0], z[1], z[2], z[3]);
+                    pumma_opts_t o;
+                    memset(&o, 0, sizeof o);
+                    double chosen, cheapest;
+                    const pumma_algo_t *a = plan(&p, &o, &chosen, &cheapest);
+                    cases++;
+                    check(a && a->handles(p.transa, p.transb), G,
+                          "%s chosen for %c%c", a ? a->name : "nothing",
+                          p.transa, p.transb);
+                    check(o.bcast && o.reduce && o.shift, G, "variant unset");
+                    check(chosen <= cheapest * (1 + 1e-12), G,
+                          "model %d grid %dx%d %c%c size %d: %s at %g, "
+                          "cheapest %g", im, g.nprow, g.npcol, p.transa,
+                          p.transb, iz, a->name, chosen, cheapest);
+                    /* Forcing: a variant and an algorithm that applies are
+                     * kept; an algorithm that does not is replaced. */
+                    const pumma_algo_t *x;
+                    for (int i = 0; (x = pumma_algo_at(i)); i++) {
+                        memset(&o, 0, sizeof o);
+                        o.algo = x->name;
+                        o.reduce = pumma_comm_find(PUMMA_REDUCE_TABLE, "ring");
+                        o.shift = pumma_shift_find("oddeven");
+                        const pumma_algo_t *y = pumma_plan(&p, &o);
+                        int applies = x->handles(p.transa, p.transb);
+                        check(applies ? y == x : y->handles(p.transa, p.transb),
+                              G2, "forced %s gave %s for %c%c", x->name,
+                              y->name, p.transa, p.transb);
+                        check(!strcmp(o.reduce->name, "ring") &&
+                                  !strcmp(o.shift->name, "oddeven"),
+                              G2, "forced variants changed");
+                    }
+                }
+        }
+    group_end(G);
+    group_end(G2);
+    printf("(%d planned calls)\n", cases);
+}
+
+static void test_sense(void)
+{
+    const char *G = "auto's choices follow the machine";
+    pumma_opts_t o;
+    double c1, c2;
+    /* Latency-bound, small NN on 6x1: B is broadcast over 6 processes. */
+    pumma_model_t lat = model(1e-3, 1e-12, 1e-13, 1e-13, 1e-13, 1.0);
+    pumma_grid_t g = grid(6, 1, &lat);
+    pumma_problem_t p = problem(&g, 'N', 'N', 60, 60, 60, 10);
+    memset(&o, 0, sizeof o);
+    o.algo = "mdb2";
+    plan(&p, &o, &c1, &c2);
+    const char *bn = o.bcast->name;
+    check(!strcmp(bn, "mpi") || !strcmp(bn, "mst") || !strcmp(bn, "binomial") ||
+              !strcmp(bn, "ring-split"),
+          G, "latency-bound 6-process broadcast: %s", bn);
+    /* Latency-bound TN on 6x1: partial products summed over 6. */
+    p = problem(&g, 'T', 'N', 60, 60, 60, 10);
+    memset(&o, 0, sizeof o);
+    plan(&p, &o, &c1, &c2);
+    check(!strcmp(o.reduce->name, "mst") || !strcmp(o.reduce->name, "mpi"), G,
+          "latency-bound 6-process reduce: %s", o.reduce->name);
+    /* Bandwidth-bound, large NN on 6x1: pipelined chain. */
+    pumma_model_t bw = model(1e-9, 1e-6, 1e-15, 1e-15, 1e-15, 1.0);
+    g = grid(6, 1, &bw);
+    p = problem(&g, 'N', 'N', 3000, 3000, 3000, 64);
+    memset(&o, 0, sizeof o);
+    o.algo = "mdb2";
+    plan(&p, &o, &c1, &c2);
+    check(!strcmp(o.bcast->name, "pipeline"), G,
+          "bandwidth-bound broadcast of large slabs: %s", o.bcast->name);
+    /* Dear transposing copies: tt-local for TT, no -row form for NN. */
+    pumma_model_t dt = model(1e-6, 1e-10, 1e-11, 1e-10, 1e-7, 1.0);
+    const int grids[][2] = {{1, 2}, {2, 1}, {2, 3}};
+    for (int i = 0; i < 3; i++) {
+        g = grid(grids[i][0], grids[i][1], &dt);
+        p = problem(&g, 'T', 'T', 1000, 1000, 1000, 64);
+        memset(&o, 0, sizeof o);
+        const pumma_algo_t *a = plan(&p, &o, &c1, &c2);
+        check(!strcmp(a->name, "tt-local"), G,
+              "TT with dear transposing copies on %dx%d: %s", g.nprow,
+              g.npcol, a->name);
+        p = problem(&g, 'N', 'N', 1000, 1000, 1000, 64);
+        memset(&o, 0, sizeof o);
+        a = plan(&p, &o, &c1, &c2);
+        check(!strstr(a->name, "-row"), G,
+              "NN with dear transposing copies on %dx%d: %s", g.nprow,
+              g.npcol, a->name);
+    }
+    /* Dear transposed GEMMs (and cheap copies): tt. */
+    pumma_model_t tg = model(1e-6, 1e-10, 1e-11, 1e-10, 1e-10, 3.0);
+    for (int i = 0; i < 3; i++) {
+        g = grid(grids[i][0], grids[i][1], &tg);
+        p = problem(&g, 'T', 'T', 1000, 1000, 1000, 64);
+        memset(&o, 0, sizeof o);
+        const pumma_algo_t *a = plan(&p, &o, &c1, &c2);
+        check(!strcmp(a->name, "tt"), G,
+              "TT with dear transposed GEMMs on %dx%d: %s", g.nprow, g.npcol,
+              a->name);
+    }
+    group_end(G);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    test_costs();
+    test_search();
+    test_sense();
+    printf("%d passed, %d failed\n", npass, nfail);
+    MPI_Finalize();
+    return nfail ? 1 : 0;
+}
