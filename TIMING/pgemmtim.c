@@ -38,6 +38,16 @@
  * of pumma's temporaries is read; the row shows the largest over the ranks of
  * peak / (that rank's local A + B + C bytes), the worst round.
  *
+ * auto against forced choices: when the input times pumma's plain call (its
+ * own choice, `pumma`) and forced variants (`pumma:...`), the rivals are the
+ * forced rows that ran something else than auto (pumma_last_plan differs: a
+ * row that forces what auto chose anyway, or a variant the algorithm does not
+ * use, is auto again). When after the rounds the fastest rival is more than
+ * CONTEST (3%) faster than auto, the two are timed CONFIRM more rounds,
+ * alternately, before they are reported; the final table then says per case
+ * whether auto's choice is measurably worse than the fastest rival (WORSE:
+ * still more than 3% slower) or not (ok).
+ *
  * With a targets line in the input (BENCH.dat), or with -s BASE, a final table
  * lists every pumma implementation per case with the targets' verdict (ok or
  * BELOW); -s also writes it to BASE.txt and BASE.csv. Missing a target does not
@@ -78,6 +88,7 @@
 #pragma weak pumma_pcgemm_opts
 #pragma weak pumma_pzgemm_opts
 #pragma weak pumma_mem_peak
+#pragma weak pumma_last_plan
 
 #ifndef SCALAPACK_SO
 #define SCALAPACK_SO "libscalapack-openmpi.so.2.2"
@@ -115,6 +126,7 @@ typedef void (*pgemm_opts_fn)(const char *, const char *, const int *, const int
                               const int *, const int *, const int *,
                               const pumma_options_t *, int *);
 typedef size_t (*mem_peak_fn)(int);
+typedef const char *(*last_plan_fn)(void);
 /* Fortran BLAS ?gemm_ with gfortran's hidden lengths of the two CHARACTER*1. */
 typedef void (*gemm_fn)(const char *, const char *, const int *, const int *,
                         const int *, const void *, const void *, const int *,
@@ -876,12 +888,13 @@ typedef struct {
     int impl, wrong;
     meas_t m;
     double gloc, gscal, load;
+    char plan[96];            /* what pumma ran (pumma_last_plan), rank 0 */
 } result_t;
 static result_t *results;
 static int nresults, capresults;
 
 static void keep(const case_t *c, int impl, const meas_t *m, double gloc, double gscal,
-                 int wrong)
+                 int wrong, const char *plan)
 {
     if (nresults == capresults) {
         int cap = capresults ? 2 * capresults : 64;
@@ -899,6 +912,7 @@ static void keep(const case_t *c, int impl, const meas_t *m, double gloc, double
     r->gscal = gscal;
     r->load = load1();
     r->wrong = wrong;
+    snprintf(r->plan, sizeof r->plan, "%.95s", plan);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -907,6 +921,7 @@ static void keep(const case_t *c, int impl, const meas_t *m, double gloc, double
 
 static pgemm_opts_fn opts_fn[NPREC];
 static mem_peak_fn mem_peak;
+static last_plan_fn last_plan;
 
 static int cmpd(const void *a, const void *b)
 {
@@ -946,6 +961,9 @@ static void info_meaning(int info, const pumma_options_t *po, char *buf, size_t 
 
 /* Returns 1 if some implementation was WRONG, 0 otherwise, -1 if skipped,
  * -2 if a pumma_p?gemm_opts call gave INFO != 0 (the run stops). */
+enum { CONFIRM = 6 };
+#define CONTEST 0.03
+
 static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctxt,
                     int myrow, int mycol)
 {
@@ -1028,24 +1046,35 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
     }
 
     double best_loc = INFINITY, best[MAXIMPL], worst_diff[MAXIMPL], peak[MAXIMPL];
+    static char plan[MAXIMPL][96];   /* what each pumma row ran (rank 0) */
     for (int i = 0; i < nimpl; i++)
         best[i] = INFINITY, worst_diff[i] = 0, peak[i] = 0;
 
-    for (int r = 0; r < cfg->reps; r++) {
+    /* auto (the plain call) and, if one beats it, the fastest forced one */
+    int iauto = -1, contest = -1, rounds = cfg->reps;
+    for (int i = 0; i < nimpl; i++)
+        if (cfg->impl[i].kind == K_PUMMA)
+            iauto = i;
+    for (int r = 0; r < rounds; r++) {
         double t;
+        const int extra = r >= cfg->reps; /* a confirmation round */
         /* aggregate local GEMM */
-        MPI_Barrier(comm);
-        t = MPI_Wtime();
-        gemm_blas[p](ta, tb, &lm, &ln, &K, alpha, LA, &llda, LB, &lldb, beta, LC, &lldc,
-                     1, 1);
-        t = MPI_Wtime() - t;
-        MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
-        if (t < best_loc)
-            best_loc = t;
-        times[r] = t;
+        if (!extra) {
+            MPI_Barrier(comm);
+            t = MPI_Wtime();
+            gemm_blas[p](ta, tb, &lm, &ln, &K, alpha, LA, &llda, LB, &lldb, beta, LC,
+                         &lldc, 1, 1);
+            t = MPI_Wtime() - t;
+            MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
+            if (t < best_loc)
+                best_loc = t;
+            times[r] = t;
+        }
 
         /* implementations, alternately */
         for (int i = 0; i < nimpl; i++) {
+            if (extra && i != iauto && i != contest)
+                continue;
             const impl_t *im = &cfg->impl[i];
             const int measure = im->kind != K_SCALAPACK && mem_peak;
             pumma_options_t o = to_options(im);
@@ -1063,6 +1092,8 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
                     ta, tb, &M, &N, &K, alpha, A, &one, &one, desca, B, &one, &one, descb,
                     beta, Ci[i], &one, &one, descc);
             t = MPI_Wtime() - t;
+            if (im->kind != K_SCALAPACK)
+                snprintf(plan[i], sizeof plan[i], "%.95s", last_plan ? last_plan() : "");
             if (measure) {
                 double pk = (double)mem_peak(0);
                 if (pk > peak[i])
@@ -1071,7 +1102,8 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
             MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
             if (t < best[i])
                 best[i] = t;
-            times[(size_t)(1 + i) * cfg->reps + r] = t;
+            if (!extra)
+                times[(size_t)(1 + i) * cfg->reps + r] = t;
             ncalls[p][im->kind]++;
             if (im->kind == K_OPTS) { /* INFO of every rank */
                 int lohi[2] = {info, -info};
@@ -1112,6 +1144,22 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
             if (rel > worst_diff[i])
                 worst_diff[i] = rel;
         }
+
+        /* best[] is the maximum over ranks: every rank decides alike */
+        if (r == cfg->reps - 1 && iauto >= 0) {
+            for (int i = 0; i < nimpl; i++)
+                if (cfg->impl[i].kind == K_OPTS &&
+                    (!plan[iauto][0] || strcmp(plan[i], plan[iauto])) &&
+                    (contest < 0 || best[i] < best[contest]))
+                    contest = i;
+            if (contest >= 0 && best[contest] < best[iauto] * (1 - CONTEST)) {
+                rounds += CONFIRM;
+                if (rank == 0)
+                    fprintf(stderr, "  %s faster than auto by %.1f%%: %d more rounds of "
+                            "the two\n", cfg->impl[contest].label,
+                            100 * (best[iauto] / best[contest] - 1), CONFIRM);
+            }
+        }
     }
 
     /* pumma's temporaries: the worst rank's peak / its local A+B+C */
@@ -1145,7 +1193,7 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
                 if (mem_peak)
                     m.memratio = mem[i][0], m.membytes = mem[i][1];
                 row(c, im, &m, wrong ? "WRONG" : "ok");
-                keep(c, i, &m, gloc, gscal, wrong);
+                keep(c, i, &m, gloc, gscal, wrong, plan[i]);
             }
         }
         fflush(stdout);
@@ -1166,6 +1214,65 @@ done:
 
 static char hdr_ranks[4096], hdr_blas[1536];
 static double load_start = -1, load_end = -1;
+
+static int same_case(const case_t *a, const case_t *b)
+{
+    return a->prec == b->prec && a->P == b->P && a->Q == b->Q && a->M == b->M &&
+           a->N == b->N && a->K == b->K && a->NB == b->NB && a->ta == b->ta &&
+           a->tb == b->tb;
+}
+
+/* Per case: auto's rate against the fastest forced choice (see the top). */
+static void auto_verdicts(FILE *out, const config_t *cfg)
+{
+    int header = 0, nworse = 0, ncases = 0;
+    for (int k = 0; k < nresults;) {
+        int e = k;
+        while (e < nresults && same_case(&results[e].c, &results[k].c))
+            e++;
+        const result_t *au = NULL, *bf = NULL;
+        for (int j = k; j < e; j++)
+            if (cfg->impl[results[j].impl].kind == K_PUMMA)
+                au = &results[j];
+        /* Rows that ran what auto ran (a forced variant auto also chose, or
+         * of a kind the algorithm does not use) are auto again: not rivals. */
+        for (int j = k; j < e && au; j++) {
+            const result_t *x = &results[j];
+            if (cfg->impl[x->impl].kind == K_OPTS &&
+                (!au->plan[0] || strcmp(x->plan, au->plan)) &&
+                (!bf || x->m.gf > bf->m.gf))
+                bf = x;
+        }
+        int any_forced = 0;
+        for (int j = k; j < e; j++)
+            any_forced |= cfg->impl[results[j].impl].kind == K_OPTS;
+        if (au && any_forced) {
+            if (!header++)
+                fprintf(out, "\n== auto (pumma's own choice) against the fastest forced "
+                             "choice that ran something else, per case\nWORSE: auto more "
+                             "than %.0f%% slower, after %d confirmation rounds of the two "
+                             "when it trailed\n\n"
+                             "%-1s  %-7s %6s %6s %6s %4s  %-2s  %8s  %-*s %8s %6s  %-7s  %s\n",
+                        100 * CONTEST, CONFIRM, "p", " grid", "M", "N", "K", "NB", "op",
+                        "auto", iw, "fastest forced", "GFLOP/s", "auto/it", "verdict",
+                        "auto ran");
+            const case_t *c = &au->c;
+            double ratio = bf ? au->m.gf / bf->m.gf : 1;
+            int worse = ratio < 1 - CONTEST;
+            nworse += worse;
+            ncases++;
+            fprintf(out, "%c  %3dx%-3d %6d %6d %6d %4d  %c%c  %8.2f  %-*s %8.2f %6.3f  %-7s  "
+                         "%s\n",
+                    PCHAR[c->prec], c->P, c->Q, c->M, c->N, c->K, c->NB, c->ta, c->tb,
+                    au->m.gf, iw, bf ? cfg->impl[bf->impl].label : "(none: all ran auto's)",
+                    bf ? bf->m.gf : au->m.gf, ratio, worse ? "WORSE" : "ok", au->plan);
+        }
+        k = e;
+    }
+    if (ncases)
+        fprintf(out, "\nauto measurably worse than a forced choice: %d of %d cases\n",
+                nworse, ncases);
+}
 
 static void summary(FILE *out, const config_t *cfg, const char *dat, double elapsed,
                     int full_header)
@@ -1245,6 +1352,7 @@ static void summary(FILE *out, const config_t *cfg, const char *dat, double elap
     if (nomem)
         fprintf(out, "(mem '-': this build has no pumma_mem_peak, or the implementation is "
                      "not pumma's)\n");
+    auto_verdicts(out, cfg);
     fflush(out);
 }
 
@@ -1385,6 +1493,7 @@ int main(int argc, char **argv)
     opts_fn[PC] = (pgemm_opts_fn)pumma_pcgemm_opts;
     opts_fn[PZ] = (pgemm_opts_fn)pumma_pzgemm_opts;
     mem_peak = (mem_peak_fn)pumma_mem_peak;
+    last_plan = (last_plan_fn)pumma_last_plan;
     gemm_blas[PS] = F77(sgemm, SGEMM);
     gemm_blas[PD] = F77(dgemm, DGEMM);
     gemm_blas[PC] = F77(cgemm, CGEMM);

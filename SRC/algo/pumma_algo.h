@@ -87,6 +87,9 @@ typedef struct pumma_mdb_shape {
 int pumma_mdb_run(const pumma_problem_t *p, const pumma_mdb_shape_t *sh);
 double pumma_mdb_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                       const pumma_mdb_shape_t *sh);
+/* Variants used: the cast along one grid dimension, the roll along the
+ * other (row: the mirror). */
+unsigned pumma_mdb_uses(const pumma_problem_t *p, int row);
 void pumma_mdb_align(const pumma_problem_t *have, pumma_problem_t *want,
                      int row);
 int pumma_mdb_handles(char ta, char tb);

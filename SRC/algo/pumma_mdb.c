@@ -379,3 +379,11 @@ double pumma_mdb_cost(const pumma_problem_t *p, const pumma_model_t *mo,
     transpose_problem(p, &q, &g);
     return engine_cost(&q, mo, sh, 1, 'T');
 }
+
+unsigned pumma_mdb_uses(const pumma_problem_t *p, int row)
+{
+    int cast = row ? p->g->npcol : p->g->nprow;
+    int roll = row ? p->g->nprow : p->g->npcol;
+    return (cast > 1 ? PUMMA_USES_BCAST : 0u) |
+           (roll > 1 ? PUMMA_USES_SHIFT : 0u);
+}

@@ -173,6 +173,13 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
                             (double)p->n / P * p->k / Q * p->t->size);
 }
 
+/* Sums along the grid rows, B rolled up the columns. */
+static unsigned uses(const pumma_problem_t *p)
+{
+    return (p->g->npcol > 1 ? PUMMA_USES_REDUCE : 0u) |
+           (p->g->nprow > 1 ? PUMMA_USES_SHIFT : 0u);
+}
+
 const pumma_algo_t pumma_algo_nt = {
     "nt", "A*B**T: partial products summed along grid rows, B rolled up",
-    handles, align, run, cost};
+    handles, align, run, cost, uses};

@@ -175,6 +175,13 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
                             (double)p->k / P * p->m / Q * p->t->size);
 }
 
+/* Sums down the grid columns, A rolled along the rows. */
+static unsigned uses(const pumma_problem_t *p)
+{
+    return (p->g->nprow > 1 ? PUMMA_USES_REDUCE : 0u) |
+           (p->g->npcol > 1 ? PUMMA_USES_SHIFT : 0u);
+}
+
 const pumma_algo_t pumma_algo_tn = {
     "tn", "A**T*B: partial products summed down grid columns, A rolled",
-    handles, align, run, cost};
+    handles, align, run, cost, uses};

@@ -81,6 +81,9 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
            pumma_model_redist(mo, g->nprow * g->npcol, c, 1);
 }
 
+/* MDB2's on the same grid (B*A: the cast down the columns). */
+static unsigned uses(const pumma_problem_t *p) { return pumma_mdb_uses(p, 0); }
+
 const pumma_algo_t pumma_algo_tt = {
     "tt", "A**T*B**T: D = B*A by MDB2, then a distributed transpose into C",
-    handles, align, run, cost};
+    handles, align, run, cost, uses};

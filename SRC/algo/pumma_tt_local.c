@@ -92,7 +92,10 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
            pumma_model_redist(mo, g->nprow * g->npcol, c, 0);
 }
 
+/* MDB2's on the same grid (B*A: the cast down the columns). */
+static unsigned uses(const pumma_problem_t *p) { return pumma_mdb_uses(p, 0); }
+
 const pumma_algo_t pumma_algo_tt_local = {
     "tt-local",
     "A**T*B**T: transposed local GEMMs on B*A's schedule, then a blockwise transpose",
-    handles, align, run, cost};
+    handles, align, run, cost, uses};

@@ -148,6 +148,11 @@ static int temp_view(const pumma_type_t *t, const pumma_grid_t *g,
 
 /* ------------------------------------------------------------- driver */
 
+/* What the last call on this process ran (pumma_last_plan, pumma.h). */
+static char last_plan[128] = "";
+
+PUMMA_API const char *pumma_last_plan(void) { return last_plan; }
+
 void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
                 const int *m, const int *n, const int *k, const void *alpha,
                 const void *a, const int *ia, const int *ja, const int *desca,
@@ -206,8 +211,12 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     /* Align: operands the algorithm cannot take as they are go through
      * temporaries. A temporary C is computed with beta = 0 and added back
      * with the caller's beta, so C is read only when beta != 0. */
-    pumma_stats_begin(t->rout, algo->name, opts.bcast->name,
-                      opts.reduce->name, opts.shift->name);
+    const char *bn = opts.uses & PUMMA_USES_BCAST ? opts.bcast->name : "-";
+    const char *rn = opts.uses & PUMMA_USES_REDUCE ? opts.reduce->name : "-";
+    const char *sn = opts.uses & PUMMA_USES_SHIFT ? opts.shift->name : "-";
+    snprintf(last_plan, sizeof last_plan, "algo=%s bcast=%s reduce=%s shift=%s",
+             algo->name, bn, rn, sn);
+    pumma_stats_begin(t->rout, algo->name, bn, rn, sn);
     pumma_problem_t run;
     algo->align(&have, &run);
     int rc = PUMMA_OK;

@@ -4,7 +4,9 @@
  *
  * The candidates are the algorithms that compute the call's TRANSA/TRANSB
  * (or the one forced) and every broadcast, reduce and shift variant (or the
- * one forced). Each combination is priced by the algorithm's cost function
+ * one forced) of the kinds the algorithm uses on this grid; a kind it does
+ * not use keeps the forced variant or the table's first, and is reported as
+ * unused (o->uses). Each combination is priced by the algorithm's cost function
  * under the grid's alpha-beta-gamma model (SRC/model/pumma_model.c), plus
  * the redistributions its alignment needs; the cheapest wins, a tie going
  * to the earlier row of the tables. Every process prices the same
@@ -30,12 +32,33 @@ static double align_cost(const pumma_problem_t *have,
     return c;
 }
 
+/* Candidate i of a kind: the forced variant, or the table's rows; just
+ * one (the forced or the first) when the algorithm does not use the kind. */
+static const pumma_coll_ops_t *coll_at(pumma_table_kind_t kind,
+                                       const pumma_coll_ops_t *forced,
+                                       int used, int i)
+{
+    if (forced || !used) return i ? NULL : forced ? forced : pumma_comm_at(kind, 0);
+    return pumma_comm_at(kind, i);
+}
+
+static const pumma_shift_ops_t *shift_at(const pumma_shift_ops_t *forced,
+                                         int used, int i)
+{
+    if (forced || !used) return i ? NULL : forced ? forced : pumma_shift_at(0);
+    return pumma_shift_at(i);
+}
+
 const pumma_algo_t *pumma_plan(pumma_problem_t *have, pumma_opts_t *o)
 {
     const char ta = have->transa, tb = have->transb;
     const pumma_algo_t *forced = o->algo ? pumma_algo_find(o->algo) : NULL;
     if (forced && !forced->handles(ta, tb)) forced = NULL;
-    if (forced && o->bcast && o->reduce && o->shift) return forced;
+    have->opts = o;
+    if (forced && o->bcast && o->reduce && o->shift) {
+        o->uses = forced->uses(have);
+        return forced;
+    }
 
     const pumma_model_t *mo = pumma_grid_model(have->g);
     const pumma_coll_ops_t *fb = o->bcast, *fr = o->reduce;
@@ -44,32 +67,34 @@ const pumma_algo_t *pumma_plan(pumma_problem_t *have, pumma_opts_t *o)
     const pumma_coll_ops_t *bb = NULL, *br = NULL, *b, *r;
     const pumma_shift_ops_t *bs = NULL, *s;
     double least = 0;
-    have->opts = o;
+    unsigned bu = 0;
     for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++) {
         if (forced ? a != forced : !a->handles(ta, tb)) continue;
         pumma_problem_t want;
         a->align(have, &want);
         const double moves = align_cost(have, &want, mo);
-        for (int ib = 0; (b = fb ? (ib ? NULL : fb)
-                                 : pumma_comm_at(PUMMA_BCAST_TABLE, ib));
+        const unsigned u = a->uses(&want);
+        for (int ib = 0; (b = coll_at(PUMMA_BCAST_TABLE, fb,
+                                      u & PUMMA_USES_BCAST, ib));
              ib++)
-            for (int ir = 0; (r = fr ? (ir ? NULL : fr)
-                                     : pumma_comm_at(PUMMA_REDUCE_TABLE, ir));
+            for (int ir = 0; (r = coll_at(PUMMA_REDUCE_TABLE, fr,
+                                          u & PUMMA_USES_REDUCE, ir));
                  ir++)
                 for (int is = 0;
-                     (s = fs ? (is ? NULL : fs) : pumma_shift_at(is)); is++) {
+                     (s = shift_at(fs, u & PUMMA_USES_SHIFT, is)); is++) {
                     o->bcast = b;
                     o->reduce = r;
                     o->shift = s;
                     double c = moves + a->cost(&want, mo);
                     if (!best || c < least) {
                         least = c;
-                        best = a; bb = b; br = r; bs = s;
+                        best = a; bb = b; br = r; bs = s; bu = u;
                     }
                 }
     }
     o->bcast = bb;
     o->reduce = br;
     o->shift = bs;
+    o->uses = bu;
     return best;
 }

@@ -144,7 +144,9 @@ enum { HDR = 64, CACHE_SLOTS = 6 };
  * Large temporaries are kept for the next call instead of going back to the
  * system: a fresh mapping costs a page fault and a page clear per 4 KiB,
  * which at N = 4000 is several percent of a PDGEMM. A block is reused for a
- * request of at least half its size; at most CACHE_SLOTS blocks are kept.
+ * request of at least 4/5 of its size (half, tried first, let a call that
+ * followed a larger one hold up to twice what it asked for); at most
+ * CACHE_SLOTS blocks are kept.
  * PUMMA_CACHE=0 turns this off; pumma_mem_release() empties the cache.
  */
 static void *cache[CACHE_SLOTS];
@@ -163,7 +165,7 @@ void *pumma_malloc(size_t bytes)
     int best = -1;
     for (int i = 0; i < CACHE_SLOTS && bytes >= CACHE_MIN; i++)
         if (cache[i] && block_size(cache[i]) >= bytes &&
-            block_size(cache[i]) / 2 <= bytes &&
+            block_size(cache[i]) - block_size(cache[i]) / 5 <= bytes &&
             (best < 0 || block_size(cache[i]) < block_size(cache[best])))
             best = i;
     if (best >= 0) {

@@ -124,6 +124,12 @@ PUMMA_DECL_F77X(PUMMA_F77(pumma_pdgemm, PUMMA_PDGEMM), double)
 PUMMA_DECL_F77X(PUMMA_F77(pumma_pcgemm, PUMMA_PCGEMM), float)
 PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemm, PUMMA_PZGEMM), double)
 
+/* What the last P?GEMM call of this process that multiplied ran, as
+ * "algo=mdb2 bcast=ring-inc reduce=- shift=simultaneous" (the names of
+ * pumma_codes.h; "-": the algorithm used no such variant on that grid);
+ * "" before any. Quick returns (M or N = 0, nothing to multiply) leave it. */
+const char *pumma_last_plan(void);
+
 /* Peak bytes of temporaries pumma held since the start (or the last reset
  * when reset != 0; this process only). */
 size_t pumma_mem_peak(int reset);

@@ -269,6 +269,7 @@ typedef struct pumma_opts {
     int segment;             /* bytes per pipelined piece, 0: whole message */
     int panel;               /* columns per local GEMM panel (progress points) */
     double piece;            /* bytes per reduce of a partial product, at most */
+    unsigned uses;           /* set by pumma_plan: the variants that run */
 } pumma_opts_t;
 
 /* What an algorithm receives: views already aligned to its needs. */
@@ -293,7 +294,11 @@ typedef struct pumma_algo {
     int (*run)(const pumma_problem_t *p);
     /* Modelled time of run() with p's variants (p aligned as it wants). */
     double (*cost)(const pumma_problem_t *p, const pumma_model_t *mo);
+    /* Which variants run() calls on p's grid (PUMMA_USES_*): a collective
+     * over one process is none. */
+    unsigned (*uses)(const pumma_problem_t *p);
 } pumma_algo_t;
+enum { PUMMA_USES_BCAST = 1, PUMMA_USES_REDUCE = 2, PUMMA_USES_SHIFT = 4 };
 
 const pumma_algo_t *pumma_algo_find(const char *name);
 const pumma_algo_t *pumma_algo_at(int i);   /* NULL past the end */
