@@ -8,11 +8,17 @@
  * not use keeps the forced variant or the table's first, and is reported as
  * unused (o->uses). Each combination is priced by the algorithm's cost function
  * under the grid's alpha-beta-gamma model (SRC/model/pumma_model.c), plus
- * the redistributions its alignment needs; the cheapest wins, a tie going
- * to the earlier row of the tables. Every process prices the same
- * combinations with the same broadcast model, so all choose alike.
+ * the redistributions its alignment needs. The choice is the first
+ * combination, in the tables' order, priced within MARGIN of the cheapest:
+ * the model's inputs are measured to a few percent, so a smaller difference
+ * says nothing, and the earlier rows are the plainer methods (mdb2 before
+ * its variants, tt before tt-local, direct reduce first). Every process
+ * prices the same combinations with the same broadcast model, so all
+ * choose alike.
  */
 #include "pumma_internal.h"
+
+#define MARGIN 0.03
 
 /* The redistributions into and out of the temporaries align() implies. */
 static double align_cost(const pumma_problem_t *have,
@@ -68,30 +74,38 @@ const pumma_algo_t *pumma_plan(pumma_problem_t *have, pumma_opts_t *o)
     const pumma_shift_ops_t *bs = NULL, *s;
     double least = 0;
     unsigned bu = 0;
-    for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++) {
-        if (forced ? a != forced : !a->handles(ta, tb)) continue;
-        pumma_problem_t want;
-        a->align(have, &want);
-        const double moves = align_cost(have, &want, mo);
-        const unsigned u = a->uses(&want);
-        for (int ib = 0; (b = coll_at(PUMMA_BCAST_TABLE, fb,
-                                      u & PUMMA_USES_BCAST, ib));
-             ib++)
-            for (int ir = 0; (r = coll_at(PUMMA_REDUCE_TABLE, fr,
-                                          u & PUMMA_USES_REDUCE, ir));
-                 ir++)
-                for (int is = 0;
-                     (s = shift_at(fs, u & PUMMA_USES_SHIFT, is)); is++) {
-                    o->bcast = b;
-                    o->reduce = r;
-                    o->shift = s;
-                    double c = moves + a->cost(&want, mo);
-                    if (!best || c < least) {
-                        least = c;
-                        best = a; bb = b; br = r; bs = s; bu = u;
+    /* Pass 0 finds the cheapest price, pass 1 the first within MARGIN. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++) {
+            if (forced ? a != forced : !a->handles(ta, tb)) continue;
+            pumma_problem_t want;
+            a->align(have, &want);
+            const double moves = align_cost(have, &want, mo);
+            const unsigned u = a->uses(&want);
+            for (int ib = 0; (b = coll_at(PUMMA_BCAST_TABLE, fb,
+                                          u & PUMMA_USES_BCAST, ib));
+                 ib++)
+                for (int ir = 0; (r = coll_at(PUMMA_REDUCE_TABLE, fr,
+                                              u & PUMMA_USES_REDUCE, ir));
+                     ir++)
+                    for (int is = 0;
+                         (s = shift_at(fs, u & PUMMA_USES_SHIFT, is)); is++) {
+                        o->bcast = b;
+                        o->reduce = r;
+                        o->shift = s;
+                        double c = moves + a->cost(&want, mo);
+                        if (pass == 0 && (!best || c < least)) {
+                            least = c;
+                            best = a;
+                        }
+                        if (pass == 1 && c <= least * (1 + MARGIN)) {
+                            best = a; bb = b; br = r; bs = s; bu = u;
+                            goto chosen;
+                        }
                     }
-                }
+        }
     }
+chosen:
     o->bcast = bb;
     o->reduce = br;
     o->shift = bs;
