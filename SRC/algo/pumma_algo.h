@@ -48,6 +48,7 @@ typedef struct pumma_rpipe {
     void (*land)(struct pumma_rpipe *rp, pumma_rslot_t *s);
     const pumma_groups_t *gc;      /* for land(): C's local rows/cols */
     int me;                        /* my coordinate along the reduce comm */
+    pumma_shift_t *roll;           /* the roll in flight, or NULL */
 } pumma_rpipe_t;
 int pumma_rpipe_init(pumma_rpipe_t *rp, const pumma_problem_t *p, int depth,
                      size_t slot_elems);
@@ -67,7 +68,8 @@ int pumma_rpipe_piece(const pumma_problem_t *p, int n, int other);
 double pumma_rpipe_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                         int stages, int R, double area, double k,
                         double roll_bytes);
-/* Advance every reduce in flight (for pumma_local_gemm's progress). */
+/* Advance every reduce in flight, and the roll (for pumma_local_gemm's
+ * progress). */
 void pumma_rpipe_progress(pumma_rpipe_t *rp);
 
 /*

@@ -44,6 +44,7 @@ typedef struct pend {
     pumma_coll_t *coll;
     int n;
     const pumma_coll_ops_t *ops;
+    pumma_shift_t *roll;          /* the roll in flight, or NULL */
 } pend_t;
 
 static void progress(void *ctx)
@@ -53,6 +54,7 @@ static void progress(void *ctx)
         int done;
         pd->ops->test(&pd->coll[i], &done);
     }
+    pumma_shift_progress(pd->roll);
 }
 
 static void align_col(const pumma_problem_t *have, pumma_problem_t *want)
@@ -261,7 +263,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
 
         /* Own group first: it is here already (as the root we only have to
          * complete our sends later); then the others as they arrive. */
-        pend_t pr = {coll, nmsg, bc};
+        pend_t pr = {coll, nmsg, bc, rolling ? &roll : NULL};
         for (int pass = 0; pass < 2; pass++) {
             for (int i = 0; i < nmsg; i++) {
                 int r = msg_group[i];

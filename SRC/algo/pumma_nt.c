@@ -116,6 +116,7 @@ static int run(const pumma_problem_t *p)
                                     (me_r - 1 + P) % P, (me_r + 1) % P,
                                     g->col, TAG_ROLL)))
             goto out;
+        rp.roll = rolling ? &roll : NULL;
         if ((rc = pumma_groups_build(Bn, c, Cn, &gb))) goto out;
         for (int r = 0; r < Q && mloc > 0; r++) {
             int nr = gb.cnt[r], col0;
@@ -146,6 +147,7 @@ static int run(const pumma_problem_t *p)
         }
         pumma_groups_free(&gb);
         if (rolling) {
+            rp.roll = NULL;
             if ((rc = pumma_shift_wait(p, &roll))) goto out;
             bcur = bnext;
             int nbn = pumma_dist_count(Bn, (c + 1) % P);

@@ -99,6 +99,7 @@ int pumma_rpipe_piece(const pumma_problem_t *p, int n, int other)
 
 void pumma_rpipe_progress(pumma_rpipe_t *rp)
 {
+    pumma_shift_progress(rp->roll);
     for (int i = 0; i < rp->count; i++) {
         int done;
         rp->p->opts->reduce->test(

@@ -119,6 +119,7 @@ static int run(const pumma_problem_t *p)
                                     (me_c - 1 + Q) % Q, (me_c + 1) % Q,
                                     g->row, TAG_ROLL)))
             goto out;
+        rp.roll = rolling ? &roll : NULL;
         if ((rc = pumma_groups_build(Am, c, Cm, &ga))) goto out;
         for (int r = 0; r < P && nloc > 0; r++) {
             int mr = ga.cnt[r], row0;
@@ -149,6 +150,7 @@ static int run(const pumma_problem_t *p)
         }
         pumma_groups_free(&ga);
         if (rolling) {
+            rp.roll = NULL;
             if ((rc = pumma_shift_wait(p, &roll))) goto out;
             acur = anext;
             lda = kloc > 0 ? kloc : 1;

@@ -44,6 +44,12 @@ int pumma_shift_start(const pumma_problem_t *p, pumma_shift_t *s,
     return p->opts->shift->start(s);
 }
 
+void pumma_shift_progress(pumma_shift_t *s)
+{
+    int flag;
+    if (s) MPI_Testall(2, s->req, &flag, MPI_STATUSES_IGNORE);
+}
+
 int pumma_shift_wait(const pumma_problem_t *p, pumma_shift_t *s)
 {
     double t0 = pumma_stats_clock();

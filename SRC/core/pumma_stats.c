@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "pumma.h"
 #include "pumma_internal.h"
@@ -141,18 +143,30 @@ enum { HDR = 64, CACHE_SLOTS = 6 };
 #define CACHE_MIN ((size_t)1 << 20)
 
 /*
- * Large temporaries are kept for the next call instead of going back to the
- * system: a fresh mapping costs a page fault and a page clear per 4 KiB,
- * which at N = 4000 is several percent of a PDGEMM. A block is reused for a
- * request of at least 4/5 of its size (half, tried first, let a call that
- * followed a larger one hold up to twice what it asked for); at most
- * CACHE_SLOTS blocks are kept.
- * PUMMA_CACHE=0 turns this off; pumma_mem_release() empties the cache.
+ * Large temporaries (CACHE_MIN and up) are mappings of their own, kept for
+ * the next call instead of going back to the system: a fresh mapping costs
+ * a page fault and a page clear per 4 KiB, which at N = 4000 is several
+ * percent of a PDGEMM. A request takes the smallest kept block that is
+ * large enough, and the block's pages beyond the request are unmapped, so
+ * a call never holds more than it asked for (reusing whole blocks let a
+ * call that followed a larger one hold up to twice its need; refusing
+ * loose fits meant fresh mappings, 7% slower). At most CACHE_SLOTS blocks
+ * are kept. PUMMA_CACHE=0 turns this off; pumma_mem_release() empties the
+ * cache.
  */
 static void *cache[CACHE_SLOTS];
 static int cache_on = -1;
+static size_t page = 0;
 
+/* Usable bytes after the header (a whole number of pages with it). */
 static size_t block_size(void *base) { return *(size_t *)base; }
+
+static size_t map_len(size_t bytes)
+{
+    return (bytes + HDR + page - 1) / page * page;
+}
+
+static void unmap(void *base) { munmap(base, block_size(base) + HDR); }
 
 void *pumma_malloc(size_t bytes)
 {
@@ -160,26 +174,38 @@ void *pumma_malloc(size_t bytes)
     if (cache_on < 0) {
         const char *s = getenv("PUMMA_CACHE");
         cache_on = !(s && strcmp(s, "0") == 0);
+        long ps = sysconf(_SC_PAGESIZE);
+        page = ps > 0 ? (size_t)ps : 4096;
     }
-    void *p = NULL;
-    int best = -1;
-    for (int i = 0; i < CACHE_SLOTS && bytes >= CACHE_MIN; i++)
-        if (cache[i] && block_size(cache[i]) >= bytes &&
-            block_size(cache[i]) - block_size(cache[i]) / 5 <= bytes &&
-            (best < 0 || block_size(cache[i]) < block_size(cache[best])))
-            best = i;
-    if (best >= 0) {
-        p = cache[best];
-        cache[best] = NULL;
-        cached -= block_size(p);
-        bytes = block_size(p);
-    } else {
-        if (posix_memalign(&p, HDR, bytes + HDR) != 0) return NULL;
+    char *p = NULL;
+    if (bytes < CACHE_MIN) {
+        void *q;
+        if (posix_memalign(&q, HDR, bytes + HDR) != 0) return NULL;
+        p = q;
         *(size_t *)p = bytes;
+    } else {
+        const size_t len = map_len(bytes);
+        int best = -1;
+        for (int i = 0; i < CACHE_SLOTS; i++)
+            if (cache[i] && block_size(cache[i]) + HDR >= len &&
+                (best < 0 || block_size(cache[i]) < block_size(cache[best])))
+                best = i;
+        if (best >= 0) {
+            p = cache[best];
+            cache[best] = NULL;
+            size_t had = block_size(p) + HDR;
+            cached -= block_size(p);
+            if (had > len) munmap(p + len, had - len);
+        } else {
+            p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED) return NULL;
+        }
+        *(size_t *)p = len - HDR;
     }
-    mem_now += bytes;
+    mem_now += block_size(p);
     if (mem_now > mem_peak) mem_peak = mem_now;
-    return (char *)p + HDR;
+    return p + HDR;
 }
 
 void pumma_free(void *p)
@@ -188,29 +214,33 @@ void pumma_free(void *p)
     char *base = (char *)p - HDR;
     size_t bytes = block_size(base);
     mem_now -= bytes;
-    if (cache_on && bytes >= CACHE_MIN) {
-        int slot = -1;
-        for (int i = 0; i < CACHE_SLOTS; i++) {
-            if (!cache[i]) { slot = i; break; }
-            if (slot < 0 || block_size(cache[i]) < block_size(cache[slot]))
-                slot = i;            /* else evict the smallest */
-        }
-        if (cache[slot]) {
-            cached -= block_size(cache[slot]);
-            free(cache[slot]);
-        }
-        cache[slot] = base;
-        cached += bytes;
+    if (bytes < CACHE_MIN) {
+        free(base);
         return;
     }
-    free(base);
+    if (!cache_on) {
+        unmap(base);
+        return;
+    }
+    int slot = -1;
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        if (!cache[i]) { slot = i; break; }
+        if (slot < 0 || block_size(cache[i]) < block_size(cache[slot]))
+            slot = i;                /* else evict the smallest */
+    }
+    if (cache[slot]) {
+        cached -= block_size(cache[slot]);
+        unmap(cache[slot]);
+    }
+    cache[slot] = base;
+    cached += bytes;
 }
 
 PUMMA_API size_t pumma_mem_release(void)
 {
     size_t was = cached;
     for (int i = 0; i < CACHE_SLOTS; i++) {
-        free(cache[i]);
+        if (cache[i]) unmap(cache[i]);
         cache[i] = NULL;
     }
     cached = 0;

@@ -246,6 +246,10 @@ int pumma_shift_start(const struct pumma_problem *p, pumma_shift_t *s,
                       const void *sbuf, int scount, void *rbuf, int rcount,
                       int dest, int source, MPI_Comm comm, int tag);
 int pumma_shift_wait(const struct pumma_problem *p, pumma_shift_t *s);
+/* Let MPI advance the roll (from a multiply's progress points): a large
+ * message is matched, and copied, only inside an MPI call, so without this
+ * its sender would wait for the receiver's wait(). NULL: nothing. */
+void pumma_shift_progress(pumma_shift_t *s);
 
 /* Redistribute: dst := alpha*op(src) + beta*dst over one grid (m x n = op(src)
  * dims). op is 'N', 'T' or 'C'. beta == 0 never reads dst. Collective over
