@@ -92,6 +92,10 @@ double pumma_mdb_cost(const pumma_problem_t *p, const pumma_model_t *mo,
 /* Variants used: the cast along one grid dimension, the roll along the
  * other (row: the mirror). */
 unsigned pumma_mdb_uses(const pumma_problem_t *p, int row);
+
+/* A**T*B**T as MDB2's B*A (pumma_tt.c; tt-local shares them). */
+void pumma_tt_as_mdb2(const pumma_problem_t *p, pumma_problem_t *q);
+void pumma_tt_align(const pumma_problem_t *have, pumma_problem_t *want);
 void pumma_mdb_align(const pumma_problem_t *have, pumma_problem_t *want,
                      int row);
 int pumma_mdb_handles(char ta, char tb);

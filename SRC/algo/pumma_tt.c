@@ -18,8 +18,9 @@
 
 static int handles(char ta, char tb) { return ta != 'N' && tb != 'N'; }
 
-/* The MDB2 problem D = opc(B) * opc(A) for this problem's operands. */
-static void as_mdb2(const pumma_problem_t *p, pumma_problem_t *q)
+/* The MDB2 problem D = opc(B) * opc(A) for this problem's operands; D's
+ * distributions are B's rows and A's columns, its data NULL. */
+void pumma_tt_as_mdb2(const pumma_problem_t *p, pumma_problem_t *q)
 {
     *q = *p;
     int both_h = (p->transa == 'C' && p->transb == 'C');
@@ -37,10 +38,10 @@ static void as_mdb2(const pumma_problem_t *p, pumma_problem_t *q)
     q->beta = p->t->zero;
 }
 
-static void align(const pumma_problem_t *have, pumma_problem_t *want)
+void pumma_tt_align(const pumma_problem_t *have, pumma_problem_t *want)
 {
     pumma_problem_t q, qw;
-    as_mdb2(have, &q);
+    pumma_tt_as_mdb2(have, &q);
     pumma_mdb_align(&q, &qw, 0);
     *want = *have;
     want->b = qw.a;
@@ -52,7 +53,7 @@ static int run(const pumma_problem_t *p)
     const pumma_type_t *t = p->t;
     const pumma_grid_t *g = p->g;
     pumma_problem_t q;
-    as_mdb2(p, &q);
+    pumma_tt_as_mdb2(p, &q);
     int mloc = pumma_view_mloc(&q.c, g->myrow);
     int nloc = pumma_view_nloc(&q.c, g->mycol);
     q.c.ld = mloc > 0 ? mloc : 1;
@@ -73,7 +74,7 @@ static int run(const pumma_problem_t *p)
 static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
 {
     pumma_problem_t q;
-    as_mdb2(p, &q);
+    pumma_tt_as_mdb2(p, &q);
     static const pumma_mdb_shape_t mdb2 = {0, 0, 0, 0};
     const pumma_grid_t *g = p->g;
     double c = (double)p->m / g->nprow * p->n / g->npcol * p->t->size;
@@ -86,4 +87,4 @@ static unsigned uses(const pumma_problem_t *p) { return pumma_mdb_uses(p, 0); }
 
 const pumma_algo_t pumma_algo_tt = {
     "tt", "A**T*B**T: D = B*A by MDB2, then a distributed transpose into C",
-    handles, align, run, cost, uses};
+    handles, pumma_tt_align, run, cost, uses};

@@ -5,12 +5,12 @@
  * cast down the grid columns and B rolled left, then a blockwise transpose.
  *
  * It is the MDB2 engine on the problem B*A (the operands as they are stored,
- * as in pumma_tt.c), except that every local multiply is a transposed GEMM
- * writing C's block (I,J) where (B*A)'s block (J,I) would go: the local
- * transposes happen inside the GEMM, as the paper suggests. The result lies
- * on the transposed grid (C's rows on the grid columns that own A's
- * columns), and one redistribution moves each block, untransposed, to its
- * owner in C. pumma_tt.c instead transposes the elements in that
+ * set up and aligned as in pumma_tt.c), except that every local multiply is
+ * a transposed GEMM writing C's block (I,J) where (B*A)'s block (J,I) would
+ * go: the local transposes happen inside the GEMM, as the paper suggests.
+ * The result lies on the transposed grid (C's rows on the grid columns that
+ * own A's columns), and one redistribution moves each block, untransposed,
+ * to its owner in C. pumma_tt.c instead transposes the elements in that
  * redistribution.
  *
  * Conjugation: A**H*B**H takes conjugate-transposed GEMMs; with one 'C' the
@@ -22,41 +22,12 @@
 
 static int handles(char ta, char tb) { return ta != 'N' && tb != 'N'; }
 
-/* The MDB2 problem B*A whose blocks are multiplied, transposed. */
-static void as_mdb2(const pumma_problem_t *p, pumma_problem_t *q)
-{
-    *q = *p;
-    int both_h = (p->transa == 'C' && p->transb == 'C');
-    q->transa = (!both_h && p->transb == 'C') ? 'R' : 'N';
-    q->transb = (!both_h && p->transa == 'C') ? 'R' : 'N';
-    q->m = p->n;
-    q->n = p->m;
-    q->a = p->b;
-    q->b = p->a;
-    q->c.data = NULL;
-    q->c.row = pumma_dist_owned(&p->b.row);
-    q->c.col = pumma_dist_owned(&p->a.col);
-    q->c.ld = 1;
-    q->alpha = p->t->one;
-    q->beta = p->t->zero;
-}
-
-static void align(const pumma_problem_t *have, pumma_problem_t *want)
-{
-    pumma_problem_t q, qw;
-    as_mdb2(have, &q);
-    pumma_mdb_align(&q, &qw, 0);
-    *want = *have;
-    want->b = qw.a;
-    want->a = qw.b;
-}
-
 static int run(const pumma_problem_t *p)
 {
     const pumma_type_t *t = p->t;
     const pumma_grid_t *g = p->g;
     pumma_problem_t q;
-    as_mdb2(p, &q);
+    pumma_tt_as_mdb2(p, &q);
     const int both_h = (p->transa == 'C' && p->transb == 'C');
     /* E = (B*A)**T (or **H): C's values; its rows are A's columns, on the
      * grid columns, and its columns B's rows, on the grid rows. */
@@ -84,7 +55,7 @@ static int run(const pumma_problem_t *p)
 static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
 {
     pumma_problem_t q;
-    as_mdb2(p, &q);
+    pumma_tt_as_mdb2(p, &q);
     const pumma_mdb_shape_t mdb2 = {0, 0, 0, 'T'};
     const pumma_grid_t *g = p->g;
     double c = (double)p->m / g->nprow * p->n / g->npcol * p->t->size;
@@ -98,4 +69,4 @@ static unsigned uses(const pumma_problem_t *p) { return pumma_mdb_uses(p, 0); }
 const pumma_algo_t pumma_algo_tt_local = {
     "tt-local",
     "A**T*B**T: transposed local GEMMs on B*A's schedule, then a blockwise transpose",
-    handles, align, run, cost, uses};
+    handles, pumma_tt_align, run, cost, uses};
