@@ -46,9 +46,10 @@
  * CONTEST (5%) faster than auto, the two are timed CONFIRM more rounds,
  * alternately, before they are reported; the final table then says per case
  * whether auto's choice is measurably worse than the fastest rival (WORSE:
- * still more than 5% slower) or not (ok). 5%: on this 2-core machine two
- * rows running the very same plan ended up to 4.2% apart after the
- * confirmation rounds; a smaller gap does not tell two plans apart.
+ * still more than 5% slower) or not (ok). 5% is this 2-core machine's noise
+ * floor: in one run four rows that ran auto's very plan ended 3.9 to 5.5%
+ * behind it after the confirmation rounds; a smaller gap does not tell two
+ * plans apart.
  *
  * With a targets line in the input (BENCH.dat), or with -s BASE, a final table
  * lists every pumma implementation per case with the targets' verdict (ok or
