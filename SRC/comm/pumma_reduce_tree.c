@@ -207,13 +207,10 @@ int pumma_reduce_tree_test(pumma_coll_t *c, int *done)
         if (!flag) return PUMMA_OK;
         if (absorb(c, t)) return PUMMA_EMPI;
     }
-    while (t->sdone < t->nsend) {
-        if (MPI_Test(&t->sreq[t->sdone], &flag, MPI_STATUS_IGNORE) !=
-            MPI_SUCCESS)
-            return PUMMA_EMPI;
-        if (!flag) return PUMMA_OK;
-        t->sdone++;
-    }
+    int all;
+    if (pumma_sends_test(t->sreq, t->nsend, &t->sdone, &all))
+        return PUMMA_EMPI;
+    if (!all) return PUMMA_OK;
     c->state = COMPLETE;
     *done = 1;
     return PUMMA_OK;
@@ -232,10 +229,7 @@ int pumma_reduce_tree_wait(pumma_coll_t *c)
         else
             rc = absorb(c, t);
     }
-    if (rc == PUMMA_OK && t->sdone < t->nsend &&
-        MPI_Waitall(t->nsend - t->sdone, t->sreq + t->sdone,
-                    MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-        rc = PUMMA_EMPI;
+    if (rc == PUMMA_OK) rc = pumma_sends_wait(t->sreq, t->nsend, &t->sdone);
     release(c);
     return rc;
 }
