@@ -1,6 +1,11 @@
 # pumma: distributed matrix multiplication (PUMMA) behind ScaLAPACK's P?GEMM.
-#   make          lib/libpumma.a and lib/libpumma.so
-#   make test     pumma's own tests, then ScaLAPACK's testers with pumma preloaded
+#   make          lib/libpumma.a and lib/libpumma.so, and beside them what
+#                 programs compile against: include/ (pumma.h, the Fortran
+#                 module pumma.mod, pumma.fh) and lib/pkgconfig/pumma.pc
+#   make test     pumma's own tests, the examples (also from an installed
+#                 copy), then ScaLAPACK's testers with pumma preloaded
+#   make install PREFIX=/usr/local   (and DESTDIR=, for staging)
+#   make uninstall PREFIX=/usr/local
 #   make timing   the default TIMING run (pumma against ScaLAPACK's PDGEMM)
 #   make bench    the acceptance run (TIMING/BENCH.dat): targets table, variants
 #   make clean
@@ -20,13 +25,22 @@ INC  := -ISRC/include
 LIBA  := lib/libpumma.a
 LIBSO := lib/libpumma.so
 
+VERSION  := $(shell sed -n 's/^\#define PUMMA_VERSION "\(.*\)"/\1/p' SRC/include/pumma.h)
+MANGLING := $(patsubst -D%,%,$(filter -DAdd_ -DNoChange -DUpCase,$(CDEFS)))
+
+# What programs compile against, in include/ beside lib/ (and installed).
+# The Fortran constants (pumma_codes.fh) are generated from pumma_codes.h.
+INCLUDES := include/pumma.h include/pumma_codes.h include/pumma_mangle.h \
+            include/pumma.fh include/pumma_codes.fh include/pumma.mod
+PC       := lib/pkgconfig/pumma.pc
+
 # (one variable per export: `export A=1 B=1` would give A the value "1 B=1")
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: all lib deps test timing bench clean
+.PHONY: all lib deps test timing bench install uninstall clean
 all: lib
-lib: $(LIBA) $(LIBSO)
+lib: $(LIBA) $(LIBSO) $(INCLUDES) $(PC)
 
 make.inc:
 	cp make.inc.example make.inc
@@ -36,6 +50,7 @@ deps:
 	@command -v $(CC) >/dev/null 2>&1 && [ -e /usr/include/x86_64-linux-gnu/openmpi ] \
 	  && [ -e /usr/lib/x86_64-linux-gnu/libscalapack-openmpi.so ] \
 	  && [ -d /usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests ] \
+	  && command -v pkg-config >/dev/null 2>&1 \
 	  || $(TOP)/INSTALL/deps.sh
 
 build/%.o: SRC/%.c $(HDRS) make.inc | deps
@@ -50,6 +65,68 @@ $(LIBSO): $(OBJS)
 	@mkdir -p lib
 	$(CC) -shared -o $@ $^ $(LDFLAGS) $(LIBS)
 
+include/%.h: SRC/include/%.h
+	@mkdir -p include
+	cp $< $@
+
+# The installed header needs no -D flag: it defaults to this build's mangling.
+include/pumma_mangle.h: SRC/include/pumma_mangle.h make.inc
+	@mkdir -p include
+	sed 's/PUMMA_BUILT_Add_$$/PUMMA_BUILT_$(MANGLING)/' $< > $@
+
+build/gencodes: bindings/fortran/gencodes.c SRC/include/pumma_codes.h | deps
+	@mkdir -p build
+	$(CC) $(CCFLAGS) $(INC) -o $@ $<
+
+include/pumma_codes.fh: build/gencodes
+	@mkdir -p include
+	build/gencodes > $@.tmp && mv $@.tmp $@
+
+include/pumma.fh: bindings/fortran/pumma.fh
+	@mkdir -p include
+	cp $< $@
+
+# Compiled in include/ so that any compiler leaves pumma.mod there. The
+# module has interfaces and constants only: its object is not needed.
+include/pumma.mod: bindings/fortran/pumma.f90 include/pumma_codes.fh make.inc | deps
+	@mkdir -p build/fortran
+	cd include && $(FC) $(FCFLAGS) -I. -c -o ../build/fortran/pumma_mod.o ../$<
+
+# pumma.pc for prefix $(1): pumma first, then what it was built with.
+pc_text = printf '%s\n' 'prefix=$(1)' 'libdir=$${prefix}/lib' \
+  'includedir=$${prefix}/include' '' 'Name: pumma' \
+  'Description: PUMMA algorithms behind the ScaLAPACK P?GEMM routines' \
+  'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
+  'Libs: -L$${libdir} -lpumma $(strip $(LIBS))'
+
+$(PC): Makefile make.inc SRC/include/pumma.h
+	@mkdir -p lib/pkgconfig
+	$(call pc_text,$(TOP)) > $@
+
+# make install PREFIX=... [DESTDIR=...]: the library, include/, pumma.pc,
+# and the README and EXAMPLES as documentation; make uninstall removes
+# exactly these files.
+PREFIX  ?= /usr/local
+DEST     = $(DESTDIR)$(PREFIX)
+DOCDIR   = share/doc/pumma
+EXAMPLES := $(sort $(wildcard EXAMPLES/*))
+INSTALLED = $(LIBA) $(LIBSO) $(INCLUDES) $(PC) $(DOCDIR)/README \
+            $(DOCDIR)/bindings-README $(patsubst EXAMPLES/%,$(DOCDIR)/examples/%,$(EXAMPLES))
+
+install: lib
+	install -d $(DEST)/lib/pkgconfig $(DEST)/include $(DEST)/$(DOCDIR)/examples
+	install -m 644 $(LIBA) $(DEST)/lib/
+	install -m 755 $(LIBSO) $(DEST)/lib/
+	install -m 644 $(INCLUDES) $(DEST)/include/
+	$(call pc_text,$(PREFIX)) > $(DEST)/$(PC)
+	install -m 644 README $(DEST)/$(DOCDIR)/README
+	install -m 644 bindings/README $(DEST)/$(DOCDIR)/bindings-README
+	install -m 644 $(EXAMPLES) $(DEST)/$(DOCDIR)/examples/
+
+uninstall:
+	rm -f $(addprefix $(DEST)/,$(INSTALLED))
+	-rmdir $(DEST)/$(DOCDIR)/examples $(DEST)/$(DOCDIR) 2>/dev/null
+
 test: lib
 	$(MAKE) -C TESTING run
 
@@ -60,6 +137,7 @@ bench: lib
 	$(MAKE) -C TIMING bench
 
 clean:
-	rm -rf build lib
+	rm -rf build lib include
+	$(MAKE) -C EXAMPLES clean
 	$(MAKE) -C TESTING clean
 	$(MAKE) -C TIMING clean

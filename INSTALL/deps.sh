@@ -3,7 +3,8 @@
 # Non-interactive; safe to run again (it does nothing when all is present).
 set -eu
 PKGS="openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libblas-dev liblapack-dev
-      libopenblas-dev gfortran scalapack-mpi-test make gcc python3 python3-matplotlib"
+      libopenblas-dev gfortran scalapack-mpi-test make gcc python3 python3-matplotlib
+      pkgconf"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -1,5 +1,6 @@
 /* PCGEMM: ScaLAPACK's entry point, and pumma's extended forms of it,
- * pumma_pcgemm_opts (C) and PUMMA_PCGEMM (Fortran); see pumma.h. */
+ * pumma_pcgemm_opts (C), PUMMA_PCGEMM and PUMMA_PCGEMMX (Fortran);
+ * see pumma.h. */
 #include "pumma.h"
 #include "pumma_internal.h"
 
@@ -39,6 +40,18 @@ PUMMA_API void PUMMA_F77(pumma_pcgemm, PUMMA_PCGEMM)(
     int *info)
 {
     pumma_options_t o = {*algo, *bcast, 0, 0, 0};
+    pumma_gemm(&pumma_type_c, transa, transb, m, n, k, alpha, a, ia, ja,
+               desca, b, ib, jb, descb, beta, c, ic, jc, descc, &o, info);
+}
+
+PUMMA_API void PUMMA_F77(pumma_pcgemmx, PUMMA_PCGEMMX)(
+    const char *transa, const char *transb, const int *m, const int *n,
+    const int *k, const float *alpha, const float *a, const int *ia,
+    const int *ja, const int *desca, const float *b, const int *ib,
+    const int *jb, const int *descb, const float *beta, float *c, const int *ic,
+    const int *jc, const int *descc, const int *opts, int *info)
+{
+    pumma_options_t o = pumma_f77_options(opts);
     pumma_gemm(&pumma_type_c, transa, transb, m, n, k, alpha, a, ia, ja,
                desca, b, ib, jb, descb, beta, c, ic, jc, descc, &o, info);
 }

@@ -1,5 +1,6 @@
 /* PZGEMM: ScaLAPACK's entry point, and pumma's extended forms of it,
- * pumma_pzgemm_opts (C) and PUMMA_PZGEMM (Fortran); see pumma.h. */
+ * pumma_pzgemm_opts (C), PUMMA_PZGEMM and PUMMA_PZGEMMX (Fortran);
+ * see pumma.h. */
 #include "pumma.h"
 #include "pumma_internal.h"
 
@@ -39,6 +40,18 @@ PUMMA_API void PUMMA_F77(pumma_pzgemm, PUMMA_PZGEMM)(
     int *info)
 {
     pumma_options_t o = {*algo, *bcast, 0, 0, 0};
+    pumma_gemm(&pumma_type_z, transa, transb, m, n, k, alpha, a, ia, ja,
+               desca, b, ib, jb, descb, beta, c, ic, jc, descc, &o, info);
+}
+
+PUMMA_API void PUMMA_F77(pumma_pzgemmx, PUMMA_PZGEMMX)(
+    const char *transa, const char *transb, const int *m, const int *n,
+    const int *k, const double *alpha, const double *a, const int *ia,
+    const int *ja, const int *desca, const double *b, const int *ib,
+    const int *jb, const int *descb, const double *beta, double *c, const int *ic,
+    const int *jc, const int *descc, const int *opts, int *info)
+{
+    pumma_options_t o = pumma_f77_options(opts);
     pumma_gemm(&pumma_type_z, transa, transb, m, n, k, alpha, a, ia, ja,
                desca, b, ib, jb, descb, beta, c, ic, jc, descc, &o, info);
 }

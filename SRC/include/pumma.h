@@ -38,6 +38,9 @@
 
 #include <stddef.h>
 
+/* pumma's version (also in pumma.pc). */
+#define PUMMA_VERSION "0.4.0"
+
 #include "pumma_codes.h"
 #include "pumma_mangle.h"
 
@@ -107,22 +110,36 @@ PUMMA_DECL_OPTS(pumma_pcgemm_opts, float)
 PUMMA_DECL_OPTS(pumma_pzgemm_opts, double)
 
 /*
- * Fortran: PUMMA_P?GEMM( TRANSA, ..., DESCC, ALGO, BCAST, INFO ) with
- * INTEGER ALGO (PUMMA_ALGO_*), BCAST (PUMMA_BCAST_*) and INFO as above
- * (-20: bad ALGO, -21: bad BCAST).
+ * Fortran entry points (the Fortran 90 module `pumma` and the F77 include
+ * file pumma.fh declare them; see bindings/README):
+ *
+ *   PUMMA_P?GEMM( TRANSA, ..., DESCC, ALGO, BCAST, INFO )
+ *     INTEGER ALGO (PUMMA_ALGO_*), BCAST (PUMMA_BCAST_*): input;
+ *     INFO: output, as for pumma_p?gemm_opts (-20: bad ALGO, -21: bad BCAST).
+ *   PUMMA_P?GEMMX( TRANSA, ..., DESCC, OPTS, INFO )
+ *     INTEGER OPTS(PUMMA_NOPTS): input, the fields of pumma_options_t in
+ *     their order (OPTS(PUMMA_OPT_ALGO), ..., OPTS(PUMMA_OPT_SEGMENT));
+ *     INFO as for pumma_p?gemm_opts.
+ *   PUMMA_LASTPLAN( PLAN ), PUMMA_MEMPEAK( RESET ), PUMMA_MEMRELEASE():
+ *     pumma_last_plan, pumma_mem_peak and pumma_mem_release below
+ *     (CHARACTER*(*) PLAN; INTEGER RESET; the functions are INTEGER*8).
  */
-#define PUMMA_DECL_F77X(name, T)                                             \
+#define PUMMA_DECL_F77X(name, T, last)                                       \
     void name(const char *transa, const char *transb, const int *m,          \
               const int *n, const int *k, const T *alpha, const T *a,        \
               const int *ia, const int *ja, const int *desca, const T *b,    \
               const int *ib, const int *jb, const int *descb,                \
               const T *beta, T *c, const int *ic, const int *jc,             \
-              const int *descc, const int *algo, const int *bcast,           \
-              int *info);
-PUMMA_DECL_F77X(PUMMA_F77(pumma_psgemm, PUMMA_PSGEMM), float)
-PUMMA_DECL_F77X(PUMMA_F77(pumma_pdgemm, PUMMA_PDGEMM), double)
-PUMMA_DECL_F77X(PUMMA_F77(pumma_pcgemm, PUMMA_PCGEMM), float)
-PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemm, PUMMA_PZGEMM), double)
+              const int *descc, last, int *info);
+#define PUMMA_ALGO_BCAST const int *algo, const int *bcast
+PUMMA_DECL_F77X(PUMMA_F77(pumma_psgemm, PUMMA_PSGEMM), float, PUMMA_ALGO_BCAST)
+PUMMA_DECL_F77X(PUMMA_F77(pumma_pdgemm, PUMMA_PDGEMM), double, PUMMA_ALGO_BCAST)
+PUMMA_DECL_F77X(PUMMA_F77(pumma_pcgemm, PUMMA_PCGEMM), float, PUMMA_ALGO_BCAST)
+PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemm, PUMMA_PZGEMM), double, PUMMA_ALGO_BCAST)
+PUMMA_DECL_F77X(PUMMA_F77(pumma_psgemmx, PUMMA_PSGEMMX), float, const int *opts)
+PUMMA_DECL_F77X(PUMMA_F77(pumma_pdgemmx, PUMMA_PDGEMMX), double, const int *opts)
+PUMMA_DECL_F77X(PUMMA_F77(pumma_pcgemmx, PUMMA_PCGEMMX), float, const int *opts)
+PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemmx, PUMMA_PZGEMMX), double, const int *opts)
 
 /* What the last P?GEMM call of this process that multiplied ran, as
  * "algo=mdb2 bcast=ring-inc reduce=- shift=simultaneous" (the names of
@@ -130,8 +147,9 @@ PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemm, PUMMA_PZGEMM), double)
  * "" before any. Quick returns (M or N = 0, nothing to multiply) leave it. */
 const char *pumma_last_plan(void);
 
-/* Peak bytes of temporaries pumma held since the start (or the last reset
- * when reset != 0; this process only). */
+/* Peak bytes of temporaries pumma held at once in this process since the
+ * start or the last reset; reset != 0 then starts a new count from what is
+ * held now (the cached temporaries, see pumma_mem_release). */
 size_t pumma_mem_peak(int reset);
 /* pumma keeps up to six large freed temporaries for the next call (see
  * PUMMA_CACHE); this returns them to the system and says how many bytes. */

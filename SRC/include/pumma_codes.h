@@ -1,9 +1,11 @@
 /*
  * pumma_codes.h -- the integer codes of pumma's algorithms and
  * communication variants: the one list behind the C constants
- * (PUMMA_ALGO_MDB2, ...), the names accepted by the environment variables
- * and the codes Fortran callers pass to PUMMA_P?GEMM. A code, once given,
- * keeps its meaning; new variants take new numbers.
+ * (PUMMA_ALGO_MDB2, ...), the names accepted by the environment variables,
+ * the codes Fortran callers pass to PUMMA_P?GEMM, and the Fortran
+ * PARAMETERs of pumma_codes.fh and of the module `pumma` (generated from
+ * this file by bindings/fortran/gencodes.c). A code, once given, keeps its
+ * meaning; new variants take new numbers.
  *
  * X(NAME, code, "name")
  */
@@ -46,6 +48,16 @@
     X(SIMULTANEOUS, 1, "simultaneous")                                       \
     X(ODDEVEN, 2, "oddeven")
 
+/* The per-call options in their order: the fields of pumma_options_t (C)
+ * and the entries 1..5 of the INTEGER OPTS(PUMMA_NOPTS) array that
+ * Fortran's PUMMA_P?GEMMX takes. */
+#define PUMMA_OPT_LIST(X)                                                    \
+    X(ALGO, 1, "algo")                                                       \
+    X(BCAST, 2, "bcast")                                                     \
+    X(REDUCE, 3, "reduce")                                                   \
+    X(SHIFT, 4, "shift")                                                     \
+    X(SEGMENT, 5, "segment")
+
 #define PUMMA_ENUM_ALGO(N, v, s) PUMMA_ALGO_##N = v,
 #define PUMMA_ENUM_BCAST(N, v, s) PUMMA_BCAST_##N = v,
 #define PUMMA_ENUM_REDUCE(N, v, s) PUMMA_REDUCE_##N = v,
@@ -54,5 +66,7 @@ enum pumma_algo_code { PUMMA_ALGO_LIST(PUMMA_ENUM_ALGO) };
 enum pumma_bcast_code { PUMMA_BCAST_LIST(PUMMA_ENUM_BCAST) };
 enum pumma_reduce_code { PUMMA_REDUCE_LIST(PUMMA_ENUM_REDUCE) };
 enum pumma_shift_code { PUMMA_SHIFT_LIST(PUMMA_ENUM_SHIFT) };
+#define PUMMA_ENUM_OPT(N, v, s) PUMMA_OPT_##N = v,
+enum pumma_opt_index { PUMMA_OPT_LIST(PUMMA_ENUM_OPT) PUMMA_NOPTS = 5 };
 
 #endif

@@ -363,6 +363,10 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
                 const int *descc, const struct pumma_options *opts,
                 int *info);
 
+/* The options of a Fortran INTEGER OPTS(PUMMA_NOPTS) array
+ * (SRC/fortran/pumma_helpers_.c). */
+struct pumma_options pumma_f77_options(const int *opts);
+
 /* ScaLAPACK's argument check; returns 0 or INFO (< 0). desc11 receives the
  * descriptors in their 11-entry form, i0/j0 the 0-based indices. */
 int pumma_check(const char *transa, const char *transb, int m, int n, int k,

@@ -1,13 +1,19 @@
 /*
  * Fortran names of pumma's entry points, chosen by ScaLAPACK's CDEFS flag:
- * -DAdd_ (pdgemm_), -DNoChange (pdgemm), -DUpCase (PDGEMM). Add_ is the default.
+ * -DAdd_ (pdgemm_), -DNoChange (pdgemm), -DUpCase (PDGEMM).
  */
 #ifndef PUMMA_MANGLE_H
 #define PUMMA_MANGLE_H
 
-#if defined(UpCase)
+/* Without a flag, the mangling pumma was built with: `make` rewrites
+ * PUMMA_BUILT_Add_ to match CDEFS in the copy it puts in include/. */
+#if !defined(Add_) && !defined(NoChange) && !defined(UpCase)
+#define PUMMA_BUILT_Add_
+#endif
+
+#if defined(UpCase) || defined(PUMMA_BUILT_UpCase)
 #define PUMMA_F77(lower, UPPER) UPPER
-#elif defined(NoChange)
+#elif defined(NoChange) || defined(PUMMA_BUILT_NoChange)
 #define PUMMA_F77(lower, UPPER) lower
 #else
 #define PUMMA_F77(lower, UPPER) lower##_
