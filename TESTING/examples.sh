@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# examples.sh SRC PCDIR WORK -- builds pumma's examples (the files in SRC:
+# EXAMPLES/, or the copy `make install` put in share/doc/pumma/examples)
+# in WORK against the pumma whose pumma.pc is in PCDIR, as a user would,
+# runs them on 2-4 processes and checks:
+#   - every example exits 0 and reports PASSED / "0 failed";
+#   - the binaries load libpumma.so from that pumma's libdir;
+#   - pumma computed the unchanged ScaLAPACK program's PDGEMM calls, both
+#     when linked before ScaLAPACK and when preloaded into a binary linked
+#     with ScaLAPACK only (PUMMA_STATS reports them).
+set -u
+SRC=$(cd "$1" && pwd); PCDIR=$(cd "$2" && pwd); WORK=$3
+MPIEXEC=${MPIEXEC:-mpiexec --oversubscribe}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OPENBLAS_NUM_THREADS=1
+rm -rf "$WORK"; mkdir -p "$WORK"; cp "$SRC"/* "$WORK"/
+cd "$WORK" || exit 1
+libdir=$(PKG_CONFIG_PATH=$PCDIR pkg-config --variable=libdir pumma)
+fail=0
+bad() { echo "FAILED examples: $*"; fail=1; }
+
+echo "examples: building in $WORK against $libdir"
+if ! make PKG_CONFIG_PATH="$PCDIR" > build.log 2>&1; then
+  cat build.log; bad "build"; exit 1
+fi
+for x in xpdgemm_f77 xpumma_f90 xpumma_c; do
+  got=$(ldd "./$x" | awk '/libpumma\.so/ { print $3 }')
+  [ "$got" = "$libdir/libpumma.so" ] || bad "$x loads libpumma.so from '$got', not $libdir"
+done
+
+# run NAME NPROCS [mpiexec options]: output in NAME.log; status checked.
+run() {
+  local name=$1 n=$2; shift 2
+  PUMMA_STATS=1 $MPIEXEC -n "$n" "$@" > "$name.log" 2>&1
+  local rc=$?
+  [ $rc -eq 0 ] || { tail -n 20 "$name.log"; bad "$name exited with $rc"; }
+}
+
+# The ScaLAPACK program, linked with pumma, then preloaded: 2 calls each.
+for v in linked preloaded; do
+  if [ $v = linked ]; then run f77-$v 3 ./xpdgemm_f77
+  else run f77-$v 3 -x LD_PRELOAD="$libdir/libpumma.so" ./xpdgemm_sl; fi
+  grep -q ': PASSED$' f77-$v.log || bad "pdgemm_f77 ($v) did not pass"
+  served=$(awk '/^pumma-stats: PDGEMM calls=/ { split($3, c, "="); s += c[2] }
+                END { print s + 0 }' f77-$v.log)
+  [ "$served" = 2 ] || bad "pdgemm_f77 ($v): pumma computed $served of its 2 PDGEMM calls"
+  echo "examples: pdgemm_f77 ($v, 3 processes): $(grep -o 'PASSED$\|FAILED$' f77-$v.log)," \
+       "pumma computed $served of its 2 PDGEMM calls"
+done
+
+run f90 4 ./xpumma_f90
+grep -q '^[1-9][0-9]* passed, 0 failed$' f90.log || bad "pumma_f90"
+echo "examples: pumma_f90 (4 processes): $(grep 'passed,' f90.log || echo no result)"
+run c 2 ./xpumma_c
+grep -q '^[1-9][0-9]* passed, 0 failed$' c.log || bad "pumma_c"
+echo "examples: pumma_c (2 processes): $(grep 'passed,' c.log || echo no result)"
+
+grep -h '^FAILED' ./*.log | head -20
+exit $fail
