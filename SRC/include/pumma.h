@@ -79,7 +79,7 @@ void pzgemm_F77(const char *transa, const char *transb, const int *m,
  * variable's choice if set (PUMMA_ALGO, PUMMA_BCAST, ...), else pumma's own.
  *   algo     PUMMA_ALGO_*   (an algorithm that cannot compute the call's
  *                            TRANSA/TRANSB is replaced by one that can)
- *   bcast    PUMMA_BCAST_*  broadcast of the non-transposed algorithms
+ *   bcast    PUMMA_BCAST_*  the broadcast (sdb, mdb1, mdb2 and -row, tt, tt-local)
  *   reduce   PUMMA_REDUCE_* combination of partial products (A**T*B, A*B**T)
  *   shift    PUMMA_SHIFT_*  the roll of A or B
  *   segment  bytes per pipelined piece (PUMMA_BCAST_PIPELINE and the
@@ -111,7 +111,7 @@ PUMMA_DECL_OPTS(pumma_pzgemm_opts, double)
 
 /*
  * Fortran entry points (the Fortran 90 module `pumma` and the F77 include
- * file pumma.fh declare them; see bindings/README):
+ * file pumma.fh declare them; see the README, "Fortran: the module pumma"):
  *
  *   PUMMA_P?GEMM( TRANSA, ..., DESCC, ALGO, BCAST, INFO )
  *     INTEGER ALGO (PUMMA_ALGO_*), BCAST (PUMMA_BCAST_*): input;
@@ -147,9 +147,10 @@ PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemmx, PUMMA_PZGEMMX), double, const int *opts
  * "" before any. Quick returns (M or N = 0, nothing to multiply) leave it. */
 const char *pumma_last_plan(void);
 
-/* Peak bytes of temporaries pumma held at once in this process since the
- * start or the last reset; reset != 0 then starts a new count from what is
- * held now (the cached temporaries, see pumma_mem_release). */
+/* Peak bytes of temporaries pumma had in use at once in this process since
+ * the start or the last reset; reset != 0 then starts a new count from what
+ * is in use now (nothing, between calls; the temporaries kept for the next
+ * call, see pumma_mem_release, are not counted). */
 size_t pumma_mem_peak(int reset);
 /* pumma keeps up to six large freed temporaries for the next call (see
  * PUMMA_CACHE); this returns them to the system and says how many bytes. */

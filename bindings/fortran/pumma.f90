@@ -141,8 +141,9 @@ module pumma
     subroutine pumma_lastplan(plan)
       character(len=*), intent(out) :: plan
     end subroutine pumma_lastplan
-    ! Peak bytes of pumma's temporaries held at once in this process since
-    ! the start or the last reset; RESET /= 0 then starts a new count.
+    ! Peak bytes of temporaries pumma had in use at once in this process
+    ! since the start or the last reset; RESET /= 0 then starts a new count
+    ! (the temporaries kept for the next call are not counted).
     function pumma_mempeak(reset)
       integer(selected_int_kind(18)) :: pumma_mempeak
       integer, intent(in) :: reset
