@@ -252,7 +252,7 @@ int main(int argc, char **argv)
             }
             /* Invalid option codes: INFO, nothing computed, no abort. */
             for (int e = 0; e < 5 && nprow > 0; e++) {
-                pumma_options_t op = {0, 0, 0, 0, 0};
+                pumma_options_t op = {0};
                 int *f = e == 0 ? &op.algo : e == 1 ? &op.bcast
                          : e == 2 ? &op.reduce : e == 3 ? &op.shift
                                   : &op.segment;

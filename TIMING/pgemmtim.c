@@ -189,7 +189,9 @@ typedef struct {
     const char *name;
 } code_t;
 #define CODE_ROW(N, v, s) {v, s},
-static const code_t ALGO_CODES[] = {PUMMA_ALGO_LIST(CODE_ROW)};
+/* (block-cyclic algorithms only: the heterogeneous schedules need
+ * heterogeneous descriptors, which these timings do not use) */
+static const code_t ALGO_CODES[] = {PUMMA_BC_ALGO_LIST(CODE_ROW)};
 static const code_t BCAST_CODES[] = {PUMMA_BCAST_LIST(CODE_ROW)};
 static const code_t REDUCE_CODES[] = {PUMMA_REDUCE_LIST(CODE_ROW)};
 static const code_t SHIFT_CODES[] = {PUMMA_SHIFT_LIST(CODE_ROW)};

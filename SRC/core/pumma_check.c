@@ -9,7 +9,7 @@
  * The checks are local (LLD depends on the process), never communicate, and
  * run on every process.
  */
-#include "pumma_internal.h"
+#include "pumma_remap.h"
 
 enum { DTYPE_ = 0, CTXT_, M_, N_, IMB_, INB_, MB_, NB_, RSRC_, CSRC_, LLD_ };
 enum { MULT = 100, NONE = 1000000 };
@@ -137,6 +137,112 @@ int pumma_check(const char *transa, const char *transb, int m, int n, int k,
     chkmat(*ctxt, nprow, npcol, myrow, mycol, m, 3, n, 4, ic - 1, jc - 1, dC,
            19, &err);
 
+    if (err == NONE) return 0;
+    return (err % MULT == 0) ? -(err / MULT) : -err;
+}
+
+/*
+ * The check of a call with heterogeneous descriptors (any of the three):
+ * all three must be heterogeneous, on DESCA's context and on one layout,
+ * and the call must multiply the whole matrices: M = N = K = the layout's
+ * size, IA = JA = IB = JB = IC = JC = 1. Codes as ScaLAPACK's: -position,
+ * or -(100*position + entry) with the heterogeneous descriptor's own
+ * entries (DTYPE 1, CTXT 2, M 3, N 4, LAYOUT 5, LLD 9); the lowest
+ * position wins.
+ */
+int pumma_check_het(const char *transa, const char *transb, int m, int n,
+                    int k, int ia, int ja, const int *desca, int ib, int jb,
+                    const int *descb, int ic, int jc, const int *descc,
+                    int *ctxt)
+{
+    int nprow, npcol, myrow, mycol;
+    *ctxt = desca[1];
+    Cblacs_gridinfo(*ctxt, &nprow, &npcol, &myrow, &mycol);
+    if (nprow == -1) return -(1001 + CTXT_);
+
+    const char ta = (char)(*transa & ~0x20), tb = (char)(*transb & ~0x20);
+    int err = NONE;
+    if (ta != 'N' && ta != 'T' && ta != 'C')
+        err = 1 * MULT;
+    else if (tb != 'N' && tb != 'T' && tb != 'C')
+        err = 2 * MULT;
+    if (m < 0) err = MIN(err, 3 * MULT);
+    if (n < 0) err = MIN(err, 4 * MULT);
+    if (k < 0) err = MIN(err, 5 * MULT);
+
+    const int *d[3] = {desca, descb, descc};
+    const int pos[3] = {10, 14, 19};
+    const int ipos[3][2] = {{ia, ja}, {ib, jb}, {ic, jc}};
+    const pumma_layout_t *L = NULL;
+    for (int x = 0; x < 3; x++) {
+        const int dp = pos[x] * MULT;
+        if (ipos[x][0] != 1) err = MIN(err, (pos[x] - 2) * MULT);
+        if (ipos[x][1] != 1) err = MIN(err, (pos[x] - 1) * MULT);
+        if (!pumma_desc_is_layout(d[x])) { err = MIN(err, dp + 1); continue; }
+        if (d[x][1] != *ctxt) { err = MIN(err, dp + 2); continue; }
+        int e = pumma_desc_layout_check(d[x], nprow, npcol, myrow, mycol);
+        if (e) { err = MIN(err, dp + e); continue; }
+        const pumma_layout_t *Lx = pumma_desc_layout(d[x]);
+        if (!L) L = Lx;
+        else if (Lx != L) err = MIN(err, dp + 5);
+    }
+    /* Whole, square matrices: op(A) M x K, op(B) K x N, C M x N. */
+    if (L && err == NONE) {
+        if (m != L->m || m != L->n) err = MIN(err, 3 * MULT);
+        else if (n != L->n) err = MIN(err, 4 * MULT);
+        else if (k != L->n) err = MIN(err, 5 * MULT);
+    }
+    if (err == NONE) return 0;
+    return (err % MULT == 0) ? -(err / MULT) : -err;
+}
+
+/* One operand of PUMMA_P?GEMR2D: block-cyclic (checked as for P?GEMM) or
+ * heterogeneous (its entries, and the window inside the matrix). */
+static void chk_any(int ctxt, int nprow, int npcol, int myrow, int mycol,
+                    int m, int n, int i, int j, const int *desc, int d11[11],
+                    int dpos, int *err)
+{
+    if (!pumma_desc_is_layout(desc)) {
+        to11(desc, d11);
+        chkmat(ctxt, nprow, npcol, myrow, mycol, m, 1, n, 2, i, j, d11, dpos,
+               err);
+        return;
+    }
+    int e = NONE;
+    if (i < 0) e = MIN(e, (dpos - 2) * MULT);
+    if (j < 0) e = MIN(e, (dpos - 1) * MULT);
+    if (desc[1] != ctxt) {
+        e = MIN(e, dpos * MULT + 2);
+    } else {
+        int bad = pumma_desc_layout_check(desc, nprow, npcol, myrow, mycol);
+        if (bad) e = MIN(e, dpos * MULT + bad);
+        else if (m > 0 && n > 0) {
+            if (i + m > desc[2]) e = MIN(e, (dpos - 2) * MULT);
+            if (j + n > desc[3]) e = MIN(e, (dpos - 1) * MULT);
+        }
+    }
+    *err = MIN(*err, e);
+}
+
+/*
+ * PUMMA_P?GEMR2D( M, N, A, IA, JA, DESCA, B, IB, JB, DESCB, INFO ): M 1,
+ * N 2, IA 4, JA 5, DESCA 6, IB 8, JB 9, DESCB 10; both descriptors on
+ * DESCA's context. dA, dB: block-cyclic descriptors in 11-entry form.
+ */
+int pumma_check_gemr2d(int m, int n, int ia, int ja, const int *desca,
+                       int ib, int jb, const int *descb, int dA[11],
+                       int dB[11], int *ctxt)
+{
+    int nprow, npcol, myrow, mycol, err = NONE;
+    *ctxt = desca[1];
+    Cblacs_gridinfo(*ctxt, &nprow, &npcol, &myrow, &mycol);
+    if (nprow == -1) return -(601 + CTXT_);
+    if (m < 0) err = MIN(err, 1 * MULT);
+    if (n < 0) err = MIN(err, 2 * MULT);
+    chk_any(*ctxt, nprow, npcol, myrow, mycol, m, n, ia - 1, ja - 1, desca,
+            dA, 6, &err);
+    chk_any(*ctxt, nprow, npcol, myrow, mycol, m, n, ib - 1, jb - 1, descb,
+            dB, 10, &err);
     if (err == NONE) return 0;
     return (err % MULT == 0) ? -(err / MULT) : -err;
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "pumma.h"
-#include "pumma_internal.h"
+#include "pumma_remap.h"
 
 enum { DTYPE_ = 0, CTXT_, M_, N_, IMB_, INB_, MB_, NB_, RSRC_, CSRC_, LLD_ };
 
@@ -22,6 +22,7 @@ static const code_name_t algo_codes[] = {PUMMA_ALGO_LIST(PUMMA_ROW)};
 static const code_name_t bcast_codes[] = {PUMMA_BCAST_LIST(PUMMA_ROW)};
 static const code_name_t reduce_codes[] = {PUMMA_REDUCE_LIST(PUMMA_ROW)};
 static const code_name_t shift_codes[] = {PUMMA_SHIFT_LIST(PUMMA_ROW)};
+static const code_name_t topo_codes[] = {PUMMA_TOPO_LIST(PUMMA_ROW)};
 #define NAME_OF(tab, c) name_of(tab, (int)(sizeof tab / sizeof *tab), c)
 
 static const char *name_of(const code_name_t *t, int n, int code)
@@ -59,8 +60,14 @@ static const pumma_opts_t *env_opts(void)
     if (done) return &o;
     const char *v;
     if ((v = env_choice("PUMMA_ALGO")) != NULL) {
-        if (!pumma_algo_find(v)) BAD_NAME("PUMMA_ALGO", v, algo_codes);
+        if (!pumma_algo_find(v) && !pumma_het_schedule(v))
+            BAD_NAME("PUMMA_ALGO", v, algo_codes);
         o.algo = v;
+    }
+    if ((v = env_choice("PUMMA_TOPOLOGY")) != NULL) {
+        for (size_t i = 0; i < sizeof topo_codes / sizeof *topo_codes; i++)
+            if (strcmp(v, topo_codes[i].name) == 0) o.topo = topo_codes[i].code;
+        if (!o.topo) BAD_NAME("PUMMA_TOPOLOGY", v, topo_codes);
     }
     if ((v = env_choice("PUMMA_BCAST")) != NULL &&
         !(o.bcast = pumma_comm_find(PUMMA_BCAST_TABLE, v)))
@@ -87,14 +94,15 @@ static const pumma_opts_t *env_opts(void)
 /*
  * Per-call options over the environment's: returns 0 or the INFO of the
  * first bad option (-20 algo, -21 bcast, -22 reduce, -23 shift, -24
- * segment). A code naming a variant that is not in its table is bad too.
+ * segment, -25 topo). A code naming a variant that is not in its table is bad too.
  */
 static int apply_options(const pumma_options_t *u, pumma_opts_t *o)
 {
     if (!u) return 0;
     const char *s;
     if (u->algo) {
-        if (!(s = NAME_OF(algo_codes, u->algo)) || !pumma_algo_find(s))
+        if (!(s = NAME_OF(algo_codes, u->algo)) ||
+            (!pumma_algo_find(s) && !pumma_het_schedule(s)))
             return -20;
         o->algo = s;
     }
@@ -115,6 +123,10 @@ static int apply_options(const pumma_options_t *u, pumma_opts_t *o)
     }
     if (u->segment < 0) return -24;
     if (u->segment > 0) o->segment = u->segment;
+    if (u->topo) {
+        if (!NAME_OF(topo_codes, u->topo)) return -25;
+        o->topo = u->topo;
+    }
     return 0;
 }
 
@@ -153,6 +165,58 @@ static char last_plan[128] = "";
 
 PUMMA_API const char *pumma_last_plan(void) { return last_plan; }
 
+/* A call on heterogeneous descriptors (checked): C := beta*C alone when
+ * alpha = 0, else the schedule of pumma_het.c. */
+static void het_call(const pumma_type_t *t, const char *transa,
+                     const char *transb, const void *alpha, const void *a,
+                     const int *desca, const void *b, const int *descb,
+                     const void *beta, void *c, const int *descc,
+                     pumma_opts_t *o)
+{
+    const pumma_grid_t *g = pumma_grid_get(desca[CTXT_]);
+    if (!g) pumma_fatal(NULL, t->rout, "no MPI communicator for the grid",
+                        PUMMA_EGRID);
+    const pumma_layout_t *L = pumma_desc_layout(desca);
+    const int me = g->myrow * g->npcol + g->mycol;
+    if (t->is_zero(alpha)) {
+        if (t->is_one(beta)) return;
+        for (int r = L->first[me]; r < L->first[me + 1]; r++) {
+            const pumma_rect_t *x = &L->rect[r];
+            pumma_local_scale(t, x->r1 - x->r0, x->c1 - x->c0, beta,
+                              pumma_at(t, c, x->r0 - L->box[me].r0,
+                                       x->c0 - L->box[me].c0, descc[8]),
+                              descc[8]);
+        }
+        return;
+    }
+    const char *name = o->algo && pumma_het_schedule(o->algo)
+                           ? o->algo : "het-overlap";
+    const int topo = o->topo ? o->topo : PUMMA_TOPO_FULL;
+    snprintf(last_plan, sizeof last_plan,
+             "algo=%s bcast=- reduce=- shift=- topo=%s", name,
+             NAME_OF(topo_codes, topo));
+    pumma_stats_begin(t->rout, name, "-", "-", "-");
+    pumma_problem_t p = {0};
+    p.t = t;
+    p.g = g;
+    p.transa = (char)(*transa & ~0x20);
+    p.transb = (char)(*transb & ~0x20);
+    if (!t->is_complex) {
+        if (p.transa == 'C') p.transa = 'T';
+        if (p.transb == 'C') p.transb = 'T';
+    }
+    p.m = p.n = p.k = L->n;
+    p.alpha = alpha;
+    p.beta = beta;
+    p.opts = o;
+    double before = pumma_remap_sent();
+    int rc = pumma_het_run(&p, L, a, desca[8], b, descb[8], c, descc[8],
+                           strcmp(name, "het") != 0, topo);
+    pumma_stats_elements(g, pumma_remap_sent() - before);
+    pumma_stats_end();
+    if (rc) pumma_fatal(g, t->rout, name, rc);
+}
+
 void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
                 const int *m, const int *n, const int *k, const void *alpha,
                 const void *a, const int *ia, const int *ja, const int *desca,
@@ -161,8 +225,14 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
                 const int *descc, const pumma_options_t *uopts, int *info_out)
 {
     int dA[11], dB[11], dC[11], ctxt;
-    int info = pumma_check(transa, transb, *m, *n, *k, *ia, *ja, desca, *ib,
-                           *jb, descb, *ic, *jc, descc, dA, dB, dC, &ctxt);
+    const int het = pumma_desc_is_layout(desca) ||
+                    pumma_desc_is_layout(descb) || pumma_desc_is_layout(descc);
+    int info = het ? pumma_check_het(transa, transb, *m, *n, *k, *ia, *ja,
+                                     desca, *ib, *jb, descb, *ic, *jc, descc,
+                                     &ctxt)
+                   : pumma_check(transa, transb, *m, *n, *k, *ia, *ja, desca,
+                                 *ib, *jb, descb, *ic, *jc, descc, dA, dB, dC,
+                                 &ctxt);
     /* Plan: per-call options > environment > pumma's choice. */
     pumma_opts_t opts = *env_opts();
     if (!info) info = apply_options(uopts, &opts);
@@ -171,6 +241,14 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
         if (!info_out) PB_Cabort(ctxt, t->rout, info);
         return;
     }
+    if (het) {
+        het_call(t, transa, transb, alpha, a, desca, b, descb, beta, c, descc,
+                 &opts);
+        return;
+    }
+    /* A heterogeneous schedule asked for a block-cyclic call: pumma's own
+     * choice, as for any algorithm that cannot compute the call. */
+    if (opts.algo && pumma_het_schedule(opts.algo)) opts.algo = NULL;
 
     /* Quick returns, exactly as ScaLAPACK. */
     if (*m == 0 || *n == 0) return;

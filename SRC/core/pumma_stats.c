@@ -44,6 +44,12 @@ int pumma_stats_on(void)
     return enabled;
 }
 
+/* Elements sent in heterogeneous multiplies, per process of the last grid
+ * that ran one (gathered on its process 0). */
+enum { MAXELEM = 256 };
+static double elems[MAXELEM];
+static int nelems = 0;
+
 static void report(void)
 {
     if (world_rank != 0) return;
@@ -61,6 +67,15 @@ static void report(void)
                "peak_mem=%zu cached_mem=%zu\n",
                r->rout, r->calls, r->algo, r->bcast, r->reduce, r->shift,
                r->total, r->gemm, r->comm, r->bytes, mem_peak, cached);
+    }
+    if (nelems > 0) {
+        double sum = 0;
+        printf("pumma-stats: elements_sent");
+        for (int p = 0; p < nelems; p++) {
+            printf(" p%d=%.0f", p, elems[p]);
+            sum += elems[p];
+        }
+        printf(" total=%.0f\n", sum);
     }
     fflush(stdout);
 }
@@ -95,6 +110,23 @@ void pumma_stats_end(void)
 {
     if (cur) cur->total += MPI_Wtime() - t_begin;
     cur = NULL;
+}
+
+void pumma_stats_elements(const pumma_grid_t *g, double mine)
+{
+    if (!cur) return;
+    int np = g->nprow * g->npcol, me;
+    double all[MAXELEM];
+    if (np > MAXELEM) return;
+    MPI_Comm_rank(g->all, &me);
+    MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, g->rank[0], g->all);
+    if (me != g->rank[0]) return;
+    if (nelems != np) {
+        memset(elems, 0, sizeof elems);
+        nelems = np;
+    }
+    /* gathered by rank in g->all; kept by grid position */
+    for (int p = 0; p < np; p++) elems[p] += all[g->rank[p]];
 }
 
 void pumma_stats_model(const pumma_model_t *mo)

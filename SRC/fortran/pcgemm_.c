@@ -39,7 +39,7 @@ PUMMA_API void PUMMA_F77(pumma_pcgemm, PUMMA_PCGEMM)(
     const int *jc, const int *descc, const int *algo, const int *bcast,
     int *info)
 {
-    pumma_options_t o = {*algo, *bcast, 0, 0, 0};
+    pumma_options_t o = {.algo = *algo, .bcast = *bcast};
     pumma_gemm(&pumma_type_c, transa, transb, m, n, k, alpha, a, ia, ja,
                desca, b, ib, jb, descb, beta, c, ic, jc, descc, &o, info);
 }

@@ -8,7 +8,7 @@
 #include "pumma.h"
 #include "pumma_internal.h"
 
-/* OPTS(1..5) = algo, bcast, reduce, shift, segment: the order of
+/* OPTS(1..6) = algo, bcast, reduce, shift, segment, topo: the order of
  * PUMMA_OPT_LIST and of pumma_options_t, which these asserts tie together. */
 #define PUMMA_OPT_AT(N, v, s)                                                \
     _Static_assert(offsetof(pumma_options_t, N##_FIELD) / sizeof(int) ==     \
@@ -19,6 +19,7 @@
 #define REDUCE_FIELD reduce
 #define SHIFT_FIELD shift
 #define SEGMENT_FIELD segment
+#define TOPO_FIELD topo
 PUMMA_OPT_LIST(PUMMA_OPT_AT)
 _Static_assert(sizeof(pumma_options_t) == PUMMA_NOPTS * sizeof(int),
                "pumma_options_t is not PUMMA_NOPTS integers");

@@ -84,18 +84,22 @@ void pzgemm_F77(const char *transa, const char *transb, const int *m,
  *   shift    PUMMA_SHIFT_*  the roll of A or B
  *   segment  bytes per pipelined piece (PUMMA_BCAST_PIPELINE and the
  *            segmented reduces); 0: the variant's default
+ *   topo     PUMMA_TOPO_*   the network the heterogeneous schedules assume
+ *            (het, het-overlap): FULL, or LINEAR (fastest process in the
+ *            middle, the others' traffic relayed through it)
  */
 typedef struct pumma_options {
     int algo, bcast, reduce, shift;
     int segment;
+    int topo;
 } pumma_options_t;
 
 /*
  * pumma_p?gemm_opts: P?GEMM with per-call choices. Arguments 1-19 as for
  * P?GEMM; OPTS may be NULL (as all fields zero). INFO (local output) is 0,
  * or the code P?GEMM would report (see above) and nothing is computed; a
- * bad option gives -20 (algo), -21 (bcast), -22 (reduce), -23 (shift) or
- * -24 (segment < 0). Unlike P?GEMM it never calls PB_Cabort.
+ * bad option gives -20 (algo), -21 (bcast), -22 (reduce), -23 (shift),
+ * -24 (segment < 0) or -25 (topo). Unlike P?GEMM it never calls PB_Cabort.
  */
 #define PUMMA_DECL_OPTS(name, T)                                             \
     void name(const char *transa, const char *transb, const int *m,          \
@@ -140,6 +144,82 @@ PUMMA_DECL_F77X(PUMMA_F77(pumma_psgemmx, PUMMA_PSGEMMX), float, const int *opts)
 PUMMA_DECL_F77X(PUMMA_F77(pumma_pdgemmx, PUMMA_PDGEMMX), double, const int *opts)
 PUMMA_DECL_F77X(PUMMA_F77(pumma_pcgemmx, PUMMA_PCGEMMX), float, const int *opts)
 PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemmx, PUMMA_PZGEMMX), double, const int *opts)
+
+/*
+ * Heterogeneous layouts (README, "Heterogeneous layouts"). Like P?GEMM,
+ * these take every argument by address and have Fortran names, for
+ * Fortran and C alike. Processes are numbered 0..NP-1 in row-major order
+ * of the grid; indices are 1-based.
+ *
+ * PUMMA_LAYOUT_NEW( KIND, M, N, NP, SPEEDS, LAYOUT, INFO )
+ *   KIND (PUMMA_LAYOUT_*), M, N, NP, SPEEDS(NP) > 0: global input, the
+ *   same on every process; LAYOUT: the handle (global output, > 0).
+ *   INFO = -i: argument i is illegal (NP: not a number of processes the
+ *   kind handles: RECT3 3, SQUARE_CORNER 2 or 3); 1: no square-corner
+ *   layout exists, (S2/S1)(S3/S1) > 1/4; 2: a share is too small for
+ *   whole rows and columns of M x N; 3: out of memory.
+ * PUMMA_LAYOUT_FREE( LAYOUT, INFO )           INFO -1: no such layout
+ * PUMMA_LAYOUT_BOX( LAYOUT, PROC, I0, J0, MLOC, NLOC, INFO ): process
+ *   PROC stores rows I0..I0+MLOC-1, columns J0..J0+NLOC-1 (the bounding
+ *   box of its region), column-major. INFO -1: layout, -2: PROC.
+ * PUMMA_LAYOUT_NRECT( LAYOUT, PROC, NRECT, INFO ),
+ * PUMMA_LAYOUT_RECT( LAYOUT, PROC, R, I1, I2, J1, J2, INFO ): PROC's
+ *   region is NRECT rectangles, rectangle R is rows I1..I2, cols J1..J2.
+ * PUMMA_LAYOUT_OWNER( LAYOUT, I, J, PROC, INFO ): the owner of (I, J).
+ * PUMMA_LAYOUT_COST( LAYOUT, HALFPERIM, LOWER, INFO ): the sum over
+ *   processes of the rows plus columns their region spans, and its lower
+ *   bound 2*sum(sqrt(area)) (DOUBLE PRECISION).
+ * PUMMA_SQCORNER_RULE( NP, SPEEDS, TOPO, VOLSQ, VOLRECT, BETTER, INFO ):
+ *   for NP = 2 or 3, the elements a product of N x N matrices moves, per
+ *   N**2, with square-corner (VOLSQ; -1 when none exists) and with the
+ *   rectangular layout (VOLRECT), on topology TOPO; BETTER = 1 when
+ *   square-corner moves less.
+ * PUMMA_DESCINIT( DESC, M, N, LAYOUT, ICTXT, LLD, INFO ): a heterogeneous
+ *   descriptor (9 integers: PUMMA_DTYPE_LAYOUT, ICTXT, M, N, LAYOUT, 0, 0,
+ *   0, LLD). INFO -2/-3: M/N not the layout's, -4: no such layout or not
+ *   one of the grid's size, -5: ICTXT, -6: LLD < MLOC.
+ * PUMMA_SPEEDS_MEASURE( ICTXT, N, SPEEDS, INFO ): every process of the
+ *   grid times an N x N x N local DGEMM (best of three, slowed as
+ *   PUMMA_SPEEDS says); SPEEDS(NP) (global output) are the speeds in grid
+ *   row-major order, normalised to sum 1. INFO -1: ICTXT, -2: N < 1.
+ * PUMMA_P?GEMR2D( M, N, A, IA, JA, DESCA, B, IB, JB, DESCB, INFO ):
+ *   sub(B) := sub(A) (M x N), each descriptor block-cyclic or
+ *   heterogeneous, both on DESCA's context. INFO as P?GEMM's codes for
+ *   positions M 1, N 2, IA 4, JA 5, DESCA 6, IB 8, JB 9, DESCB 10.
+ */
+#define PUMMA_DECL_GEMR2D(name, T)                                           \
+    void name(const int *m, const int *n, const T *a, const int *ia,         \
+              const int *ja, const int *desca, T *b, const int *ib,          \
+              const int *jb, const int *descb, int *info);
+PUMMA_DECL_GEMR2D(PUMMA_F77(pumma_psgemr2d, PUMMA_PSGEMR2D), float)
+PUMMA_DECL_GEMR2D(PUMMA_F77(pumma_pdgemr2d, PUMMA_PDGEMR2D), double)
+PUMMA_DECL_GEMR2D(PUMMA_F77(pumma_pcgemr2d, PUMMA_PCGEMR2D), float)
+PUMMA_DECL_GEMR2D(PUMMA_F77(pumma_pzgemr2d, PUMMA_PZGEMR2D), double)
+void PUMMA_F77(pumma_layout_new, PUMMA_LAYOUT_NEW)(
+    const int *kind, const int *m, const int *n, const int *np,
+    const double *speeds, int *layout, int *info);
+void PUMMA_F77(pumma_layout_free, PUMMA_LAYOUT_FREE)(const int *layout,
+                                                     int *info);
+void PUMMA_F77(pumma_layout_box, PUMMA_LAYOUT_BOX)(
+    const int *layout, const int *proc, int *i0, int *j0, int *mloc,
+    int *nloc, int *info);
+void PUMMA_F77(pumma_layout_nrect, PUMMA_LAYOUT_NRECT)(
+    const int *layout, const int *proc, int *nrect, int *info);
+void PUMMA_F77(pumma_layout_rect, PUMMA_LAYOUT_RECT)(
+    const int *layout, const int *proc, const int *r, int *i1, int *i2,
+    int *j1, int *j2, int *info);
+void PUMMA_F77(pumma_layout_owner, PUMMA_LAYOUT_OWNER)(
+    const int *layout, const int *i, const int *j, int *proc, int *info);
+void PUMMA_F77(pumma_layout_cost, PUMMA_LAYOUT_COST)(
+    const int *layout, double *halfperim, double *lower, int *info);
+void PUMMA_F77(pumma_sqcorner_rule, PUMMA_SQCORNER_RULE)(
+    const int *np, const double *speeds, const int *topo, double *volsq,
+    double *volrect, int *better, int *info);
+void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(
+    const int *ictxt, const int *n, double *speeds, int *info);
+void PUMMA_F77(pumma_descinit, PUMMA_DESCINIT)(
+    int *desc, const int *m, const int *n, const int *layout,
+    const int *ictxt, const int *lld, int *info);
 
 /* What the last P?GEMM call of this process that multiplied ran, as
  * "algo=mdb2 bcast=ring-inc reduce=- shift=simultaneous" (the names of

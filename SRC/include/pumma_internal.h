@@ -273,6 +273,7 @@ typedef struct pumma_opts {
     int segment;             /* bytes per pipelined piece, 0: whole message */
     int panel;               /* columns per local GEMM panel (progress points) */
     double piece;            /* bytes per reduce of a partial product, at most */
+    int topo;                /* PUMMA_TOPO_*: the heterogeneous schedules' network */
     unsigned uses;           /* set by pumma_plan: the variants that run */
 } pumma_opts_t;
 
@@ -325,6 +326,12 @@ void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
                       const void *b, int ldb, const void *beta, void *c,
                       int ldc, pumma_progress_fn progress, void *ctx);
 
+/* PUMMA_SPEEDS (pumma_speeds.c): how many times slower this rank computes
+ * (1: not slowed), and the sleep that makes it so after a multiply that
+ * took `elapsed` seconds. */
+double pumma_speed_factor(void);
+void pumma_speed_pad(double elapsed);
+
 /* Temporaries: counted, so the peak can be reported (pumma_stats.c). */
 void *pumma_malloc(size_t bytes);   /* NULL only when bytes > 0 fails */
 void pumma_free(void *p);
@@ -340,6 +347,9 @@ double pumma_stats_clock(void);
 void pumma_stats_gemm(double since);
 void pumma_stats_comm(double since);
 void pumma_stats_sent(double bytes);
+/* Elements this process sent in a heterogeneous multiply: gathered over
+ * the grid (collective) and kept per process for the report. */
+void pumma_stats_elements(const pumma_grid_t *g, double mine);
 /* MPI_Isend that counts the bytes for the statistics; variants use it. */
 int pumma_isend(const void *buf, int count, MPI_Datatype dt, int dest,
                 int tag, MPI_Comm comm, MPI_Request *req);

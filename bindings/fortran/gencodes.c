@@ -21,12 +21,12 @@ static void emit(const char *kind, const char *name, int code,
     snprintf(decl, sizeof decl, "      INTEGER PUMMA_%s%s", kind, name);
     snprintf(param, sizeof param, "      PARAMETER ( PUMMA_%s%s = %d )", kind,
              name, code);
-    if (strlen(param) > 48 || 51 + strlen(what) > 72) {
+    if (strlen(param) > 52 || 55 + strlen(what) > 72) {
         fprintf(stderr, "gencodes: PUMMA_%s%s is too long for fixed form\n",
                 kind, name);
         exit(1);
     }
-    printf("%s\n%-48s ! %s\n", decl, param, what);
+    printf("%s\n%-52s ! %s\n", decl, param, what);
 }
 
 int main(void)
@@ -47,6 +47,13 @@ int main(void)
     puts("!     Shifts (rolls) of A or B (OPTS(4)).");
 #define SHIFT(N, v, s) emit("SHIFT_", #N, v, s);
     PUMMA_SHIFT_LIST(SHIFT)
+    puts("!     Network topologies of the heterogeneous schedules (OPTS(6)).");
+#define TOPO(N, v, s) emit("TOPO_", #N, v, s);
+    PUMMA_TOPO_LIST(TOPO)
+    puts("!     Heterogeneous layouts (KIND of PUMMA_LAYOUT_NEW).");
+#define LAYOUT(N, v, s) emit("LAYOUT_", #N, v, s);
+    PUMMA_LAYOUT_LIST(LAYOUT)
+    emit("", "DTYPE_LAYOUT", PUMMA_DTYPE_LAYOUT, "layout DTYPE");
     puts("!     Entries of the OPTS array of PUMMA_P?GEMMX; OPTS(5) is the");
     puts("!     segment in bytes of the pipelined variants (0: default).");
 #define OPT(N, v, s) emit("OPT_", #N, v, s);

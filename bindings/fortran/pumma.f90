@@ -153,4 +153,91 @@ module pumma
       integer(selected_int_kind(18)) :: pumma_memrelease
     end function pumma_memrelease
   end interface
+  ! Heterogeneous layouts (README, "Heterogeneous layouts"). Processes are
+  ! numbered 0..NP-1 in row-major order of the grid; indices are 1-based.
+  interface
+    subroutine pumma_layout_new(kind, m, n, np, speeds, layout, info)
+      import :: dp
+      integer, intent(in) :: kind, m, n, np
+      real(dp), intent(in) :: speeds(*)
+      integer, intent(out) :: layout, info
+    end subroutine pumma_layout_new
+    subroutine pumma_layout_free(layout, info)
+      integer, intent(in) :: layout
+      integer, intent(out) :: info
+    end subroutine pumma_layout_free
+    subroutine pumma_layout_box(layout, proc, i0, j0, mloc, nloc, info)
+      integer, intent(in) :: layout, proc
+      integer, intent(out) :: i0, j0, mloc, nloc, info
+    end subroutine pumma_layout_box
+    subroutine pumma_layout_nrect(layout, proc, nrect, info)
+      integer, intent(in) :: layout, proc
+      integer, intent(out) :: nrect, info
+    end subroutine pumma_layout_nrect
+    subroutine pumma_layout_rect(layout, proc, r, i1, i2, j1, j2, info)
+      integer, intent(in) :: layout, proc, r
+      integer, intent(out) :: i1, i2, j1, j2, info
+    end subroutine pumma_layout_rect
+    subroutine pumma_layout_owner(layout, i, j, proc, info)
+      integer, intent(in) :: layout, i, j
+      integer, intent(out) :: proc, info
+    end subroutine pumma_layout_owner
+    subroutine pumma_layout_cost(layout, halfperim, lower, info)
+      import :: dp
+      integer, intent(in) :: layout
+      real(dp), intent(out) :: halfperim, lower
+      integer, intent(out) :: info
+    end subroutine pumma_layout_cost
+    subroutine pumma_sqcorner_rule(np, speeds, topo, volsq, volrect, better, &
+                                   info)
+      import :: dp
+      integer, intent(in) :: np, topo
+      real(dp), intent(in) :: speeds(*)
+      real(dp), intent(out) :: volsq, volrect
+      integer, intent(out) :: better, info
+    end subroutine pumma_sqcorner_rule
+    subroutine pumma_speeds_measure(ictxt, n, speeds, info)
+      import :: dp
+      integer, intent(in) :: ictxt, n
+      real(dp), intent(out) :: speeds(*)
+      integer, intent(out) :: info
+    end subroutine pumma_speeds_measure
+    subroutine pumma_descinit(desc, m, n, layout, ictxt, lld, info)
+      integer, intent(out) :: desc(9), info
+      integer, intent(in) :: m, n, layout, ictxt, lld
+    end subroutine pumma_descinit
+  end interface
+
+  ! PUMMA_P?GEMR2D: sub(B) := sub(A) (M x N) between any two descriptors,
+  ! block-cyclic or heterogeneous, of one context.
+  interface
+    subroutine pumma_psgemr2d(m, n, a, ia, ja, desca, b, ib, jb, descb, info)
+      import :: sp
+      integer, intent(in) :: m, n, ia, ja, ib, jb, desca(*), descb(*)
+      real(sp), intent(in) :: a(*)
+      real(sp), intent(inout) :: b(*)
+      integer, intent(out) :: info
+    end subroutine pumma_psgemr2d
+    subroutine pumma_pdgemr2d(m, n, a, ia, ja, desca, b, ib, jb, descb, info)
+      import :: dp
+      integer, intent(in) :: m, n, ia, ja, ib, jb, desca(*), descb(*)
+      real(dp), intent(in) :: a(*)
+      real(dp), intent(inout) :: b(*)
+      integer, intent(out) :: info
+    end subroutine pumma_pdgemr2d
+    subroutine pumma_pcgemr2d(m, n, a, ia, ja, desca, b, ib, jb, descb, info)
+      import :: sp
+      integer, intent(in) :: m, n, ia, ja, ib, jb, desca(*), descb(*)
+      complex(sp), intent(in) :: a(*)
+      complex(sp), intent(inout) :: b(*)
+      integer, intent(out) :: info
+    end subroutine pumma_pcgemr2d
+    subroutine pumma_pzgemr2d(m, n, a, ia, ja, desca, b, ib, jb, descb, info)
+      import :: dp
+      integer, intent(in) :: m, n, ia, ja, ib, jb, desca(*), descb(*)
+      complex(dp), intent(in) :: a(*)
+      complex(dp), intent(inout) :: b(*)
+      integer, intent(out) :: info
+    end subroutine pumma_pzgemr2d
+  end interface
 end module pumma

@@ -1,0 +1,108 @@
+/*
+ * pumma_speeds.c -- processors of unequal speed: emulated on one machine,
+ * and measured.
+ *
+ * PUMMA_SPEEDS=s0,s1,... gives MPI_COMM_WORLD rank r the relative speed
+ * s_r: after every local multiply, rank r sleeps (max(s)/s_r - 1) times
+ * the multiply's time, so it computes max(s)/s_r times slower, as the
+ * seed's experiments slowed their CPUs. Sleeping (not spinning) leaves the
+ * core to the other ranks, so several slowed ranks can share a core.
+ *
+ * PUMMA_SPEEDS_MEASURE( ICTXT, N, SPEEDS, INFO ) times an N x N x N local
+ * DGEMM on every process of the grid (padded as above, best of three) and
+ * returns their speeds, in grid row-major order, normalised to sum 1: the
+ * SPEEDS a layout is built from.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pumma.h"
+#include "pumma_internal.h"
+
+static double factor = -1;      /* how much slower this rank computes */
+
+static void read_speeds(void)
+{
+    const char *e = getenv("PUMMA_SPEEDS");
+    factor = 1;
+    if (!e || !*e) return;
+    int rank, size, n = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    double mine = 0, top = 0;
+    const char *p = e;
+    while (*p) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || !(v > 0)) break;
+        if (n == rank) mine = v;
+        if (v > top) top = v;
+        n++;
+        p = end;
+        if (*p == ',') p++;
+        else break;
+    }
+    if (*p || n != size) {
+        if (rank == 0)
+            fprintf(stderr, "pumma: PUMMA_SPEEDS=%s: give one relative speed "
+                            "> 0 per MPI rank (%d), separated by commas\n",
+                    e, size);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    factor = top / mine;
+}
+
+double pumma_speed_factor(void)
+{
+    if (factor < 0) read_speeds();
+    return factor;
+}
+
+void pumma_speed_pad(double elapsed)
+{
+    double f = pumma_speed_factor();
+    if (f <= 1 || elapsed <= 0) return;
+    double s = (f - 1) * elapsed;
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+PUMMA_API void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(
+    const int *ictxt, const int *n, double *speeds, int *info)
+{
+    int nprow, npcol, myrow, mycol;
+    Cblacs_gridinfo(*ictxt, &nprow, &npcol, &myrow, &mycol);
+    if (nprow < 0) { *info = -1; return; }
+    if (*n < 1) { *info = -2; return; }
+    const pumma_grid_t *g = pumma_grid_get(*ictxt);
+    if (!g) pumma_fatal(NULL, "PUMMA_SPEEDS_MEASURE", "no grid", PUMMA_EGRID);
+    const int np = nprow * npcol, nn = *n;
+    double *a = pumma_malloc(sizeof(double) * 3 * (size_t)nn * (size_t)nn);
+    if (!a) pumma_fatal(g, "PUMMA_SPEEDS_MEASURE", "matrices", PUMMA_ENOMEM);
+    for (size_t i = 0; i < 3 * (size_t)nn * (size_t)nn; i++)
+        a[i] = (double)(i % 7) / 7.0;
+    pumma_problem_t p = {0};
+    p.t = &pumma_type_d;
+    double best = 0;
+    for (int rep = 0; rep < 3; rep++) {
+        double t0 = MPI_Wtime();
+        pumma_local_gemm(&p, 'N', 'N', nn, nn, nn, p.t->one, a, nn,
+                         a + (size_t)nn * nn, nn, p.t->zero,
+                         a + 2 * (size_t)nn * nn, nn, NULL, NULL);
+        double t = MPI_Wtime() - t0;
+        if (rep == 0 || t < best) best = t;
+    }
+    pumma_free(a);
+    double mine = 1 / (best > 0 ? best : 1e-9), sum = 0;
+    double *all = malloc(sizeof(double) * (size_t)np);
+    if (!all) pumma_fatal(g, "PUMMA_SPEEDS_MEASURE", "speeds", PUMMA_ENOMEM);
+    MPI_Allgather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, g->all);
+    /* gathered by rank in g->all; returned by grid position */
+    for (int q = 0; q < np; q++) sum += all[g->rank[q]];
+    for (int q = 0; q < np; q++) speeds[q] = all[g->rank[q]] / sum;
+    free(all);
+    *info = 0;
+}

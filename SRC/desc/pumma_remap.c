@@ -1,0 +1,470 @@
+/*
+ * pumma_remap.c -- dst := src between any two ways of holding a matrix
+ * (see pumma_remap.h): the heterogeneous layouts' redistribution and the
+ * gathers of their multiply.
+ *
+ * Each process's part is a few boxes, each a list of row intervals times a
+ * list of column intervals (one box for a block-cyclic part, one per
+ * rectangle of a layout's region). The message from s to d is the
+ * intersection of s's source boxes with d's destination boxes, walked in
+ * one order (box pairs, then columns, then row intervals) by packer and
+ * unpacker alike; inside one interval local indices are consecutive, so
+ * every run is one memcpy. Nothing but the data travels.
+ *
+ * On a linear array (PUMMA_TOPO_LINEAR) a message between processes that
+ * are not neighbours goes hop by hop along the layout's line; each relay
+ * receives it whole, then forwards it. The elements every process sends,
+ * forwards included, are counted (pumma_remap_sent): the volume the
+ * heterogeneous layouts are judged by.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pumma_remap.h"
+
+/* --------------------------------------------------------- interval lists */
+
+void pumma_ilist_free(pumma_ilist_t *l)
+{
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+long pumma_ilist_len(const pumma_ilist_t *l)
+{
+    long s = 0;
+    for (int i = 0; i < l->n; i++) s += l->v[i].hi - l->v[i].lo;
+    return s;
+}
+
+static int cmp_lo(const void *a, const void *b)
+{
+    const pumma_ivl_t *x = a, *y = b;
+    return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+int pumma_ilist_union(const pumma_ivl_t *v, int n, pumma_ilist_t *out)
+{
+    out->n = 0;
+    out->v = malloc(sizeof(pumma_ivl_t) * (size_t)(n > 0 ? n : 1));
+    if (!out->v) return PUMMA_ENOMEM;
+    pumma_ivl_t *s = malloc(sizeof(pumma_ivl_t) * (size_t)(n > 0 ? n : 1));
+    if (!s) return PUMMA_ENOMEM;
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (v[i].hi > v[i].lo) s[k++] = v[i];
+    qsort(s, (size_t)k, sizeof *s, cmp_lo);
+    for (int i = 0; i < k; i++) {
+        if (out->n && s[i].lo <= out->v[out->n - 1].hi) {
+            if (s[i].hi > out->v[out->n - 1].hi) out->v[out->n - 1].hi = s[i].hi;
+        } else {
+            out->v[out->n++] = s[i];
+        }
+    }
+    free(s);
+    return PUMMA_OK;
+}
+
+int pumma_ilist_pos(const pumma_ilist_t *l, int g)
+{
+    int lo = 0, hi = l->n - 1, before = 0;
+    /* Binary search for the interval holding g; offsets summed on the way
+     * would need prefix sums, so count linearly only over short lists. */
+    if (l->n > 16) {
+        while (lo < hi) {
+            int mid = (lo + hi + 1) / 2;
+            if (l->v[mid].lo <= g) lo = mid; else hi = mid - 1;
+        }
+        for (int i = 0; i < lo; i++) before += l->v[i].hi - l->v[i].lo;
+        return before + g - l->v[lo].lo;
+    }
+    for (int i = 0; i < l->n; i++) {
+        if (g < l->v[i].hi) return before + g - l->v[i].lo;
+        before += l->v[i].hi - l->v[i].lo;
+    }
+    return before;
+}
+
+/* a ∩ b into out (out->v must hold a->n + b->n). */
+static void meet(const pumma_ilist_t *a, const pumma_ilist_t *b,
+                 pumma_ilist_t *out)
+{
+    int i = 0, j = 0;
+    out->n = 0;
+    while (i < a->n && j < b->n) {
+        int lo = a->v[i].lo > b->v[j].lo ? a->v[i].lo : b->v[j].lo;
+        int hi = a->v[i].hi < b->v[j].hi ? a->v[i].hi : b->v[j].hi;
+        if (lo < hi) out->v[out->n++] = (pumma_ivl_t){lo, hi};
+        if (a->v[i].hi < b->v[j].hi) i++; else j++;
+    }
+}
+
+/* ------------------------------------------------------------- the sides */
+
+typedef struct box { pumma_ilist_t r, c; } box_t;
+typedef struct boxes { int n; box_t *b; } boxes_t;
+
+static void boxes_free(boxes_t *x)
+{
+    for (int i = 0; i < x->n; i++) {
+        pumma_ilist_free(&x->b[i].r);
+        pumma_ilist_free(&x->b[i].c);
+    }
+    free(x->b);
+    x->b = NULL;
+    x->n = 0;
+}
+
+/* The indices of a 1D block-cyclic distribution that process `me` holds. */
+static int dist_list(const pumma_dist_t *d, int me, pumma_ilist_t *out)
+{
+    int nb = pumma_dist_nblocks(d);
+    out->n = 0;
+    out->v = malloc(sizeof(pumma_ivl_t) * (size_t)(nb > 0 ? nb : 1));
+    if (!out->v) return PUMMA_ENOMEM;
+    for (int b = 0; b < nb; b++) {
+        int own = pumma_dist_owner(d, b);
+        if (own >= 0 && own != me) continue;
+        int lo = pumma_dist_bstart(d, b), hi = lo + pumma_dist_bsize(d, b);
+        if (out->n && out->v[out->n - 1].hi == lo)
+            out->v[out->n - 1].hi = hi;
+        else
+            out->v[out->n++] = (pumma_ivl_t){lo, hi};
+    }
+    return PUMMA_OK;
+}
+
+static int one_ivl(pumma_ilist_t *l, int lo, int hi)
+{
+    l->v = malloc(sizeof(pumma_ivl_t));
+    if (!l->v) return PUMMA_ENOMEM;
+    l->n = 1;
+    l->v[0] = (pumma_ivl_t){lo, hi};
+    return PUMMA_OK;
+}
+
+static int copy_list(pumma_ilist_t *to, const pumma_ilist_t *from)
+{
+    to->n = from->n;
+    to->v = malloc(sizeof(pumma_ivl_t) * (size_t)(from->n > 0 ? from->n : 1));
+    if (!to->v) return PUMMA_ENOMEM;
+    memcpy(to->v, from->v, sizeof(pumma_ivl_t) * (size_t)from->n);
+    return PUMMA_OK;
+}
+
+/* Process p's part of side s, in window coordinates. As a source, entries
+ * a block-cyclic side replicates (source -1) are sent by the copy on grid
+ * row (column) 0 only; as a destination every copy receives them. */
+static int side_boxes(const pumma_side_t *s, int p, int as_src, boxes_t *out)
+{
+    int rc = PUMMA_OK;
+    out->n = 0;
+    out->b = NULL;
+    if (s->kind == PUMMA_SIDE_BC) {
+        pumma_dist_t r = as_src ? pumma_dist_owned(&s->row) : s->row;
+        pumma_dist_t c = as_src ? pumma_dist_owned(&s->col) : s->col;
+        out->b = calloc(1, sizeof(box_t));
+        if (!out->b) return PUMMA_ENOMEM;
+        out->n = 1;
+        if ((rc = dist_list(&r, p / s->npcol, &out->b[0].r)) ||
+            (rc = dist_list(&c, p % s->npcol, &out->b[0].c)))
+            return rc;
+    } else if (s->kind == PUMMA_SIDE_LAYOUT) {
+        const pumma_layout_t *L = s->lay;
+        int cnt = L->first[p + 1] - L->first[p];
+        out->b = calloc((size_t)(cnt > 0 ? cnt : 1), sizeof(box_t));
+        if (!out->b) return PUMMA_ENOMEM;
+        for (int k = 0; k < cnt; k++) {
+            const pumma_rect_t *x = &L->rect[L->first[p] + k];
+            int r0 = x->r0 > s->i0 ? x->r0 : s->i0;
+            int r1 = x->r1 < s->i0 + s->m ? x->r1 : s->i0 + s->m;
+            int c0 = x->c0 > s->j0 ? x->c0 : s->j0;
+            int c1 = x->c1 < s->j0 + s->n ? x->c1 : s->j0 + s->n;
+            if (r0 >= r1 || c0 >= c1) continue;
+            if ((rc = one_ivl(&out->b[out->n].r, r0 - s->i0, r1 - s->i0)) ||
+                (rc = one_ivl(&out->b[out->n].c, c0 - s->j0, c1 - s->j0)))
+                return rc;
+            out->n++;
+        }
+    } else {
+        out->b = calloc(1, sizeof(box_t));
+        if (!out->b) return PUMMA_ENOMEM;
+        out->n = 1;
+        if ((rc = copy_list(&out->b[0].r, &s->prow[p])) ||
+            (rc = copy_list(&out->b[0].c, &s->pcol[p])))
+            return rc;
+    }
+    return rc;
+}
+
+/* Local row / column of window index g on this process (who holds it). */
+static long local_row(const pumma_side_t *s, int me, int g)
+{
+    switch (s->kind) {
+    case PUMMA_SIDE_BC: return pumma_dist_before(&s->row, g, me / s->npcol);
+    case PUMMA_SIDE_LAYOUT: return g + s->i0 - s->lay->box[me].r0;
+    default: return pumma_ilist_pos(&s->prow[me], g);
+    }
+}
+
+static long local_col(const pumma_side_t *s, int me, int g)
+{
+    switch (s->kind) {
+    case PUMMA_SIDE_BC: return pumma_dist_before(&s->col, g, me % s->npcol);
+    case PUMMA_SIDE_LAYOUT: return g + s->j0 - s->lay->box[me].c0;
+    default: return pumma_ilist_pos(&s->pcol[me], g);
+    }
+}
+
+/* ---------------------------------------------------------- walking */
+
+enum { COUNT, PACK, UNPACK, COPY };
+
+/*
+ * The entries of a's boxes that are in b's boxes, in the one order both
+ * sides use. COUNT: returns how many. PACK: from `from` (this process's
+ * storage of a source side) into buf. UNPACK: from buf into `to`. COPY:
+ * from `from` to `to` (both this process's). Returns -1 when out of memory.
+ */
+static long walk(const boxes_t *a, const boxes_t *b, int mode, size_t es,
+                 const pumma_side_t *from, const pumma_side_t *to, int me,
+                 char *buf)
+{
+    long cnt = 0;
+    for (int i = 0; i < a->n; i++)
+        for (int j = 0; j < b->n; j++) {
+            pumma_ilist_t R, C;
+            R.v = malloc(sizeof(pumma_ivl_t) *
+                         (size_t)(a->b[i].r.n + b->b[j].r.n + 1));
+            C.v = malloc(sizeof(pumma_ivl_t) *
+                         (size_t)(a->b[i].c.n + b->b[j].c.n + 1));
+            if (!R.v || !C.v) {
+                free(R.v);
+                free(C.v);
+                return -1;
+            }
+            meet(&a->b[i].r, &b->b[j].r, &R);
+            meet(&a->b[i].c, &b->b[j].c, &C);
+            long rows = pumma_ilist_len(&R);
+            if (mode == COUNT) {
+                cnt += rows * pumma_ilist_len(&C);
+            } else {
+                for (int ci = 0; ci < C.n; ci++)
+                    for (int g = C.v[ci].lo; g < C.v[ci].hi; g++) {
+                        long fj = from ? local_col(from, me, g) : 0;
+                        long tj = to ? local_col(to, me, g) : 0;
+                        for (int ri = 0; ri < R.n; ri++) {
+                            size_t len = (size_t)(R.v[ri].hi - R.v[ri].lo) * es;
+                            char *src = mode == UNPACK
+                                ? buf + (size_t)cnt * es
+                                : from->data + ((size_t)local_row(from, me, R.v[ri].lo) +
+                                                (size_t)fj * (size_t)from->ld) * es;
+                            char *dst = mode == PACK
+                                ? buf + (size_t)cnt * es
+                                : to->data + ((size_t)local_row(to, me, R.v[ri].lo) +
+                                              (size_t)tj * (size_t)to->ld) * es;
+                            memcpy(dst, src, len);
+                            cnt += R.v[ri].hi - R.v[ri].lo;
+                        }
+                    }
+            }
+            free(R.v);
+            free(C.v);
+        }
+    return cnt;
+}
+
+/* ---------------------------------------------------------- the remap */
+
+enum { M_SEND, M_RECV, M_RELAY, M_FWD, M_DONE };
+typedef struct msg {
+    int origin, dest, kind;
+    long count;
+    char *buf;
+} msg_t;
+
+struct pumma_remap {
+    const pumma_type_t *t;
+    const pumma_grid_t *g;
+    const pumma_side_t *dst;
+    boxes_t *sb, *db;        /* every process's source and destination boxes */
+    int np, me, nmsg, left, topo;
+    const pumma_layout_t *line;
+    msg_t *msg;
+    MPI_Request *req;
+    int *idx;
+    int tagbase;
+};
+
+static double sent = 0;
+double pumma_remap_sent(void) { return sent; }
+
+/* The process after `me` on the way from it to `to`. */
+static int hop(const pumma_remap_t *r, int me, int to)
+{
+    if (r->topo != PUMMA_TOPO_LINEAR || !r->line) return to;
+    int a = r->line->pos[me], b = r->line->pos[to];
+    return r->line->line[a + (b > a ? 1 : -1)];
+}
+
+/* 1 when `me` lies strictly between o and d on the line. */
+static int relays(const pumma_remap_t *r, int me, int o, int d)
+{
+    if (r->topo != PUMMA_TOPO_LINEAR || !r->line) return 0;
+    int a = r->line->pos[o], b = r->line->pos[d], x = r->line->pos[me];
+    return (a < x && x < b) || (b < x && x < a);
+}
+
+static int post_send(pumma_remap_t *r, int i, int to)
+{
+    msg_t *m = &r->msg[i];
+    sent += (double)m->count;
+    return pumma_isend(m->buf, (int)m->count, r->t->mpi, r->g->rank[to],
+                       r->tagbase + m->origin * r->np + m->dest, r->g->all,
+                       &r->req[i]) == MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
+}
+
+static void remap_free(pumma_remap_t *r)
+{
+    if (!r) return;
+    for (int i = 0; i < r->nmsg; i++) pumma_free(r->msg[i].buf);
+    if (r->sb)
+        for (int p = 0; p < r->np; p++) boxes_free(&r->sb[p]);
+    if (r->db)
+        for (int p = 0; p < r->np; p++) boxes_free(&r->db[p]);
+    free(r->sb);
+    free(r->db);
+    free(r->msg);
+    free(r->req);
+    free(r->idx);
+    free(r);
+}
+
+int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
+                      const pumma_side_t *src, const pumma_side_t *dst,
+                      int topo, const pumma_layout_t *line, int id,
+                      pumma_remap_t **out)
+{
+    const int np = g->nprow * g->npcol, me = g->myrow * g->npcol + g->mycol;
+    const size_t es = t->size;
+    int rc = PUMMA_OK;
+    pumma_remap_t *r = calloc(1, sizeof(*r));
+    *out = NULL;
+    if (!r) return PUMMA_ENOMEM;
+    r->t = t;
+    r->g = g;
+    r->dst = dst;
+    r->np = np;
+    r->me = me;
+    r->topo = topo;
+    r->line = line;
+    r->tagbase = 2000 + id * np * np;
+    r->sb = calloc((size_t)np, sizeof(boxes_t));
+    r->db = calloc((size_t)np, sizeof(boxes_t));
+    r->msg = calloc((size_t)np * (size_t)np, sizeof(msg_t));
+    r->req = malloc(sizeof(MPI_Request) * (size_t)np * (size_t)np);
+    r->idx = malloc(sizeof(int) * (size_t)np * (size_t)np);
+    if (!r->sb || !r->db || !r->msg || !r->req || !r->idx) {
+        remap_free(r);
+        return PUMMA_ENOMEM;
+    }
+    for (int p = 0; p < np && !rc; p++)
+        if (!(rc = side_boxes(src, p, 1, &r->sb[p])))
+            rc = side_boxes(dst, p, 0, &r->db[p]);
+    if (rc) {
+        remap_free(r);
+        return rc;
+    }
+
+    /* My own part first, then every message I send, receive or relay. */
+    if (walk(&r->sb[me], &r->db[me], COPY, es, src, dst, me, NULL) < 0)
+        rc = PUMMA_ENOMEM;
+    for (int o = 0; o < np && !rc; o++)
+        for (int d = 0; d < np && !rc; d++) {
+            if (o == d || (o != me && d != me && !relays(r, me, o, d)))
+                continue;
+            long cnt = walk(&r->sb[o], &r->db[d], COUNT, es, NULL, NULL, me,
+                            NULL);
+            if (cnt <= 0) continue;
+            int i = r->nmsg++;
+            msg_t *m = &r->msg[i];
+            m->origin = o;
+            m->dest = d;
+            m->count = cnt;
+            m->buf = pumma_malloc((size_t)cnt * es);
+            if (!m->buf) {
+                rc = PUMMA_ENOMEM;
+                break;
+            }
+            r->left++;
+            if (o == me) {
+                m->kind = M_SEND;
+                walk(&r->sb[me], &r->db[d], PACK, es, src, NULL, me, m->buf);
+                rc = post_send(r, i, hop(r, me, d));
+            } else {
+                m->kind = d == me ? M_RECV : M_RELAY;
+                if (MPI_Irecv(m->buf, (int)cnt, t->mpi,
+                              g->rank[hop(r, me, o)],
+                              r->tagbase + o * np + d, g->all,
+                              &r->req[i]) != MPI_SUCCESS)
+                    rc = PUMMA_EMPI;
+            }
+        }
+    if (rc) {
+        /* Requests already posted would outlive their buffers: an error
+         * here ends the program anyway (pumma_fatal). */
+        return rc;
+    }
+    *out = r;
+    return PUMMA_OK;
+}
+
+/* Completed request i: forward a relay, unpack an arrival. */
+static int finish(pumma_remap_t *r, int i)
+{
+    msg_t *m = &r->msg[i];
+    if (m->kind == M_RELAY) {
+        m->kind = M_FWD;
+        return post_send(r, i, hop(r, r->me, m->dest));
+    }
+    if (m->kind == M_RECV)
+        walk(&r->sb[m->origin], &r->db[r->me], UNPACK, r->t->size, NULL,
+             r->dst, r->me, m->buf);
+    m->kind = M_DONE;
+    pumma_free(m->buf);
+    m->buf = NULL;
+    r->left--;
+    return PUMMA_OK;
+}
+
+static int advance(pumma_remap_t *r, int block)
+{
+    while (r->left > 0) {
+        int n = 0, rc;
+        rc = block ? MPI_Waitsome(r->nmsg, r->req, &n, r->idx,
+                                  MPI_STATUSES_IGNORE)
+                   : MPI_Testsome(r->nmsg, r->req, &n, r->idx,
+                                  MPI_STATUSES_IGNORE);
+        if (rc != MPI_SUCCESS) return PUMMA_EMPI;
+        if (n == MPI_UNDEFINED || n == 0) return PUMMA_OK;
+        for (int k = 0; k < n; k++)
+            if ((rc = finish(r, r->idx[k]))) return rc;
+    }
+    return PUMMA_OK;
+}
+
+int pumma_remap_test(pumma_remap_t *r, int *done)
+{
+    int rc = advance(r, 0);
+    *done = r->left == 0;
+    return rc;
+}
+
+int pumma_remap_wait(pumma_remap_t *r)
+{
+    int rc = PUMMA_OK;
+    while (!rc && r->left > 0) rc = advance(r, 1);
+    remap_free(r);
+    return rc;
+}

@@ -1,0 +1,78 @@
+/*
+ * pumma_layout.h -- heterogeneous layouts (SRC/layout), inside pumma.
+ *
+ * A layout gives each of np processes a region of an m x n matrix whose
+ * area is proportional to the process's relative speed: a union of
+ * disjoint rectangles. A process stores the bounding box of its region,
+ * column-major; entries of the box outside the region are never touched.
+ * Process p is the grid process at row-major position p (p / NPCOL,
+ * p mod NPCOL) of the context a descriptor names.
+ */
+#ifndef PUMMA_LAYOUT_H
+#define PUMMA_LAYOUT_H
+
+#include "pumma_codes.h"
+#include "pumma_internal.h"
+
+/* Rows [r0, r1) x columns [c0, c1), 0-based. */
+typedef struct pumma_rect {
+    int r0, r1, c0, c1;
+} pumma_rect_t;
+
+typedef struct pumma_layout {
+    int kind;                /* PUMMA_LAYOUT_* */
+    int m, n, np;
+    double *speed;           /* relative speeds as given, np of them */
+    int *first;              /* process p's rectangles: rect[first[p]..first[p+1]) */
+    pumma_rect_t *rect;
+    pumma_rect_t *box;       /* bounding box of each region (empty: r0 == r1) */
+    int *line;               /* linear array: line[k] is the process at k, the
+                                fastest in the middle */
+    int *pos;                /* pos[p]: p's position in line */
+} pumma_layout_t;
+
+/* A builder fills L->first/rect for L->kind from L->m, n, np, speed (>0).
+ * Returns 0, or a positive INFO (see pumma.h, pumma_layout_new). */
+typedef int (*pumma_layout_build_fn)(pumma_layout_t *L);
+int pumma_layout_columns(pumma_layout_t *L);     /* pumma_layout_columns.c */
+int pumma_layout_strips(pumma_layout_t *L);      /* pumma_layout_strips.c */
+int pumma_layout_rect3(pumma_layout_t *L);       /* pumma_layout_rect3.c */
+int pumma_layout_sqcorner(pumma_layout_t *L);    /* pumma_layout_sqcorner.c */
+
+/* Rectangle storage while building: room for `cap` rectangles. */
+int pumma_layout_alloc(pumma_layout_t *L, int cap);
+/* Adds rectangle (r0, r1, c0, c1) to process p; processes must be added in
+ * increasing order (all of p's rectangles before p + 1's). */
+void pumma_layout_add(pumma_layout_t *L, int p, int r0, int r1, int c0,
+                      int c1);
+
+/* out[i] >= 0 with sum total, out[i] as near total*w[i]/sum(w) as whole
+ * numbers allow (largest remainders); each out[i] >= 1 when min1 and
+ * total >= n. */
+void pumma_layout_round(int total, int n, const double *w, int *out,
+                        int min1);
+/* Processes sorted by speed, slowest first (ties: lower index first). */
+void pumma_layout_by_speed(const pumma_layout_t *L, int *order);
+
+/* A new layout (see PUMMA_LAYOUT_NEW in pumma.h for kind, info). */
+void pumma_layout_create(int kind, int m, int n, int np,
+                         const double *speeds, int *layout, int *info);
+/* Frees it; -1 if the handle names none. */
+int pumma_layout_destroy(int layout);
+/* The layout behind a handle, NULL if none. */
+const pumma_layout_t *pumma_layout_get(int handle);
+/* The lower bound of the sum of half-perimeters, 2 sum sqrt(area_p). */
+double pumma_layout_lower(const pumma_layout_t *L);
+/* The seed's volumes per N^2 (square-corner, rectangular) for 2 or 3
+ * processes; returns 1 when square-corner moves less, 0 when not (or it
+ * does not exist: *vol_sq = -1), < 0 for bad arguments. */
+int pumma_sqcorner_rule(int np, const double *speeds, int topo,
+                        double *vol_sq, double *vol_rect);
+
+/* Sum over processes of (rows spanned + columns spanned) of their regions:
+ * the seed's "sum of half-perimeters". */
+long pumma_layout_halfperim(const pumma_layout_t *L);
+/* The process owning (i, j), 0-based. */
+int pumma_layout_owner_of(const pumma_layout_t *L, int i, int j);
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * pumma_remap.h -- moving a matrix between any two ways of holding it
+ * (SRC/desc/pumma_remap.c): block-cyclic (ScaLAPACK descriptors),
+ * heterogeneous layouts, and the panels the heterogeneous multiply
+ * gathers. Every process's part is described as boxes (a list of row
+ * intervals times a list of column intervals), so what process s sends to
+ * process d is the intersection of their boxes, and both compute it alike.
+ */
+#ifndef PUMMA_REMAP_H
+#define PUMMA_REMAP_H
+
+#include "pumma_layout.h"
+
+typedef struct pumma_ivl { int lo, hi; } pumma_ivl_t;   /* [lo, hi) */
+typedef struct pumma_ilist {
+    int n;
+    pumma_ivl_t *v;          /* sorted, disjoint, non-empty */
+} pumma_ilist_t;
+
+enum { PUMMA_SIDE_BC, PUMMA_SIDE_LAYOUT, PUMMA_SIDE_PANEL };
+
+/* One matrix (an m x n window of it) and how np = nprow*npcol processes
+ * hold it; process p sits at grid position (p / npcol, p % npcol). */
+typedef struct pumma_side {
+    int kind, m, n, nprow, npcol;
+    pumma_dist_t row, col;             /* BC: the window's distributions */
+    const pumma_layout_t *lay;         /* LAYOUT: window at (i0, j0) of it */
+    int i0, j0;
+    const pumma_ilist_t *prow, *pcol;  /* PANEL: process p holds rows
+                                          prow[p] x cols pcol[p], packed */
+    char *data;                        /* this process's storage */
+    int ld;
+} pumma_side_t;
+
+void pumma_ilist_free(pumma_ilist_t *l);
+/* Sum of the lengths. */
+long pumma_ilist_len(const pumma_ilist_t *l);
+/* The union of n intervals (any order, may overlap or be empty). */
+int pumma_ilist_union(const pumma_ivl_t *v, int n, pumma_ilist_t *out);
+/* Position of index g in the packed list (g must be in it). */
+int pumma_ilist_pos(const pumma_ilist_t *l, int g);
+
+/* A remap in flight: dst := src, element for element, over the grid's
+ * processes; with topo PUMMA_TOPO_LINEAR a message between processes that
+ * are not neighbours in the layout's linear array is relayed along it
+ * (store and forward). id (0, 1, ...) keeps concurrent remaps apart. */
+typedef struct pumma_remap pumma_remap_t;
+int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
+                      const pumma_side_t *src, const pumma_side_t *dst,
+                      int topo, const pumma_layout_t *line, int id,
+                      pumma_remap_t **r);
+/* Advances it (relays forwarded, arrivals unpacked); *done = 1 at the end. */
+int pumma_remap_test(pumma_remap_t *r, int *done);
+/* Completes and frees it. */
+int pumma_remap_wait(pumma_remap_t *r);
+/* Elements this process sent in remaps so far (with relays). */
+double pumma_remap_sent(void);
+
+/* Heterogeneous descriptors (pumma_desc_layout.c). */
+int pumma_desc_is_layout(const int *d);
+/* 0, or the (1-based) entry of d that is wrong for this process. */
+int pumma_desc_layout_check(const int *d, int nprow, int npcol, int myrow,
+                            int mycol);
+const pumma_layout_t *pumma_desc_layout(const int *d);
+/* The m x n window at 0-based (i0, j0) of descriptor d's matrix as a side:
+ * d heterogeneous (is_layout) or block-cyclic in its 11-entry form. */
+pumma_side_t pumma_side_of(const pumma_grid_t *g, size_t es, const int *d,
+                           int is_layout, int i0, int j0, int m, int n,
+                           void *data);
+
+/* ------------------------------------------ the heterogeneous multiply */
+
+/* 1 when name is one of its schedules: "het" or "het-overlap". */
+int pumma_het_schedule(const char *name);
+/* C := alpha*op(A)*op(B) + beta*C, all on layout L (pumma_het.c); p gives
+ * type, grid, transposes, scalars and options; a, b, c the local boxes. */
+int pumma_het_run(const pumma_problem_t *p, const pumma_layout_t *L,
+                  const char *a, int lda, const char *b, int ldb, char *c,
+                  int ldc, int overlap, int topo);
+/* This process's last heterogeneous multiply: seconds until its gathers
+ * were complete, and for the whole call. */
+void pumma_het_times(double *comm, double *total);
+/* sub(B) := sub(A), any two descriptors of one context (pumma_gemr2d.c);
+ * info as PUMMA_P?GEMR2D's. */
+void pumma_gemr2d(const pumma_type_t *t, int m, int n, const void *a, int ia,
+                  int ja, const int *desca, void *b, int ib, int jb,
+                  const int *descb, int *info);
+int pumma_check_gemr2d(int m, int n, int ia, int ja, const int *desca,
+                       int ib, int jb, const int *descb, int dA[11],
+                       int dB[11], int *ctxt);
+/* The check of a call with heterogeneous descriptors (pumma_check.c). */
+int pumma_check_het(const char *transa, const char *transb, int m, int n,
+                    int k, int ia, int ja, const int *desca, int ib, int jb,
+                    const int *descb, int ic, int jc, const int *descc,
+                    int *ctxt);
+
+#endif

@@ -1,0 +1,333 @@
+/*
+ * pumma_layout.c -- heterogeneous layouts: the handles users hold, the
+ * table of partitioners (one file each), and what every layout shares:
+ * rounding shares to whole rows and columns, the linear-array order, the
+ * the sums of half-perimeters and the square-corner rule. The public
+ * routines (SRC/fortran/pumma_layout_.c) are thin wrappers of these.
+ *
+ * Layouts live in a per-process table; a handle is its index + 1. The
+ * constructors are global (every process calls them alike, in the same
+ * order), so every process holds the same layouts under the same handles,
+ * and nothing is communicated.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pumma.h"
+#include "pumma_layout.h"
+
+static const struct {
+    int kind;
+    pumma_layout_build_fn build;
+    int minp, maxp;          /* processes it handles (maxp 0: any) */
+} kinds[] = {
+    {PUMMA_LAYOUT_COLUMNS, pumma_layout_columns, 1, 0},
+    {PUMMA_LAYOUT_STRIPS, pumma_layout_strips, 1, 0},
+    {PUMMA_LAYOUT_RECT3, pumma_layout_rect3, 3, 3},
+    {PUMMA_LAYOUT_SQUARE_CORNER, pumma_layout_sqcorner, 2, 3},
+};
+enum { NKINDS = sizeof kinds / sizeof *kinds };
+
+static pumma_layout_t **table = NULL;
+static int ntable = 0;
+
+/* ------------------------------------------------------ building blocks */
+
+int pumma_layout_alloc(pumma_layout_t *L, int cap)
+{
+    L->rect = malloc(sizeof(pumma_rect_t) * (size_t)cap);
+    L->first = calloc((size_t)L->np + 1, sizeof(int));
+    return (L->rect && L->first) ? 0 : -1;
+}
+
+void pumma_layout_add(pumma_layout_t *L, int p, int r0, int r1, int c0, int c1)
+{
+    if (r0 >= r1 || c0 >= c1) return;           /* empty: not a rectangle */
+    int at = L->first[p + 1];
+    L->rect[at] = (pumma_rect_t){r0, r1, c0, c1};
+    for (int q = p + 1; q <= L->np; q++) L->first[q] = at + 1;
+}
+
+void pumma_layout_round(int total, int n, const double *w, int *out, int min1)
+{
+    double sum = 0;
+    for (int i = 0; i < n; i++) sum += w[i];
+    int given = 0;
+    double *rem = malloc(sizeof(double) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        double exact = total * (w[i] / sum);
+        out[i] = (int)floor(exact);
+        rem[i] = exact - out[i];
+        given += out[i];
+    }
+    /* Largest remainders first; ties to the lower index. */
+    while (given < total) {
+        int best = 0;
+        for (int i = 1; i < n; i++)
+            if (rem[i] > rem[best]) best = i;
+        out[best]++;
+        rem[best] = -1;
+        given++;
+    }
+    /* A process with a share must get a line: take it from the largest. */
+    if (min1 && total >= n)
+        for (int i = 0; i < n; i++)
+            if (out[i] == 0) {
+                int big = 0;
+                for (int j = 1; j < n; j++)
+                    if (out[j] > out[big]) big = j;
+                out[big]--;
+                out[i] = 1;
+            }
+    free(rem);
+}
+
+void pumma_layout_by_speed(const pumma_layout_t *L, int *order)
+{
+    for (int i = 0; i < L->np; i++) order[i] = i;
+    for (int i = 1; i < L->np; i++)       /* insertion sort: stable */
+        for (int j = i; j > 0 && L->speed[order[j]] < L->speed[order[j - 1]];
+             j--) {
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+}
+
+/* The linear array: fastest in the middle, the next ones alternately to
+ * its right and left (for 3: third, fastest, second). */
+static void make_line(pumma_layout_t *L)
+{
+    int *slow = malloc(sizeof(int) * (size_t)L->np);
+    pumma_layout_by_speed(L, slow);
+    int mid = (L->np - 1) / 2;
+    for (int k = 0; k < L->np; k++) {
+        int p = slow[L->np - 1 - k];           /* k-th fastest */
+        int at = k % 2 ? mid + (k + 1) / 2 : mid - k / 2;
+        L->line[at] = p;
+        L->pos[p] = at;
+    }
+    free(slow);
+}
+
+static void bounding_boxes(pumma_layout_t *L)
+{
+    for (int p = 0; p < L->np; p++) {
+        pumma_rect_t b = {0, 0, 0, 0};
+        for (int r = L->first[p]; r < L->first[p + 1]; r++) {
+            const pumma_rect_t *x = &L->rect[r];
+            if (r == L->first[p]) {
+                b = *x;
+                continue;
+            }
+            if (x->r0 < b.r0) b.r0 = x->r0;
+            if (x->r1 > b.r1) b.r1 = x->r1;
+            if (x->c0 < b.c0) b.c0 = x->c0;
+            if (x->c1 > b.c1) b.c1 = x->c1;
+        }
+        L->box[p] = b;
+    }
+}
+
+static void layout_free(pumma_layout_t *L)
+{
+    if (!L) return;
+    free(L->speed);
+    free(L->first);
+    free(L->rect);
+    free(L->box);
+    free(L->line);
+    free(L->pos);
+    free(L);
+}
+
+/* ------------------------------------------------------------ handles */
+
+const pumma_layout_t *pumma_layout_get(int handle)
+{
+    if (handle < 1 || handle > ntable) return NULL;
+    return table[handle - 1];
+}
+
+void pumma_layout_create(int kind, int m, int n, int np,
+                         const double *speeds, int *layout, int *info)
+{
+    int k;
+    *layout = 0;
+    for (k = 0; k < NKINDS && kinds[k].kind != kind; k++)
+        ;
+    if (k == NKINDS) { *info = -1; return; }
+    if (m < 1) { *info = -2; return; }
+    if (n < 1) { *info = -3; return; }
+    if (np < kinds[k].minp || (kinds[k].maxp && np > kinds[k].maxp)) {
+        *info = -4;
+        return;
+    }
+    for (int p = 0; p < np; p++)
+        if (!(speeds[p] > 0) || !isfinite(speeds[p])) { *info = -5; return; }
+
+    pumma_layout_t *L = calloc(1, sizeof(*L));
+    if (!L) { *info = 3; return; }
+    L->kind = kind;
+    L->m = m;
+    L->n = n;
+    L->np = np;
+    L->speed = malloc(sizeof(double) * (size_t)np);
+    L->box = calloc((size_t)np, sizeof(pumma_rect_t));
+    L->line = malloc(sizeof(int) * (size_t)np);
+    L->pos = malloc(sizeof(int) * (size_t)np);
+    if (!L->speed || !L->box || !L->line || !L->pos) {
+        layout_free(L);
+        *info = 3;
+        return;
+    }
+    memcpy(L->speed, speeds, sizeof(double) * (size_t)np);
+    int rc = kinds[k].build(L);
+    if (rc) {
+        layout_free(L);
+        *info = rc;
+        return;
+    }
+    /* Every process needs some of the matrix: else a share is too small
+     * for whole rows and columns of this size. */
+    for (int p = 0; p < np; p++)
+        if (L->first[p + 1] == L->first[p]) {
+            layout_free(L);
+            *info = 2;
+            return;
+        }
+    bounding_boxes(L);
+    make_line(L);
+
+    int h;
+    for (h = 0; h < ntable && table[h]; h++)
+        ;
+    if (h == ntable) {
+        pumma_layout_t **t = realloc(table, sizeof(*t) * (size_t)(ntable + 8));
+        if (!t) {
+            layout_free(L);
+            *info = 3;
+            return;
+        }
+        table = t;
+        for (int i = ntable; i < ntable + 8; i++) table[i] = NULL;
+        ntable += 8;
+    }
+    table[h] = L;
+    *layout = h + 1;
+    *info = 0;
+}
+
+int pumma_layout_destroy(int layout)
+{
+    if (!pumma_layout_get(layout)) return -1;
+    layout_free(table[layout - 1]);
+    table[layout - 1] = NULL;
+    return 0;
+}
+
+/* ------------------------------------------------------------ queries */
+
+int pumma_layout_owner_of(const pumma_layout_t *L, int i, int j)
+{
+    for (int p = 0; p < L->np; p++)
+        for (int r = L->first[p]; r < L->first[p + 1]; r++) {
+            const pumma_rect_t *x = &L->rect[r];
+            if (i >= x->r0 && i < x->r1 && j >= x->c0 && j < x->c1) return p;
+        }
+    return -1;
+}
+
+/* Length of the union of [lo, hi) intervals (at most cnt of them). */
+static long union_len(pumma_rect_t *x, int cnt, int rows)
+{
+    long len = 0;
+    int reach = -1;
+    /* sort by start (insertion: few) */
+    for (int i = 1; i < cnt; i++)
+        for (int j = i; j > 0; j--) {
+            int a = rows ? x[j].r0 : x[j].c0, b = rows ? x[j - 1].r0 : x[j - 1].c0;
+            if (a >= b) break;
+            pumma_rect_t t = x[j];
+            x[j] = x[j - 1];
+            x[j - 1] = t;
+        }
+    for (int i = 0; i < cnt; i++) {
+        int lo = rows ? x[i].r0 : x[i].c0, hi = rows ? x[i].r1 : x[i].c1;
+        if (lo < reach) lo = reach;
+        if (hi > lo) {
+            len += hi - lo;
+            reach = hi;
+        }
+    }
+    return len;
+}
+
+long pumma_layout_halfperim(const pumma_layout_t *L)
+{
+    long s = 0;
+    for (int p = 0; p < L->np; p++) {
+        int cnt = L->first[p + 1] - L->first[p];
+        pumma_rect_t *x = malloc(sizeof(pumma_rect_t) * (size_t)cnt);
+        memcpy(x, &L->rect[L->first[p]], sizeof(pumma_rect_t) * (size_t)cnt);
+        s += union_len(x, cnt, 1) + union_len(x, cnt, 0);
+        free(x);
+    }
+    return s;
+}
+
+double pumma_layout_lower(const pumma_layout_t *L)
+{
+    double s = 0;
+    for (int p = 0; p < L->np; p++) {
+        double area = 0;
+        for (int r = L->first[p]; r < L->first[p + 1]; r++)
+            area += (double)(L->rect[r].r1 - L->rect[r].r0) *
+                    (L->rect[r].c1 - L->rect[r].c0);
+        s += 2 * sqrt(area);
+    }
+    return s;
+}
+
+/*
+ * The seed's rule for 3 processes (normalised speeds S1 >= S2, S3, sum 1):
+ * square-corner moves less data than the 2D rectangular one when
+ * sqrt(S2) + sqrt(S3) < 1 - S1/2 (fully connected) or < 1.5 - S1 (linear
+ * array, fastest in the middle); it exists when (S2/S1)(S3/S1) <= 1/4.
+ * For 2 processes: 2qN against N^2, q = N sqrt(S2/(S1+S2)), i.e. when
+ * S2/(S1+S2) < 1/4 (S1 > 3 S2). Volumes are per N^2.
+ */
+int pumma_sqcorner_rule(int np, const double *speeds, int topo,
+                        double *vol_sq, double *vol_rect)
+{
+    double s[3] = {0, 0, 0}, sum = 0;
+    if (np != 2 && np != 3) return -1;
+    for (int p = 0; p < np; p++) {
+        if (!(speeds[p] > 0) || !isfinite(speeds[p])) return -2;
+        sum += speeds[p];
+    }
+    /* s[0]: the fastest, normalised. */
+    int f = 0;
+    for (int p = 1; p < np; p++)
+        if (speeds[p] > speeds[f]) f = p;
+    for (int p = 0, k = 1; p < np; p++)
+        s[p == f ? 0 : k++] = speeds[p] / sum;
+    double sq, rect;
+    if (np == 2) {
+        sq = 2 * sqrt(s[1]);
+        rect = 1;
+    } else {
+        if (s[1] * s[2] / (s[0] * s[0]) > 0.25) {
+            if (vol_sq) *vol_sq = -1;
+            if (vol_rect) *vol_rect = 1 + (topo == PUMMA_TOPO_LINEAR ? 2 : 1)
+                                              * (s[1] + s[2]);
+            return 0;                   /* no square-corner layout exists */
+        }
+        sq = 2 * (sqrt(s[1]) + sqrt(s[2]));
+        rect = 1 + (topo == PUMMA_TOPO_LINEAR ? 2 : 1) * (s[1] + s[2]);
+    }
+    if (vol_sq) *vol_sq = sq;
+    if (vol_rect) *vol_rect = rect;
+    return sq < rect;
+}

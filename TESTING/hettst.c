@@ -1,0 +1,702 @@
+/*
+ * hettst.c -- heterogeneous layouts, descriptors and multiplies, checked
+ * against the seed's formulas and against ScaLAPACK.
+ *
+ *   mpiexec -n 6 ./xhettst
+ *
+ * 1. Layouts (process 0): every kind on many speed vectors and sizes
+ *    covers the matrix exactly once; areas follow the speeds to within the
+ *    rounding to whole rows and columns; the column-based layout's sum of
+ *    half-perimeters is the optimum over every grouping of the processes
+ *    into columns (brute force over all set partitions, p <= 6); the
+ *    square-corner sides, its feasibility rule (INFO = 1 when
+ *    (S2/S1)(S3/S1) > 1/4) and the rule for when it moves less data;
+ *    the constructors' INFO codes.
+ * 2. PUMMA_P?GEMR2D between block-cyclic windows equals ScaLAPACK's
+ *    P?GEMR2D; block-cyclic -> heterogeneous puts every entry where the
+ *    layout says, and back restores the matrix.
+ * 3. P?GEMM on heterogeneous descriptors, S/D/C/Z, every TRANSA/TRANSB,
+ *    every layout, 2 to 5 processes, het and het-overlap, fully connected
+ *    and linear: C redistributed back equals ScaLAPACK's P?GEMM on the
+ *    block-cyclic originals, and nothing of a process's box outside its
+ *    region is written. The elements sent (all processes, relays
+ *    included) equal the seed's formulas from the integer partition:
+ *    N^2 + X + Y and N^2 + 2(X + Y) for the 3-process rectangular (fully
+ *    connected, linear), 2N(a + b) for square-corner (both), 2qN for the
+ *    two-process square-corner, N^2 for two strips, and N*(sum of
+ *    half-perimeters) - 2N^2 for any layout of one rectangle per process.
+ * 4. The INFO codes of P?GEMM and PUMMA_DESCINIT for illegal
+ *    heterogeneous calls.
+ * One PASSED/FAILED line per group; `N passed, N failed` last.
+ */
+#include <complex.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pumma.h"
+#include "pumma_remap.h"
+
+typedef void gemm_fn(const char *, const char *, const int *, const int *,
+                     const int *, const void *, const void *, const int *,
+                     const int *, const int *, const void *, const int *,
+                     const int *, const int *, const void *, void *,
+                     const int *, const int *, const int *);
+typedef void gemr_fn(const int *, const int *, const void *, const int *,
+                     const int *, const int *, void *, const int *,
+                     const int *, const int *, const int *);
+typedef void opts_fn(const char *, const char *, const int *, const int *,
+                     const int *, const void *, const void *, const int *,
+                     const int *, const int *, const void *, const int *,
+                     const int *, const int *, const void *, void *,
+                     const int *, const int *, const int *,
+                     const pumma_options_t *, int *);
+typedef void pgemr_fn(const int *, const int *, const void *, const int *,
+                      const int *, const int *, void *, const int *,
+                      const int *, const int *, int *);
+
+void Cblacs_pinfo(int *, int *);
+void Cblacs_get(int, int, int *);
+void Cblacs_gridinit(int *, const char *, int, int);
+void Cblacs_gridinfo(int, int *, int *, int *, int *);
+void Cblacs_gridexit(int);
+int numroc_(const int *, const int *, const int *, const int *, const int *);
+void descinit_(int *, const int *, const int *, const int *, const int *,
+               const int *, const int *, const int *, const int *, int *);
+
+static int npass, nfail, me_world;
+
+static void verdict(const char *what, int bad)
+{
+    int all = 0;
+    MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (all) nfail++; else npass++;
+    if (me_world == 0) printf("%s %s\n", all ? "FAILED" : "PASSED", what);
+}
+
+/* ============================================================ layouts */
+
+static double frand(unsigned long long *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return ((*s >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* Real-valued optimum of column-based arrangements: every set partition
+ * of the p processes into columns (restricted growth strings). */
+static double brute_columns(int p, const double *s, int m, int n)
+{
+    int a[8] = {0}, mx[8] = {0};
+    double best = -1;
+    for (;;) {
+        double w[8] = {0}, cost = 0;
+        int k[8] = {0}, ncol = 0;
+        for (int i = 0; i < p; i++) {
+            w[a[i]] += s[i];
+            k[a[i]]++;
+            if (a[i] + 1 > ncol) ncol = a[i] + 1;
+        }
+        for (int c = 0; c < ncol; c++) cost += m + k[c] * w[c] * n;
+        if (best < 0 || cost < best) best = cost;
+        int i = p - 1;             /* next restricted growth string */
+        while (i > 0 && a[i] == mx[i - 1] + 1) i--;
+        if (i == 0) break;
+        a[i]++;
+        for (int j = i + 1; j < p; j++) a[j] = 0;
+        for (int j = 1; j < p; j++) mx[j] = a[j] > mx[j - 1] ? a[j] : mx[j - 1];
+        mx[0] = 0;
+    }
+    return best;
+}
+
+static int check_cover(const pumma_layout_t *L, const double *sp, char *why)
+{
+    double sum = 0;
+    for (int p = 0; p < L->np; p++) sum += sp[p];
+    long *area = calloc((size_t)L->np, sizeof(long));
+    int bad = 0;
+    for (int i = 0; i < L->m && !bad; i++)
+        for (int j = 0; j < L->n && !bad; j++) {
+            int own = -1, cnt = 0;
+            for (int p = 0; p < L->np; p++)
+                for (int r = L->first[p]; r < L->first[p + 1]; r++) {
+                    const pumma_rect_t *x = &L->rect[r];
+                    if (i >= x->r0 && i < x->r1 && j >= x->c0 && j < x->c1) {
+                        own = p;
+                        cnt++;
+                    }
+                }
+            if (cnt != 1) {
+                sprintf(why, "(%d,%d) owned %d times", i, j, cnt);
+                bad = 1;
+            } else {
+                area[own]++;
+                const pumma_rect_t *b = &L->box[own];
+                if (i < b->r0 || i >= b->r1 || j < b->c0 || j >= b->c1) {
+                    sprintf(why, "(%d,%d) outside its box", i, j);
+                    bad = 1;
+                }
+            }
+        }
+    /* Rounding moves at most one whole row and one whole column (and the
+     * square-corner sides one line each). */
+    for (int p = 0; p < L->np && !bad; p++) {
+        double exact = sp[p] / sum * L->m * L->n;
+        double slack = L->kind == PUMMA_LAYOUT_SQUARE_CORNER
+                           ? 2 * sqrt(exact) + 2 + (L->np == 3 ? 2 * sqrt(exact) : 0)
+                           : L->m + L->n;
+        if (L->kind == PUMMA_LAYOUT_SQUARE_CORNER && L->np == 3)
+            slack = 2 * (L->m > L->n ? L->m : L->n) + 2;
+        if (fabs(area[p] - exact) > slack) {
+            sprintf(why, "process %d area %ld, share %.1f", p, area[p], exact);
+            bad = 1;
+        }
+    }
+    free(area);
+    return bad;
+}
+
+static void test_layouts(void)
+{
+    char why[200] = "";
+    int bad = 0, ncase = 0;
+    unsigned long long s = 12345;
+    if (me_world == 0) {
+        for (int it = 0; it < 300 && !bad; it++) {
+            int p = 1 + it % 6;
+            int m = 20 + (int)(frand(&s) * 80), n = it % 3 ? m : 20 + (int)(frand(&s) * 80);
+            double sp[8];
+            for (int i = 0; i < p; i++) sp[i] = 0.05 + frand(&s) * (it % 2 ? 1 : 20);
+            const int kinds[] = {PUMMA_LAYOUT_COLUMNS, PUMMA_LAYOUT_STRIPS,
+                                 PUMMA_LAYOUT_RECT3, PUMMA_LAYOUT_SQUARE_CORNER};
+            for (int k = 0; k < 4 && !bad; k++) {
+                int h, info;
+                pumma_layout_create(kinds[k], m, n, p, sp, &h, &info);
+                int want_np = kinds[k] == PUMMA_LAYOUT_RECT3 ? p == 3
+                            : kinds[k] == PUMMA_LAYOUT_SQUARE_CORNER ? (p == 2 || p == 3)
+                            : 1;
+                if (!want_np) {
+                    if (info != -4) {
+                        sprintf(why, "kind %d on %d processes: INFO %d, not -4", kinds[k], p, info);
+                        bad = 1;
+                    }
+                    continue;
+                }
+                if (kinds[k] == PUMMA_LAYOUT_SQUARE_CORNER && p == 3) {
+                    double o[3];
+                    int f = 0;
+                    for (int i = 1; i < 3; i++) if (sp[i] > sp[f]) f = i;
+                    for (int i = 0, j = 1; i < 3; i++) o[i == f ? 0 : j++] = sp[i];
+                    int feasible = (o[1] / o[0]) * (o[2] / o[0]) <= 0.25;
+                    if (!feasible) {
+                        if (info != 1) {
+                            sprintf(why, "infeasible square-corner: INFO %d", info);
+                            bad = 1;
+                        }
+                        continue;
+                    }
+                }
+                if (info == 2) continue;      /* a share too small for m x n */
+                if (info) {
+                    sprintf(why, "kind %d p %d m %d n %d: INFO %d", kinds[k], p, m, n, info);
+                    bad = 1;
+                    break;
+                }
+                const pumma_layout_t *L = pumma_layout_get(h);
+                ncase++;
+                if (check_cover(L, sp, why)) { bad = 1; break; }
+                if (kinds[k] == PUMMA_LAYOUT_COLUMNS) {
+                    double opt = brute_columns(p, sp, m, n);
+                    /* normalise speeds for the brute force */
+                    double sum = 0, ns[8];
+                    for (int i = 0; i < p; i++) sum += sp[i];
+                    for (int i = 0; i < p; i++) ns[i] = sp[i] / sum;
+                    opt = brute_columns(p, ns, m, n);
+                    long hp = pumma_layout_halfperim(L);
+                    if (hp > opt + p + 1e-9) {
+                        sprintf(why, "columns p=%d: half-perimeters %ld, optimum %.2f", p, hp, opt);
+                        bad = 1;
+                    }
+                }
+                if (kinds[k] == PUMMA_LAYOUT_STRIPS &&
+                    pumma_layout_halfperim(L) != (long)p * m + n) {
+                    sprintf(why, "strips: half-perimeters %ld", pumma_layout_halfperim(L));
+                    bad = 1;
+                }
+                if (kinds[k] == PUMMA_LAYOUT_SQUARE_CORNER) {
+                    /* slower ones: squares of the rounded side */
+                    double sum = 0;
+                    for (int i = 0; i < p; i++) sum += sp[i];
+                    for (int q = 0; q < p; q++) {
+                        const pumma_rect_t *b = &L->box[q];
+                        int side = b->r1 - b->r0;
+                        int isslow = L->first[q + 1] - L->first[q] == 1;
+                        if (!isslow) continue;
+                        int want = (int)lround(sqrt(sp[q] / sum * m * n));
+                        if (b->c1 - b->c0 != side || abs(side - want) > 1) {
+                            sprintf(why, "square-corner side %d x %d, want %d", side, b->c1 - b->c0, want);
+                            bad = 1;
+                        }
+                    }
+                }
+                pumma_layout_destroy(h);
+            }
+        }
+        /* The rule (seed 3.1, 3.2) at a few points, and constructor errors. */
+        double v1, v2;
+        double a9[3] = {90, 5, 5}, a5[3] = {50, 25, 25}, a8[3] = {60, 20, 20};
+        if (!bad && (pumma_sqcorner_rule(3, a9, PUMMA_TOPO_FULL, &v1, &v2) != 1 ||
+                     fabs(v1 - 2 * (sqrt(.05) + sqrt(.05))) > 1e-12 ||
+                     fabs(v2 - 1.1) > 1e-12)) {
+            sprintf(why, "rule at 90:5:5 full: %g %g", v1, v2);
+            bad = 1;
+        }
+        if (!bad && (pumma_sqcorner_rule(3, a5, PUMMA_TOPO_FULL, &v1, &v2) != 0 ||
+                     pumma_sqcorner_rule(3, a8, PUMMA_TOPO_FULL, &v1, &v2) != 0 ||
+                     pumma_sqcorner_rule(3, a8, PUMMA_TOPO_LINEAR, &v1, &v2) != 1)) {
+            sprintf(why, "rule at 50:25:25 / 60:20:20");
+            bad = 1;
+        }
+        double two[2] = {3.5, 1}, two3[2] = {2.5, 1};
+        if (!bad && (pumma_sqcorner_rule(2, two, PUMMA_TOPO_FULL, &v1, &v2) != 1 ||
+                     pumma_sqcorner_rule(2, two3, PUMMA_TOPO_FULL, &v1, &v2) != 0)) {
+            sprintf(why, "two-process rule at 3.5:1 / 2.5:1");
+            bad = 1;
+        }
+        int h, info;
+        double ok3[3] = {1, 1, 1}, neg[3] = {1, -1, 1};
+        struct { int kind, m, n, np; const double *s; int info; } e[] = {
+            {99, 10, 10, 3, ok3, -1}, {PUMMA_LAYOUT_COLUMNS, 0, 10, 3, ok3, -2},
+            {PUMMA_LAYOUT_COLUMNS, 10, 0, 3, ok3, -3},
+            {PUMMA_LAYOUT_COLUMNS, 10, 10, 0, ok3, -4},
+            {PUMMA_LAYOUT_RECT3, 10, 10, 2, ok3, -4},
+            {PUMMA_LAYOUT_COLUMNS, 10, 10, 3, neg, -5},
+            {PUMMA_LAYOUT_SQUARE_CORNER, 10, 10, 3, ok3, 1},
+            {PUMMA_LAYOUT_STRIPS, 10, 2, 3, ok3, 2}};
+        for (size_t i = 0; i < sizeof e / sizeof *e && !bad; i++) {
+            pumma_layout_create(e[i].kind, e[i].m, e[i].n, e[i].np, e[i].s, &h, &info);
+            if (info != e[i].info || (info && h != 0)) {
+                sprintf(why, "constructor case %zu: INFO %d, not %d", i, info, e[i].info);
+                bad = 1;
+            }
+        }
+    }
+    char what[300];
+    snprintf(what, sizeof what, "layouts: %d built and checked %s", ncase, why);
+    verdict(what, bad);
+}
+
+/* ======================================================= distributed */
+
+typedef struct ty {
+    char letter;
+    size_t es;
+    int cplx;
+    double tol;
+    gemm_fn *sl;             /* ScaLAPACK's own P?GEMM */
+    gemr_fn *slr;            /* ScaLAPACK's P?GEMR2D */
+    opts_fn *pumma;
+    pgemr_fn *gemr;
+} ty_t;
+
+/* Global entry (i, j) (0-based) of matrix id: small integers, so sums are
+ * exact in every precision. */
+static void entry(const ty_t *t, int id, int i, int j, void *at)
+{
+    int re = (i * 7 + j * 3 + id * 5) % 9 - 4, im = (i * 2 + j * 5 + id) % 7 - 3;
+    switch (t->letter) {
+    case 'S': *(float *)at = (float)re; break;
+    case 'D': *(double *)at = re; break;
+    case 'C': ((float *)at)[0] = (float)re; ((float *)at)[1] = (float)im; break;
+    default: ((double *)at)[0] = re; ((double *)at)[1] = im;
+    }
+}
+
+static double value(const ty_t *t, const void *at, int part)
+{
+    if (t->letter == 'S' || t->letter == 'C') return ((const float *)at)[part];
+    return ((const double *)at)[part];
+}
+
+typedef struct bc {
+    int desc[9], ml, nl;
+    char *a;
+} bc_t;
+
+static void bc_make(const ty_t *t, int ctxt, int m, int n, int mb, int nb,
+                    int id, bc_t *x)
+{
+    int nprow, npcol, r, c, zero = 0, info;
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &r, &c);
+    x->ml = numroc_(&m, &mb, &r, &zero, &nprow);
+    x->nl = numroc_(&n, &nb, &c, &zero, &npcol);
+    int lld = x->ml > 1 ? x->ml : 1;
+    descinit_(x->desc, &m, &n, &mb, &nb, &zero, &zero, &ctxt, &lld, &info);
+    x->a = calloc((size_t)lld * (size_t)(x->nl > 0 ? x->nl : 1), t->es);
+    for (int j = 0; j < x->nl; j++)
+        for (int i = 0; i < x->ml; i++) {
+            int gi = (i / mb * nprow + r) * mb + i % mb;
+            int gj = (j / nb * npcol + c) * nb + j % nb;
+            if (id >= 0) entry(t, id, gi, gj, x->a + ((size_t)i + (size_t)j * lld) * t->es);
+        }
+}
+
+/* A heterogeneous matrix: its box, filled with a sentinel. */
+typedef struct het {
+    int desc[9], mloc, nloc, i0, j0;
+    char *a;
+} het_t;
+
+static void het_make(const ty_t *t, int ctxt, int layout, int n, het_t *x)
+{
+    int nprow, npcol, r, c, info, me, lld;
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &r, &c);
+    me = r * npcol + c;
+    pumma_layout_box_(&layout, &me, &x->i0, &x->j0, &x->mloc, &x->nloc, &info);
+    lld = x->mloc > 1 ? x->mloc : 1;
+    pumma_descinit_(x->desc, &n, &n, &layout, &ctxt, &lld, &info);
+    size_t cnt = (size_t)lld * (size_t)(x->nloc > 0 ? x->nloc : 1);
+    x->a = malloc(cnt * t->es);
+    memset(x->a, 0x7f, cnt * t->es);     /* large finite sentinel */
+}
+
+/* Expected elements sent by every process together, from the integer
+ * partition (fully connected unless linear). */
+static double formula(const pumma_layout_t *L, int topo)
+{
+    double N = L->n;
+    if (L->kind == PUMMA_LAYOUT_SQUARE_CORNER) {
+        double s = 0;
+        for (int p = 0; p < L->np; p++)
+            if (L->first[p + 1] - L->first[p] == 1)
+                s += L->box[p].r1 - L->box[p].r0;
+        return 2 * N * s;                 /* 2qN, 2N(a + b) */
+    }
+    if (L->kind == PUMMA_LAYOUT_RECT3) {
+        int order[3];
+        pumma_layout_by_speed(L, order);
+        double X = 0;
+        for (int i = 0; i < 2; i++) {
+            const pumma_rect_t *b = &L->box[order[i]];
+            X += (double)(b->r1 - b->r0) * (b->c1 - b->c0);
+        }
+        return N * N + (topo == PUMMA_TOPO_LINEAR ? 2 : 1) * X;
+    }
+    if (topo == PUMMA_TOPO_LINEAR) return -1;   /* no closed form asked */
+    return N * (double)pumma_layout_halfperim(L) - 2 * N * N;
+}
+
+/* The same count element by element, for any transposes: every entry of
+ * A (B) that a process needs for its rows (columns) of op(A) (op(B)) and
+ * does not hold travels once, plus once per relay on a linear array. */
+static double brute_volume(const pumma_layout_t *L, char ta, char tb, int topo)
+{
+    int n = L->n;
+    double v = 0;
+    char *rows = calloc((size_t)n * L->np, 1), *cols = calloc((size_t)n * L->np, 1);
+    for (int p = 0; p < L->np; p++)
+        for (int r = L->first[p]; r < L->first[p + 1]; r++) {
+            for (int i = L->rect[r].r0; i < L->rect[r].r1; i++) rows[p * n + i] = 1;
+            for (int j = L->rect[r].c0; j < L->rect[r].c1; j++) cols[p * n + j] = 1;
+        }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            int s = pumma_layout_owner_of(L, i, j);
+            for (int d = 0; d < L->np; d++) {
+                if (d == s) continue;
+                int hops = topo == PUMMA_TOPO_LINEAR ? abs(L->pos[s] - L->pos[d]) : 1;
+                int needa = ta == 'N' ? rows[d * n + i] : rows[d * n + j];
+                int needb = tb == 'N' ? cols[d * n + j] : cols[d * n + i];
+                v += hops * (needa + needb);
+            }
+        }
+    free(rows);
+    free(cols);
+    return v;
+}
+
+static void test_gemm(ty_t *types, int ntypes)
+{
+    static const struct { int P, Q, kind; double sp[5]; } cases[] = {
+        {1, 2, PUMMA_LAYOUT_SQUARE_CORNER, {5, 1}},
+        {2, 1, PUMMA_LAYOUT_STRIPS, {1, 3}},
+        {1, 2, PUMMA_LAYOUT_COLUMNS, {2, 1}},
+        {1, 3, PUMMA_LAYOUT_SQUARE_CORNER, {90, 5, 5}},
+        {3, 1, PUMMA_LAYOUT_SQUARE_CORNER, {10, 60, 10}},
+        {1, 3, PUMMA_LAYOUT_RECT3, {60, 20, 20}},
+        {1, 3, PUMMA_LAYOUT_RECT3, {10, 30, 60}},
+        {1, 3, PUMMA_LAYOUT_STRIPS, {1, 2, 3}},
+        {2, 2, PUMMA_LAYOUT_COLUMNS, {1, 2, 3, 4}},
+        {1, 5, PUMMA_LAYOUT_COLUMNS, {9, 1, 1, 2, 5}},
+    };
+    const char *tr = "NTC";
+    for (size_t cs = 0; cs < sizeof cases / sizeof *cases; cs++) {
+        int P = cases[cs].P, Q = cases[cs].Q, ctxt, nprow, npcol, r, c;
+        int np_world;
+        MPI_Comm_size(MPI_COMM_WORLD, &np_world);
+        if (P * Q > np_world) continue;
+        Cblacs_get(-1, 0, &ctxt);
+        Cblacs_gridinit(&ctxt, "Row", P, Q);
+        Cblacs_gridinfo(ctxt, &nprow, &npcol, &r, &c);
+        MPI_Comm gc;                   /* the grid's processes, for sums */
+        MPI_Comm_split(MPI_COMM_WORLD, nprow > 0, me_world, &gc);
+        int bad = 0, ncalls = 0;
+        char why[200] = "";
+        const int N = 37 + 11 * (int)cs;
+        int layout = 0, info;
+        pumma_layout_create(cases[cs].kind, N, N, P * Q, cases[cs].sp, &layout, &info);
+        if (info) {
+            bad = 1;
+            sprintf(why, "layout INFO %d", info);
+        }
+        const pumma_layout_t *L = pumma_layout_get(layout);
+        for (int ti = 0; ti < ntypes && nprow > 0 && !bad; ti++) {
+            ty_t *t = &types[ti];
+            for (int a = 0; a < 3 && !bad; a++)
+                for (int b = 0; b < 3 && !bad; b++) {
+                    char ta = tr[a], tb = tr[b];
+                    if (!t->cplx && (ta == 'C' || tb == 'C')) continue;
+                    for (int sched = 0; sched < 2 && !bad; sched++)
+                        for (int topo = 1; topo <= 2 && !bad; topo++) {
+                            /* Block-cyclic originals and the reference. */
+                            bc_t A, B, C, R, C2;
+                            int mb = 4 + (int)cs % 5, nb = 3 + (int)cs % 4;
+                            bc_make(t, ctxt, N, N, mb, nb, 1, &A);
+                            bc_make(t, ctxt, N, N, nb, mb, 2, &B);
+                            bc_make(t, ctxt, N, N, mb, mb, 3, &C);
+                            bc_make(t, ctxt, N, N, mb, mb, 3, &R);
+                            bc_make(t, ctxt, N, N, mb, mb, -1, &C2);
+                            double al[2] = {2, -1}, be[2] = {-1, 0.5};
+                            float alf[2] = {2, -1}, bef[2] = {-1, 0.5};
+                            const void *alpha = t->es == 4 || t->letter == 'C' ? (void *)alf : (void *)al;
+                            const void *beta = t->es == 4 || t->letter == 'C' ? (void *)bef : (void *)be;
+                            int one = 1;
+                            t->sl(&ta, &tb, &N, &N, &N, alpha, A.a, &one, &one, A.desc,
+                                  B.a, &one, &one, B.desc, beta, R.a, &one, &one, R.desc);
+                            /* Into the layout, multiply there, back out. */
+                            het_t HA, HB, HC;
+                            het_make(t, ctxt, layout, N, &HA);
+                            het_make(t, ctxt, layout, N, &HB);
+                            het_make(t, ctxt, layout, N, &HC);
+                            char *sentinel = malloc(t->es);
+                            memset(sentinel, 0x7f, t->es);
+                            t->gemr(&N, &N, A.a, &one, &one, A.desc, HA.a, &one, &one, HA.desc, &info);
+                            if (!info) t->gemr(&N, &N, B.a, &one, &one, B.desc, HB.a, &one, &one, HB.desc, &info);
+                            if (!info) t->gemr(&N, &N, C.a, &one, &one, C.desc, HC.a, &one, &one, HC.desc, &info);
+                            if (info) { bad = 1; sprintf(why, "gemr2d INFO %d", info); }
+                            /* Every entry of the box: the layout's own ones
+                             * hold A's values, the others the sentinel. */
+                            int me = r * npcol + c;
+                            for (int j = 0; j < HA.nloc && !bad; j++)
+                                for (int i = 0; i < HA.mloc && !bad; i++) {
+                                    int gi = HA.i0 - 1 + i, gj = HA.j0 - 1 + j;
+                                    char want[16];
+                                    if (pumma_layout_owner_of(L, gi, gj) == me)
+                                        entry(t, 1, gi, gj, want);
+                                    else
+                                        memcpy(want, sentinel, t->es);
+                                    if (memcmp(want, HA.a + ((size_t)i + (size_t)j * HA.desc[8]) * t->es, t->es)) {
+                                        bad = 1;
+                                        sprintf(why, "gemr2d into the layout: entry (%d,%d)", gi, gj);
+                                    }
+                                }
+                            pumma_options_t o = {0};
+                            o.algo = sched ? PUMMA_ALGO_HET_OVERLAP : PUMMA_ALGO_HET;
+                            o.topo = topo;
+                            double before = pumma_remap_sent(), sent, total;
+                            t->pumma(&ta, &tb, &N, &N, &N, alpha, HA.a, &one, &one, HA.desc,
+                                     HB.a, &one, &one, HB.desc, beta, HC.a, &one, &one,
+                                     HC.desc, &o, &info);
+                            sent = pumma_remap_sent() - before;
+                            MPI_Allreduce(&sent, &total, 1, MPI_DOUBLE, MPI_SUM, gc);
+                            ncalls++;
+                            if (info) { bad = 1; sprintf(why, "P%cGEMM INFO %d", t->letter, info); }
+                            /* The seed's formulas are for C = A*B. */
+                            double want = ta == 'N' && tb == 'N' ? formula(L, topo) : -1;
+                            double each = brute_volume(L, ta, tb, topo);
+                            if (!bad && ((want >= 0 && total != want) || total != each)) {
+                                bad = 1;
+                                sprintf(why, "%c%c %s: sent %.0f elements, formula %.0f, "
+                                        "element count %.0f", ta, tb,
+                                        topo == 2 ? "linear" : "full", total, want, each);
+                            }
+                            /* Outside the region: still the sentinel. */
+                            for (int j = 0; j < HC.nloc && !bad; j++)
+                                for (int i = 0; i < HC.mloc && !bad; i++) {
+                                    int gi = HC.i0 - 1 + i, gj = HC.j0 - 1 + j;
+                                    if (pumma_layout_owner_of(L, gi, gj) != me &&
+                                        memcmp(sentinel, HC.a + ((size_t)i + (size_t)j * HC.desc[8]) * t->es, t->es)) {
+                                        bad = 1;
+                                        sprintf(why, "entry (%d,%d) outside the region written", gi, gj);
+                                    }
+                                }
+                            if (!bad) t->gemr(&N, &N, HC.a, &one, &one, HC.desc, C2.a, &one, &one, C2.desc, &info);
+                            for (int j = 0; j < C2.nl && !bad; j++)
+                                for (int i = 0; i < C2.ml && !bad; i++)
+                                    for (int part = 0; part <= t->cplx; part++) {
+                                        size_t at = ((size_t)i + (size_t)j * C2.desc[8]) * t->es;
+                                        double d = fabs(value(t, C2.a + at, part) - value(t, R.a + at, part));
+                                        if (d > t->tol * N) {
+                                            bad = 1;
+                                            sprintf(why, "P%cGEMM %c%c sched %d topo %d: error %g",
+                                                    t->letter, ta, tb, sched, topo, d);
+                                        }
+                                    }
+                            free(sentinel);
+                            free(A.a); free(B.a); free(C.a); free(R.a); free(C2.a);
+                            free(HA.a); free(HB.a); free(HC.a);
+                        }
+                }
+        }
+        if (layout) pumma_layout_destroy(layout);
+        MPI_Comm_free(&gc);
+        char what[400];
+        static const char *kn[] = {"", "columns", "strips", "rect3", "square-corner"};
+        snprintf(what, sizeof what,
+                 "P?GEMM on %s %dx%d, N=%d: %d calls (S/D/C/Z, all transposes, het and "
+                 "het-overlap, full and linear) against ScaLAPACK, volumes as the "
+                 "formulas (NN) and element counts %s",
+                 kn[cases[cs].kind], P, Q, N, ncalls, why);
+        verdict(what, bad);
+        if (nprow > 0) Cblacs_gridexit(ctxt);
+    }
+}
+
+/* PUMMA_P?GEMR2D between block-cyclic windows against ScaLAPACK's. */
+static void test_gemr2d(ty_t *t)
+{
+    int ctxt, nprow, npcol, r, c, bad = 0;
+    char why[200] = "";
+    Cblacs_get(-1, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", 2, 3);
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &r, &c);
+    if (nprow > 0) {
+        for (int cs = 0; cs < 12 && !bad; cs++) {
+            int m = 20 + cs * 3, n = 31 - cs, ia = 1 + cs % 4, ja = 2 + cs % 3,
+                ib = 3 - cs % 3, jb = 1 + cs % 2, info;
+            bc_t A, B1, B2;
+            bc_make(t, ctxt, m + ia, n + ja, 3 + cs % 4, 5 - cs % 3, 4, &A);
+            bc_make(t, ctxt, m + ib, n + jb, 2 + cs % 5, 4, 5, &B1);
+            bc_make(t, ctxt, m + ib, n + jb, 2 + cs % 5, 4, 5, &B2);
+            t->slr(&m, &n, A.a, &ia, &ja, A.desc, B1.a, &ib, &jb, B1.desc, &ctxt);
+            t->gemr(&m, &n, A.a, &ia, &ja, A.desc, B2.a, &ib, &jb, B2.desc, &info);
+            if (info || memcmp(B1.a, B2.a, (size_t)(B1.ml > 1 ? B1.ml : 1) * (size_t)B1.nl * t->es)) {
+                bad = 1;
+                sprintf(why, "case %d: INFO %d or data differ", cs, info);
+            }
+            free(A.a); free(B1.a); free(B2.a);
+        }
+        Cblacs_gridexit(ctxt);
+    }
+    char what[300];
+    snprintf(what, sizeof what, "PUMMA_P%cGEMR2D equals ScaLAPACK's P%cGEMR2D on 12 "
+             "block-cyclic windows (2x3 grid) %s", t->letter, t->letter, why);
+    verdict(what, bad);
+}
+
+/* INFO codes for illegal heterogeneous calls and descriptors. */
+static void test_errors(void)
+{
+    int ctxt, nprow, npcol, r, c, bad = 0, info, one = 1, two = 2;
+    char why[200] = "";
+    Cblacs_get(-1, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", 1, 3);
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &r, &c);
+    if (nprow > 0) {
+        double sp[3] = {8, 1, 1}, sp2[3] = {1, 1, 1}, sp4[4] = {1, 1, 1, 1};
+        int N = 30, lay, lay2, lay4;
+        pumma_layout_create(PUMMA_LAYOUT_SQUARE_CORNER, N, N, 3, sp, &lay, &info);
+        pumma_layout_create(PUMMA_LAYOUT_COLUMNS, N, N, 3, sp2, &lay2, &info);
+        pumma_layout_create(PUMMA_LAYOUT_COLUMNS, N, N, 4, sp4, &lay4, &info);
+        ty_t t = {'D', 8, 0, 0, 0, 0, 0, 0};
+        het_t A, B, C, D;
+        het_make(&t, ctxt, lay, N, &A);
+        het_make(&t, ctxt, lay, N, &B);
+        het_make(&t, ctxt, lay, N, &C);
+        het_make(&t, ctxt, lay2, N, &D);
+        bc_t E;
+        bc_make(&t, ctxt, N, N, 4, 4, 1, &E);
+        double al = 1, be = 0;
+        int M1 = N - 1, bd[9];
+        struct { const char *ta; int m, n, k, ia, jb; const int *da, *db, *dc; int want; } e[] = {
+            {"N", N, N, N, 1, 1, A.desc, B.desc, C.desc, 0},
+            {"X", N, N, N, 1, 1, A.desc, B.desc, C.desc, -1},
+            {"N", M1, N, N, 1, 1, A.desc, B.desc, C.desc, -3},
+            {"N", N, M1, N, 1, 1, A.desc, B.desc, C.desc, -4},
+            {"N", N, N, M1, 1, 1, A.desc, B.desc, C.desc, -5},
+            {"N", N, N, N, 2, 1, A.desc, B.desc, C.desc, -8},
+            {"N", N, N, N, 1, 2, A.desc, B.desc, C.desc, -13},
+            {"N", N, N, N, 1, 1, E.desc, B.desc, C.desc, -1001},
+            {"N", N, N, N, 1, 1, A.desc, E.desc, C.desc, -1401},
+            {"N", N, N, N, 1, 1, A.desc, B.desc, D.desc, -1905},
+            {"N", N, N, N, 1, 1, A.desc, bd, C.desc, -1409},
+        };
+        memcpy(bd, B.desc, sizeof bd);
+        bd[8] = 0;                                  /* LLD too small */
+        for (size_t i = 0; i < sizeof e / sizeof *e && !bad; i++) {
+            pumma_options_t o = {0};
+            pumma_pdgemm_opts(e[i].ta, "N", &e[i].m, &e[i].n, &e[i].k, &al, (double *)A.a,
+                              &e[i].ia, &one, e[i].da, (double *)B.a, &one, &e[i].jb, e[i].db,
+                              &be, (double *)C.a, &one, &one, e[i].dc, &o, &info);
+            if (info != e[i].want) {
+                bad = 1;
+                sprintf(why, "case %zu: INFO %d, not %d", i, info, e[i].want);
+            }
+        }
+        /* PUMMA_DESCINIT */
+        int d[9], lld = 1, bogus = 999;
+        struct { int m, n, lay, lld, want; } di[] = {
+            {N, N, lay, A.desc[8], 0}, {N + 1, N, lay, 40, -2}, {N, N - 1, lay, 40, -3},
+            {N, N, bogus, 40, -4}, {N, N, lay4, 40, -4}, {N, N, lay, 0, -6}};
+        for (size_t i = 0; i < sizeof di / sizeof *di && !bad; i++) {
+            pumma_descinit_(d, &di[i].m, &di[i].n, &di[i].lay, &ctxt, &di[i].lld, &info);
+            if (info != di[i].want && !(di[i].want == -6 && A.mloc <= 1 && info == 0)) {
+                bad = 1;
+                sprintf(why, "PUMMA_DESCINIT case %zu: INFO %d, not %d", i, info, di[i].want);
+            }
+        }
+        (void)lld;
+        (void)two;
+        free(A.a); free(B.a); free(C.a); free(D.a); free(E.a);
+        pumma_layout_destroy(lay);
+        pumma_layout_destroy(lay2);
+        pumma_layout_destroy(lay4);
+        Cblacs_gridexit(ctxt);
+    }
+    char what[300];
+    snprintf(what, sizeof what, "INFO codes of heterogeneous P?GEMM and PUMMA_DESCINIT %s", why);
+    verdict(what, bad);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int np;
+    Cblacs_pinfo(&me_world, &np);
+    void *h = dlopen("libscalapack-openmpi.so.2.2", RTLD_NOW | RTLD_LOCAL);
+    ty_t types[4] = {
+        {'S', 4, 0, 1e-5, 0, 0, (opts_fn *)pumma_psgemm_opts, (pgemr_fn *)pumma_psgemr2d_},
+        {'D', 8, 0, 1e-13, 0, 0, (opts_fn *)pumma_pdgemm_opts, (pgemr_fn *)pumma_pdgemr2d_},
+        {'C', 8, 1, 1e-5, 0, 0, (opts_fn *)pumma_pcgemm_opts, (pgemr_fn *)pumma_pcgemr2d_},
+        {'Z', 16, 1, 1e-13, 0, 0, (opts_fn *)pumma_pzgemm_opts, (pgemr_fn *)pumma_pzgemr2d_}};
+    const char *names[4][2] = {{"psgemm_", "psgemr2d_"}, {"pdgemm_", "pdgemr2d_"},
+                               {"pcgemm_", "pcgemr2d_"}, {"pzgemm_", "pzgemr2d_"}};
+    for (int i = 0; i < 4; i++) {
+        types[i].sl = h ? (gemm_fn *)dlsym(h, names[i][0]) : NULL;
+        types[i].slr = h ? (gemr_fn *)dlsym(h, names[i][1]) : NULL;
+        if (!types[i].sl || !types[i].slr) {
+            if (me_world == 0) fprintf(stderr, "cannot reach ScaLAPACK's %s\n", names[i][0]);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    test_layouts();
+    for (int i = 0; i < 4; i++) test_gemr2d(&types[i]);
+    test_errors();
+    test_gemm(types, 4);
+    if (me_world == 0) printf("%d passed, %d failed\n", npass, nfail);
+    MPI_Finalize();
+    return nfail != 0;
+}
