@@ -1,38 +1,36 @@
 /*
  * pumma_het.c -- C := alpha*op(A)*op(B) + beta*C on a heterogeneous
  * layout (A, B, C N x N, all three on the same layout): the schedules of
- * Becker and Lastovetsky.
+ * Becker and Lastovetsky, and a pipelined refinement of their overlap.
  *
- * Process p computes its own region of C. For a rectangle of rows I and
- * columns J it needs op(A)(I, :) and op(B)(:, J); it gathers what it does
- * not hold (two remaps, A's and B's, in flight together), then multiplies.
- * The volume is what the layout makes it: N^2 + X + Y for the 3-process
- * rectangular, 2N(a + b) for square-corner, in which the two slower
- * processes need only data of the fastest (its eight messages: A's and
- * B's, both ways, between the fastest and each slower one).
+ * Process p computes its own region of C. For its rows I and columns J it
+ * needs op(A)(I, :) and op(B)(:, J): two panels, filled from its own
+ * storage and by remaps of what others hold (the volume is what the
+ * layout makes it: N^2 + X + Y for the 3-process rectangular, 2N(a + b)
+ * for square-corner, whose two slower processes exchange nothing).
  *
- *   het           gather everything, then multiply.
- *   het-overlap   first multiply the part of the region for which the
- *                 process holds whole rows of op(A) and whole columns of
- *                 op(B) (square-corner: the fastest's middle block, C1 of
- *                 the paper's Fig. 6) while the data moves; the remaps
- *                 are advanced between the multiply's panels; then the
- *                 rest.
+ *   het           gather both panels, then multiply (the seed's
+ *                 "rectangular" and "square-corner without overlap").
+ *   het-overlap   first every partial product whose data the process
+ *                 holds itself -- for square-corner's fastest process this
+ *                 contains the whole of C1 (the paper's Fig. 6), computed
+ *                 while data moves, as in the seed -- and then the rest, in
+ *                 slices of K: the panels are gathered slice by slice (two
+ *                 in flight) and each slice is multiplied as soon as it is
+ *                 in, so the slower processes compute while their data is
+ *                 still arriving. The seed overlaps only C1; this also
+ *                 hides the slower processes' transfers, which are the
+ *                 critical path when the fastest one has little left to do.
  *
- * With PUMMA_TOPO_LINEAR the remaps relay messages between processes that
- * are not neighbours on the layout's line (fastest in the middle).
+ * C is scaled by beta first; every product then adds into it. With
+ * PUMMA_TOPO_LINEAR the remaps relay messages between processes that are
+ * not neighbours on the layout's line (fastest in the middle).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pumma.h"
 #include "pumma_remap.h"
-
-typedef struct het_ctx {
-    pumma_remap_t *ra, *rb;
-    int done_a, done_b;
-    double t0, t_comm;       /* when the gathers were complete */
-} het_ctx_t;
 
 static double last_comm = 0, last_total = 0;
 
@@ -41,71 +39,13 @@ int pumma_het_schedule(const char *name)
     return strcmp(name, "het") == 0 || strcmp(name, "het-overlap") == 0;
 }
 
-/* Times of this process's last heterogeneous multiply: seconds until its
- * gathers were complete (communication), and for the whole call. */
 void pumma_het_times(double *comm, double *total)
 {
     *comm = last_comm;
     *total = last_total;
 }
 
-static void progress(void *vctx)
-{
-    het_ctx_t *x = vctx;
-    if (!x->done_a) pumma_remap_test(x->ra, &x->done_a);
-    if (!x->done_b) pumma_remap_test(x->rb, &x->done_b);
-    if (x->done_a && x->done_b && x->t_comm == 0)
-        x->t_comm = MPI_Wtime() - x->t0;
-}
-
-/*
- * The indices whose whole line process p holds: rows (dim 0) of the layout
- * that p's region covers from column 0 to n, or columns (dim 1) covered
- * from row 0 to m.
- */
-static int full_lines(const pumma_layout_t *L, int p, int dim,
-                      pumma_ilist_t *out)
-{
-    const int lo0 = L->first[p], hi0 = L->first[p + 1];
-    const int len = dim ? L->m : L->n;
-    /* Breakpoints along dim, then test each piece between them. */
-    int nb = 0;
-    int *bp = malloc(sizeof(int) * (size_t)(2 * (hi0 - lo0) + 2));
-    pumma_ivl_t *v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * (hi0 - lo0) + 1));
-    out->n = 0;
-    out->v = NULL;
-    if (!bp || !v) {
-        free(bp);
-        free(v);
-        return PUMMA_ENOMEM;
-    }
-    for (int r = lo0; r < hi0; r++) {
-        bp[nb++] = dim ? L->rect[r].c0 : L->rect[r].r0;
-        bp[nb++] = dim ? L->rect[r].c1 : L->rect[r].r1;
-    }
-    int nv = 0;
-    for (int i = 0; i < nb; i++)
-        for (int j = 0; j < nb; j++) {
-            if (bp[j] <= bp[i]) continue;
-            /* piece [bp[i], next breakpoint above it) */
-            int nxt = bp[j];
-            for (int k = 0; k < nb; k++)
-                if (bp[k] > bp[i] && bp[k] < nxt) nxt = bp[k];
-            long cover = 0;
-            for (int r = lo0; r < hi0; r++) {
-                const pumma_rect_t *x = &L->rect[r];
-                int a = dim ? x->c0 : x->r0, b = dim ? x->c1 : x->r1;
-                if (a <= bp[i] && nxt <= b) cover += dim ? x->r1 - x->r0
-                                                         : x->c1 - x->c0;
-            }
-            if (cover == len) v[nv++] = (pumma_ivl_t){bp[i], nxt};
-            break;
-        }
-    int rc = pumma_ilist_union(v, nv, out);
-    free(bp);
-    free(v);
-    return rc;
-}
+/* ----------------------------------------------------------- the region */
 
 /* The rows (dim 0) or columns (dim 1) p's region spans. */
 static int spans(const pumma_layout_t *L, int p, int dim, pumma_ilist_t *out)
@@ -122,63 +62,249 @@ static int spans(const pumma_layout_t *L, int p, int dim, pumma_ilist_t *out)
     return rc;
 }
 
-/* [lo, hi) minus the list: the pieces, appended to out (room enough). */
-static void minus(int lo, int hi, const pumma_ilist_t *l, pumma_ilist_t *out)
+/*
+ * Pieces of the index range of my region's rows and columns (cut at every
+ * edge of my rectangles, in both dimensions, so they split my rows of C and
+ * my columns of C alike) and, for each, the indices I hold along it: dim 0,
+ * the columns of those rows that are mine; dim 1, the rows of those
+ * columns. A piece along which I hold nothing has an empty list.
+ */
+typedef struct piece {
+    int lo, hi;
+    pumma_ilist_t mine;
+} piece_t;
+
+static int pieces(const pumma_layout_t *L, int p, int dim, piece_t **out,
+                  int *nout)
 {
-    int at = lo;
-    for (int i = 0; i < l->n && at < hi; i++) {
-        if (l->v[i].hi <= at) continue;
-        if (l->v[i].lo >= hi) break;
-        if (l->v[i].lo > at) out->v[out->n++] = (pumma_ivl_t){at, l->v[i].lo};
-        at = l->v[i].hi;
+    const int lo0 = L->first[p], hi0 = L->first[p + 1], cnt = hi0 - lo0;
+    int *bp = malloc(sizeof(int) * (size_t)(4 * cnt + 1));
+    pumma_ivl_t *v = malloc(sizeof(pumma_ivl_t) * (size_t)(cnt + 1));
+    piece_t *pc = calloc((size_t)(4 * cnt + 1), sizeof(piece_t));
+    int nb = 0, np = 0, rc = PUMMA_OK;
+    if (!bp || !v || !pc) { rc = PUMMA_ENOMEM; goto out; }
+    for (int r = lo0; r < hi0; r++) {
+        bp[nb++] = L->rect[r].r0;
+        bp[nb++] = L->rect[r].r1;
+        bp[nb++] = L->rect[r].c0;
+        bp[nb++] = L->rect[r].c1;
     }
-    if (at < hi) out->v[out->n++] = (pumma_ivl_t){at, hi};
-}
-
-/* [lo, hi) ∩ the list, appended to out. */
-static void within(int lo, int hi, const pumma_ilist_t *l, pumma_ilist_t *out)
-{
-    for (int i = 0; i < l->n; i++) {
-        int a = l->v[i].lo > lo ? l->v[i].lo : lo;
-        int b = l->v[i].hi < hi ? l->v[i].hi : hi;
-        if (a < b) out->v[out->n++] = (pumma_ivl_t){a, b};
+    for (int i = 1; i < nb; i++)            /* sort breakpoints */
+        for (int j = i; j > 0 && bp[j] < bp[j - 1]; j--) {
+            int x = bp[j]; bp[j] = bp[j - 1]; bp[j - 1] = x;
+        }
+    for (int i = 0; i + 1 < nb; i++) {
+        if (bp[i] == bp[i + 1]) continue;
+        int nv = 0;
+        for (int r = lo0; r < hi0; r++) {
+            const pumma_rect_t *x = &L->rect[r];
+            int a = dim ? x->c0 : x->r0, b = dim ? x->c1 : x->r1;
+            if (a <= bp[i] && bp[i + 1] <= b)
+                v[nv++] = dim ? (pumma_ivl_t){x->r0, x->r1}
+                              : (pumma_ivl_t){x->c0, x->c1};
+        }
+        pc[np].lo = bp[i];
+        pc[np].hi = bp[i + 1];
+        if ((rc = pumma_ilist_union(v, nv, &pc[np].mine))) goto out;
+        np++;
     }
+out:
+    free(bp);
+    free(v);
+    *out = pc;
+    *nout = np;
+    return rc;
 }
 
-typedef struct operand {
-    const char *data;        /* this process's storage (layout box or panel) */
-    int ld;
-    char trans;
-    const pumma_ilist_t *idx;   /* panel: the packed op-rows (A) / op-cols (B);
-                                   NULL: layout storage at box (r0, c0) */
-    int r0, c0;
-} operand_t;
-
-/* Address of op(X)(i, 0) (A) or op(X)(0, j) (B) for op index g. */
-static const char *op_line(const pumma_type_t *t, const operand_t *x, int g,
-                           int is_b)
+static void pieces_free(piece_t *pc, int n)
 {
-    int pos = x->idx ? pumma_ilist_pos(x->idx, g) : 0;
-    /* A: op(A)(g, :) is row g of A ('N') or column g ('T'/'C');
-     * B: op(B)(:, g) is column g of B ('N') or row g. */
-    int along_rows = is_b ? (x->trans != 'N') : (x->trans == 'N');
-    if (x->idx)
-        return along_rows ? pumma_at(t, x->data, pos, 0, x->ld)
-                          : pumma_at(t, x->data, 0, pos, x->ld);
-    return along_rows ? pumma_at(t, x->data, g - x->r0, 0 - x->c0, x->ld)
-                      : pumma_at(t, x->data, 0 - x->r0, g - x->c0, x->ld);
+    if (!pc) return;
+    for (int i = 0; i < n; i++) pumma_ilist_free(&pc[i].mine);
+    free(pc);
 }
 
-static void block(const pumma_problem_t *pb, const operand_t *a,
-                  const operand_t *b, int i0, int i1, int j0, int j1, int k,
-                  char *c, const pumma_rect_t *cbox, int ldc,
-                  pumma_progress_fn prog, void *ctx)
+/* ------------------------------------------------------------- slices */
+
+/* One slice [k0, k1) of K in flight: A's and B's remaps. */
+typedef struct slice {
+    int k0, k1, started, done_a, done_b;
+    pumma_remap_t *ra, *rb;
+} slice_t;
+
+typedef struct het {
+    const pumma_problem_t *pb;
+    const pumma_layout_t *L;
+    const pumma_grid_t *g;
+    int n, np, me, topo, nslice, next, inflight;
+    slice_t *sl;
+    pumma_ilist_t *rows, *cols;       /* every process's op rows / op cols */
+    pumma_ilist_t *kl;                /* [0, k1 - k0) for every process */
+    pumma_ivl_t kv;
+    const char *a, *b;
+    int lda, ldb;
+    char *pa, *pbp;                   /* the panels */
+    int lpa, lpb;
+    int rc;
+    double t0, t_comm;
+} het_t;
+
+/* The sides of the remaps of K's slice [k0, k1): op(A)'s columns and
+ * op(B)'s rows k0..k1-1, from the layout into the panels. */
+static void sides(het_t *h, int k0, int k1, pumma_side_t *sa,
+                  pumma_side_t *da, pumma_side_t *sb, pumma_side_t *db)
 {
+    const pumma_problem_t *pb = h->pb;
     const pumma_type_t *t = pb->t;
-    pumma_local_gemm(pb, a->trans, b->trans, i1 - i0, j1 - j0, k, pb->alpha,
-                     op_line(t, a, i0, 0), a->ld, op_line(t, b, j0, 1), b->ld,
-                     pb->beta, pumma_at(t, c, i0 - cbox->r0, j0 - cbox->c0, ldc),
-                     ldc, prog, ctx);
+    const int kc = k1 - k0;
+    h->kv = (pumma_ivl_t){0, kc};
+    for (int p = 0; p < h->np; p++) {
+        h->kl[p].n = 1;
+        h->kl[p].v = &h->kv;
+    }
+    memset(sa, 0, sizeof *sa);
+    memset(da, 0, sizeof *da);
+    memset(sb, 0, sizeof *sb);
+    memset(db, 0, sizeof *db);
+    sa->kind = sb->kind = PUMMA_SIDE_LAYOUT;
+    da->kind = db->kind = PUMMA_SIDE_PANEL;
+    sa->nprow = sb->nprow = da->nprow = db->nprow = h->g->nprow;
+    sa->npcol = sb->npcol = da->npcol = db->npcol = h->g->npcol;
+    sa->lay = sb->lay = h->L;
+    sa->data = (char *)h->a;
+    sa->ld = h->lda;
+    sb->data = (char *)h->b;
+    sb->ld = h->ldb;
+    da->ld = h->lpa;
+    db->ld = h->lpb;
+    if (pb->transa == 'N') {        /* A(:, k0:k1) -> panel columns k0.. */
+        sa->m = h->n; sa->n = kc; sa->j0 = k0;
+        da->prow = h->rows; da->pcol = h->kl;
+        da->data = pumma_at(t, h->pa, 0, k0, h->lpa);
+    } else {                        /* A(k0:k1, :) -> panel rows k0.. */
+        sa->m = kc; sa->n = h->n; sa->i0 = k0;
+        da->prow = h->kl; da->pcol = h->rows;
+        da->data = pumma_at(t, h->pa, k0, 0, h->lpa);
+    }
+    if (pb->transb == 'N') {        /* B(k0:k1, :) -> panel rows k0.. */
+        sb->m = kc; sb->n = h->n; sb->i0 = k0;
+        db->prow = h->kl; db->pcol = h->cols;
+        db->data = pumma_at(t, h->pbp, k0, 0, h->lpb);
+    } else {                        /* B(:, k0:k1) -> panel columns k0.. */
+        sb->m = h->n; sb->n = kc; sb->j0 = k0;
+        db->prow = h->cols; db->pcol = h->kl;
+        db->data = pumma_at(t, h->pbp, 0, k0, h->lpb);
+    }
+    da->m = sa->m; da->n = sa->n;
+    db->m = sb->m; db->n = sb->n;
+}
+
+/* Start the remaps of slice s. */
+static int slice_start(het_t *h, int s)
+{
+    slice_t *x = &h->sl[s];
+    const pumma_type_t *t = h->pb->t;
+    pumma_side_t sa, da, sb, db;
+    sides(h, x->k0, x->k1, &sa, &da, &sb, &db);
+    int rc = pumma_remap_start(t, h->g, &sa, &da, h->topo, h->L, 2 * s, &x->ra);
+    if (!rc) rc = pumma_remap_start(t, h->g, &sb, &db, h->topo, h->L, 2 * s + 1,
+                                    &x->rb);
+    x->started = 1;
+    return rc;
+}
+
+/* Keep `inflight` slices moving: test those started, start the next ones
+ * as earlier ones complete. Called between the multiply's panels. */
+static void progress(void *vh)
+{
+    het_t *h = vh;
+    int active = 0;
+    for (int s = 0; s < h->next && !h->rc; s++) {
+        slice_t *x = &h->sl[s];
+        if (!x->done_a) h->rc = pumma_remap_test(x->ra, &x->done_a);
+        if (!h->rc && !x->done_b) h->rc = pumma_remap_test(x->rb, &x->done_b);
+        if (!(x->done_a && x->done_b)) active++;
+    }
+    while (!h->rc && active < h->inflight && h->next < h->nslice) {
+        h->rc = slice_start(h, h->next++);
+        active++;
+    }
+    if (h->next == h->nslice && active == 0 && h->t_comm == 0)
+        h->t_comm = MPI_Wtime() - h->t0;
+}
+
+/* Wait for slice s (keeping the others moving). */
+static int slice_wait(het_t *h, int s)
+{
+    slice_t *x = &h->sl[s];
+    while (!h->rc && h->next <= s) progress(h);
+    double tw = pumma_stats_clock();
+    if (!h->rc) h->rc = pumma_remap_wait(x->ra);
+    int rc2 = pumma_remap_wait(x->rb);
+    if (!h->rc) h->rc = rc2;
+    x->ra = x->rb = NULL;
+    x->done_a = x->done_b = 2;       /* waited: freed */
+    pumma_stats_comm(tw);
+    progress(h);
+    return h->rc;
+}
+
+/* ------------------------------------------------------------ multiply */
+
+/* C(rows ri, cols cj) += alpha * op(A)(ri, k) * op(B)(k, cj) over the
+ * intervals of ks, from the panels. */
+static void product(het_t *h, const piece_t *ri, const piece_t *cj,
+                    const pumma_ivl_t *r, const pumma_ivl_t *c,
+                    const pumma_ilist_t *ks, char *cdat, int ldc,
+                    const pumma_rect_t *cbox, int with_progress)
+{
+    const pumma_problem_t *pb = h->pb;
+    const pumma_type_t *t = pb->t;
+    const char ta = pb->transa, tb = pb->transb;
+    int pi = pumma_ilist_pos(&h->rows[h->me], r->lo);
+    int pj = pumma_ilist_pos(&h->cols[h->me], c->lo);
+    (void)ri; (void)cj;
+    for (int q = 0; q < ks->n; q++) {
+        int k0 = ks->v[q].lo, kk = ks->v[q].hi - k0;
+        const char *ap = ta == 'N' ? pumma_at(t, h->pa, pi, k0, h->lpa)
+                                   : pumma_at(t, h->pa, k0, pi, h->lpa);
+        const char *bp = tb == 'N' ? pumma_at(t, h->pbp, k0, pj, h->lpb)
+                                   : pumma_at(t, h->pbp, pj, k0, h->lpb);
+        pumma_local_gemm(pb, ta, tb, r->hi - r->lo, c->hi - c->lo, kk,
+                         pb->alpha, ap, h->lpa, bp, h->lpb, t->one,
+                         pumma_at(t, cdat, r->lo - cbox->r0, c->lo - cbox->c0,
+                                  ldc),
+                         ldc, with_progress ? progress : NULL, h);
+    }
+}
+
+/* a minus b (sorted lists) into out (room for a->n + b->n). */
+static void list_minus(const pumma_ilist_t *a, const pumma_ilist_t *b,
+                       pumma_ilist_t *out)
+{
+    out->n = 0;
+    for (int i = 0; i < a->n; i++) {
+        int at = a->v[i].lo;
+        for (int j = 0; j < b->n && at < a->v[i].hi; j++) {
+            if (b->v[j].hi <= at) continue;
+            if (b->v[j].lo >= a->v[i].hi) break;
+            if (b->v[j].lo > at) out->v[out->n++] = (pumma_ivl_t){at, b->v[j].lo};
+            at = b->v[j].hi;
+        }
+        if (at < a->v[i].hi) out->v[out->n++] = (pumma_ivl_t){at, a->v[i].hi};
+    }
+}
+
+static void list_meet(const pumma_ilist_t *a, const pumma_ilist_t *b,
+                      pumma_ilist_t *out)
+{
+    int i = 0, j = 0;
+    out->n = 0;
+    while (i < a->n && j < b->n) {
+        int lo = a->v[i].lo > b->v[j].lo ? a->v[i].lo : b->v[j].lo;
+        int hi = a->v[i].hi < b->v[j].hi ? a->v[i].hi : b->v[j].hi;
+        if (lo < hi) out->v[out->n++] = (pumma_ivl_t){lo, hi};
+        if (a->v[i].hi < b->v[j].hi) i++; else j++;
+    }
 }
 
 int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
@@ -187,126 +313,156 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
 {
     const pumma_type_t *t = pb->t;
     const pumma_grid_t *g = pb->g;
-    const int np = L->np, me = g->myrow * g->npcol + g->mycol, n = L->n;
-    const char ta = pb->transa, tb = pb->transb;
-    const pumma_rect_t *box = L->box;
-    int rc = PUMMA_OK;
-    double t0 = MPI_Wtime();
+    het_t h = {0};
+    piece_t *pr = NULL, *pcl = NULL;
+    int npr = 0, npc = 0;
+    h.pb = pb;
+    h.L = L;
+    h.g = g;
+    h.n = L->n;
+    h.np = L->np;
+    h.me = g->myrow * g->npcol + g->mycol;
+    h.topo = topo;
+    h.a = a; h.b = b; h.lda = lda; h.ldb = ldb;
+    h.t0 = MPI_Wtime();
+    const int n = h.n, me = h.me;
+    const pumma_rect_t *box = &L->box[me];
 
-    /* What every process needs: op(A) rows and op(B) columns it spans. */
-    pumma_ilist_t *rows = calloc((size_t)np, sizeof(pumma_ilist_t));
-    pumma_ilist_t *cols = calloc((size_t)np, sizeof(pumma_ilist_t));
-    pumma_ilist_t all = {0};
-    pumma_ilist_t fr = {0}, fc = {0};
-    char *pa = NULL, *pbuf = NULL;
-    het_ctx_t x = {0};
-    pumma_ilist_t *allv = malloc(sizeof(pumma_ilist_t) * (size_t)np);
-    if (!rows || !cols || !allv) { rc = PUMMA_ENOMEM; goto out; }
-    for (int p = 0; p < np && !rc; p++)
-        if (!(rc = spans(L, p, 0, &rows[p]))) rc = spans(L, p, 1, &cols[p]);
-    pumma_ivl_t whole = {0, n};
-    if (rc || (rc = pumma_ilist_union(&whole, 1, &all))) goto out;
-    for (int p = 0; p < np; p++) allv[p] = all;
+    h.rows = calloc((size_t)h.np, sizeof(pumma_ilist_t));
+    h.cols = calloc((size_t)h.np, sizeof(pumma_ilist_t));
+    h.kl = calloc((size_t)h.np, sizeof(pumma_ilist_t));
+    if (!h.rows || !h.cols || !h.kl) { h.rc = PUMMA_ENOMEM; goto out; }
+    for (int p = 0; p < h.np && !h.rc; p++)
+        if (!(h.rc = spans(L, p, 0, &h.rows[p]))) h.rc = spans(L, p, 1, &h.cols[p]);
+    if (h.rc) goto out;
 
-    /* Panels: A's rows (or columns, transposed) I need by all of K; B's
-     * columns (or rows) by all of K. */
-    pumma_side_t sa = {0}, sb = {0}, pa_side = {0}, pb_side = {0};
-    sa.kind = sb.kind = PUMMA_SIDE_LAYOUT;
-    sa.m = sa.n = sb.m = sb.n = n;
-    sa.nprow = sb.nprow = g->nprow;
-    sa.npcol = sb.npcol = g->npcol;
-    sa.lay = sb.lay = L;
-    sa.data = (char *)a;
-    sa.ld = lda;
-    sb.data = (char *)b;
-    sb.ld = ldb;
-    pa_side = sa;
-    pb_side = sb;
-    pa_side.kind = pb_side.kind = PUMMA_SIDE_PANEL;
-    pa_side.prow = ta == 'N' ? rows : allv;
-    pa_side.pcol = ta == 'N' ? allv : rows;
-    pb_side.prow = tb == 'N' ? allv : cols;
-    pb_side.pcol = tb == 'N' ? cols : allv;
-    long ar = pumma_ilist_len(&pa_side.prow[me]), ac = pumma_ilist_len(&pa_side.pcol[me]);
-    long br = pumma_ilist_len(&pb_side.prow[me]), bc = pumma_ilist_len(&pb_side.pcol[me]);
-    pa = pumma_malloc((size_t)(ar * ac) * t->size);
-    pbuf = pumma_malloc((size_t)(br * bc) * t->size);
-    if ((ar * ac > 0 && !pa) || (br * bc > 0 && !pbuf)) { rc = PUMMA_ENOMEM; goto out; }
-    pa_side.data = pa;
-    pa_side.ld = ar > 0 ? (int)ar : 1;
-    pb_side.data = pbuf;
-    pb_side.ld = br > 0 ? (int)br : 1;
+    /* Panels: op(A)(my rows, :) and op(B)(:, my columns), stored as A and
+     * B are (transposed operands keep their orientation). */
+    long nr = pumma_ilist_len(&h.rows[me]), nc = pumma_ilist_len(&h.cols[me]);
+    h.lpa = pb->transa == 'N' ? (int)nr : n;
+    h.lpb = pb->transb == 'N' ? n : (int)nc;
+    h.pa = pumma_malloc((size_t)(nr * n) * t->size);
+    h.pbp = pumma_malloc((size_t)(nc * n) * t->size);
+    if (!h.pa || !h.pbp) { h.rc = PUMMA_ENOMEM; goto out; }
 
-    x.t0 = t0;
-    if ((rc = pumma_remap_start(t, g, &sa, &pa_side, topo, L, 0, &x.ra)) ||
-        (rc = pumma_remap_start(t, g, &sb, &pb_side, topo, L, 1, &x.rb)))
+    /* Slices of K: one for het; for het-overlap PUMMA_SLICE, or about
+     * eight of at least 128 (tags stay below 32767: 2000 + 2 slices * np^2
+     * each). */
+    int kc = n;
+    if (overlap) {
+        kc = pb->opts && pb->opts->slice > 0 ? pb->opts->slice : (n + 7) / 8;
+        if (kc < 128 && !(pb->opts && pb->opts->slice > 0)) kc = 128;
+        if (kc > n) kc = n;
+        while ((n + kc - 1) / kc * 2 * h.np * h.np + 2000 > 32767 && kc < n)
+            kc *= 2;
+    }
+    h.nslice = (n + kc - 1) / kc;
+    h.inflight = 2;
+    h.sl = calloc((size_t)h.nslice, sizeof(slice_t));
+    if (!h.sl) { h.rc = PUMMA_ENOMEM; goto out; }
+    for (int s = 0; s < h.nslice; s++) {
+        h.sl[s].k0 = s * kc;
+        h.sl[s].k1 = (s + 1) * kc < n ? (s + 1) * kc : n;
+    }
+
+    /* C := beta*C on my region: every product below adds into it. */
+    for (int r = L->first[me]; r < L->first[me + 1]; r++) {
+        const pumma_rect_t *x = &L->rect[r];
+        pumma_local_scale(t, x->r1 - x->r0, x->c1 - x->c0, pb->beta,
+                          pumma_at(t, c, x->r0 - box->r0, x->c0 - box->c0, ldc),
+                          ldc);
+    }
+
+    /* What I hold along my op(A) rows and op(B) columns. */
+    if ((h.rc = pieces(L, me, pb->transa == 'N' ? 0 : 1, &pr, &npr)) ||
+        (h.rc = pieces(L, me, pb->transb == 'N' ? 1 : 0, &pcl, &npc)))
         goto out;
 
-    operand_t opa_loc = {a, lda, ta, NULL, box[me].r0, box[me].c0};
-    operand_t opb_loc = {b, ldb, tb, NULL, box[me].r0, box[me].c0};
-    operand_t opa = {pa, pa_side.ld, ta, &rows[me], 0, 0};
-    operand_t opb = {pbuf, pb_side.ld, tb, &cols[me], 0, 0};
+    progress(&h);                     /* the first slices start moving */
+    if (h.rc) goto out;
 
-    /* The part I can do alone: rows of op(A) and columns of op(B) whole. */
+    pumma_ilist_t kloc = {0}, krest = {0}, tmp = {0};
+    kloc.v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * n + 2));
+    krest.v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * n + 2));
+    tmp.v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * n + 2));
+    if (!kloc.v || !krest.v || !tmp.v) {
+        h.rc = PUMMA_ENOMEM;
+        goto out2;
+    }
+
+    /* Phase 1 (het-overlap): the products of data I hold myself, copied
+     * into the panels for all of K first (the slices' remaps copy it
+     * again when they start: the same values). */
     if (overlap) {
-        if ((rc = full_lines(L, me, ta == 'N' ? 0 : 1, &fr)) ||
-            (rc = full_lines(L, me, tb == 'N' ? 1 : 0, &fc)))
-            goto out3;
+        pumma_side_t sa, da, sb, db;
+        sides(&h, 0, n, &sa, &da, &sb, &db);
+        if ((h.rc = pumma_remap_local(t, g, &sa, &da)) ||
+            (h.rc = pumma_remap_local(t, g, &sb, &db)))
+            goto out2;
     }
-    for (int r = L->first[me]; r < L->first[me + 1]; r++) {
+    for (int r = L->first[me]; r < L->first[me + 1] && overlap && !h.rc; r++) {
         const pumma_rect_t *q = &L->rect[r];
-        pumma_ivl_t bufr[64], bufc[64];
-        pumma_ilist_t R = {0, bufr}, C = {0, bufc};
-        if (fr.n > 30 || fc.n > 30) { rc = PUMMA_ENOMEM; goto out3; }
-        within(q->r0, q->r1, &fr, &R);
-        within(q->c0, q->c1, &fc, &C);
-        for (int i = 0; i < R.n; i++)
-            for (int j = 0; j < C.n; j++)
-                block(pb, &opa_loc, &opb_loc, R.v[i].lo, R.v[i].hi,
-                      C.v[j].lo, C.v[j].hi, n, c, &box[me], ldc, progress, &x);
+        for (int i = 0; i < npr; i++)
+            for (int j = 0; j < npc; j++) {
+                pumma_ivl_t ri = {pr[i].lo > q->r0 ? pr[i].lo : q->r0,
+                                  pr[i].hi < q->r1 ? pr[i].hi : q->r1};
+                pumma_ivl_t cj = {pcl[j].lo > q->c0 ? pcl[j].lo : q->c0,
+                                  pcl[j].hi < q->c1 ? pcl[j].hi : q->c1};
+                if (ri.lo >= ri.hi || cj.lo >= cj.hi) continue;
+                list_meet(&pr[i].mine, &pcl[j].mine, &kloc);
+                if (kloc.n == 0) continue;
+                product(&h, &pr[i], &pcl[j], &ri, &cj, &kloc, c, ldc, box, 1);
+            }
     }
-    double tw = pumma_stats_clock();
-    rc = pumma_remap_wait(x.ra);             /* completes and frees */
-    int rc2 = pumma_remap_wait(x.rb);
-    if (!rc) rc = rc2;
-    x.ra = x.rb = NULL;
-    pumma_stats_comm(tw);
-    if (x.t_comm == 0) x.t_comm = MPI_Wtime() - t0;
-    if (rc) goto out3;
 
-    /* The rest of my region from the panels. */
-    for (int r = L->first[me]; r < L->first[me + 1]; r++) {
-        const pumma_rect_t *q = &L->rect[r];
-        pumma_ivl_t b1[64], b2[64], b3[64];
-        pumma_ilist_t notr = {0, b1}, isr = {0, b2}, notc = {0, b3};
-        minus(q->r0, q->r1, &fr, &notr);       /* rows not (all) done */
-        within(q->r0, q->r1, &fr, &isr);       /* rows done for some cols */
-        minus(q->c0, q->c1, &fc, &notc);
-        for (int i = 0; i < notr.n; i++)
-            block(pb, &opa, &opb, notr.v[i].lo, notr.v[i].hi, q->c0, q->c1, n,
-                  c, &box[me], ldc, NULL, NULL);
-        for (int i = 0; i < isr.n; i++)
-            for (int j = 0; j < notc.n; j++)
-                block(pb, &opa, &opb, isr.v[i].lo, isr.v[i].hi, notc.v[j].lo,
-                      notc.v[j].hi, n, c, &box[me], ldc, NULL, NULL);
+    /* Phase 2: slice by slice, the rest. */
+    for (int s = 0; s < h.nslice && !h.rc; s++) {
+        if (slice_wait(&h, s)) break;
+        pumma_ilist_t sk = {1, &(pumma_ivl_t){h.sl[s].k0, h.sl[s].k1}};
+        for (int r = L->first[me]; r < L->first[me + 1]; r++) {
+            const pumma_rect_t *q = &L->rect[r];
+            for (int i = 0; i < npr; i++)
+                for (int j = 0; j < npc; j++) {
+                    pumma_ivl_t ri = {pr[i].lo > q->r0 ? pr[i].lo : q->r0,
+                                      pr[i].hi < q->r1 ? pr[i].hi : q->r1};
+                    pumma_ivl_t cj = {pcl[j].lo > q->c0 ? pcl[j].lo : q->c0,
+                                      pcl[j].hi < q->c1 ? pcl[j].hi : q->c1};
+                    if (ri.lo >= ri.hi || cj.lo >= cj.hi) continue;
+                    if (overlap) {
+                        list_meet(&pr[i].mine, &pcl[j].mine, &kloc);
+                        list_minus(&sk, &kloc, &krest);
+                    } else {
+                        krest.n = 1;
+                        krest.v[0] = sk.v[0];
+                    }
+                    if (krest.n)
+                        product(&h, &pr[i], &pcl[j], &ri, &cj, &krest, c, ldc,
+                                box, s + 1 < h.nslice);
+                }
+        }
     }
-out3:
-    if (x.ra) pumma_remap_wait(x.ra);
-    if (x.rb) pumma_remap_wait(x.rb);
+    if (h.t_comm == 0) h.t_comm = MPI_Wtime() - h.t0;
+out2:
+    free(kloc.v);
+    free(krest.v);
+    free(tmp.v);
 out:
-    free(allv);
-    pumma_free(pa);
-    pumma_free(pbuf);
-    if (rows)
-        for (int p = 0; p < np; p++) pumma_ilist_free(&rows[p]);
-    if (cols)
-        for (int p = 0; p < np; p++) pumma_ilist_free(&cols[p]);
-    free(rows);
-    free(cols);
-    pumma_ilist_free(&all);
-    pumma_ilist_free(&fr);
-    pumma_ilist_free(&fc);
-    last_comm = x.t_comm;
-    last_total = MPI_Wtime() - t0;
-    return rc;
+    /* Slices still in flight after an error: complete them. */
+    for (int s = 0; h.sl && s < h.nslice; s++) {
+        if (h.sl[s].ra) pumma_remap_wait(h.sl[s].ra);
+        if (h.sl[s].rb) pumma_remap_wait(h.sl[s].rb);
+    }
+    pieces_free(pr, npr);
+    pieces_free(pcl, npc);
+    pumma_free(h.pa);
+    pumma_free(h.pbp);
+    for (int p = 0; h.rows && p < h.np; p++) pumma_ilist_free(&h.rows[p]);
+    for (int p = 0; h.cols && p < h.np; p++) pumma_ilist_free(&h.cols[p]);
+    free(h.rows);
+    free(h.cols);
+    free(h.kl);
+    free(h.sl);
+    last_comm = h.t_comm;
+    last_total = MPI_Wtime() - h.t0;
+    return h.rc;
 }

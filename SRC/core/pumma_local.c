@@ -43,10 +43,12 @@ void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
         const char *bj = tb == 'N' ? pumma_at(t, b, 0, j, ldb)
                                    : pumma_at(t, b, j, 0, ldb);
         double t0 = pumma_stats_clock();
-        double ts = slow ? MPI_Wtime() : 0;
+        double ts = slow ? MPI_Wtime() : 0, cs = slow ? pumma_cpu_time() : 0;
         t->gemm(&ta, &tb, &m, &w, &k, alpha, a, &lda, bj, &ldb, beta,
                 pumma_at(t, c, 0, j, ldc), &ldc, 1, 1);
-        if (slow) pumma_speed_pad(MPI_Wtime() - ts);   /* PUMMA_SPEEDS */
+        if (slow)                                     /* PUMMA_SPEEDS */
+            pumma_speed_pad(MPI_Wtime() - ts, pumma_cpu_time() - cs,
+                            progress, ctx);
         pumma_stats_gemm(t0);
         if (progress && j + w < n) progress(ctx);
     }

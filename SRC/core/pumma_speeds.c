@@ -3,10 +3,14 @@
  * and measured.
  *
  * PUMMA_SPEEDS=s0,s1,... gives MPI_COMM_WORLD rank r the relative speed
- * s_r: after every local multiply, rank r sleeps (max(s)/s_r - 1) times
- * the multiply's time, so it computes max(s)/s_r times slower, as the
- * seed's experiments slowed their CPUs. Sleeping (not spinning) leaves the
- * core to the other ranks, so several slowed ranks can share a core.
+ * s_r: after every local multiply, rank r sleeps until the multiply has
+ * lasted f = max(s)/s_r times the processor time it used, so it computes
+ * f times slower, as the seed's experiments slowed their CPUs. Processor
+ * time, not elapsed time, is the base: when ranks share a core, the
+ * elapsed time of a multiply includes waiting for the core, which must
+ * not be multiplied by f. Sleeping (not spinning) leaves the core to the
+ * others, so slowed ranks can share cores. (Assumes a single-threaded
+ * BLAS per rank, as the timings here use.)
  *
  * PUMMA_SPEEDS_MEASURE( ICTXT, N, SPEEDS, INFO ) times an N x N x N local
  * DGEMM on every process of the grid (padded as above, best of three) and
@@ -60,14 +64,33 @@ double pumma_speed_factor(void)
     return factor;
 }
 
-void pumma_speed_pad(double elapsed)
+double pumma_cpu_time(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void pumma_speed_pad(double wall, double cpu, void (*progress)(void *),
+                     void *ctx)
 {
     double f = pumma_speed_factor();
-    if (f <= 1 || elapsed <= 0) return;
-    double s = (f - 1) * elapsed;
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-    while (nanosleep(&ts, &ts) != 0)
-        ;
+    if (f <= 1) return;
+    double s = f * cpu - wall;
+    if (s <= 0) return;
+    /* A slowed process still takes part in communication while it
+     * "computes": sleep in steps of at most 1 ms, advancing it between. */
+    double end = MPI_Wtime() + s;
+    for (;;) {
+        double left = end - MPI_Wtime();
+        if (left <= 0) break;
+        if (progress && left > 1e-3) left = 1e-3;
+        struct timespec ts = {(time_t)left,
+                              (long)((left - (double)(time_t)left) * 1e9)};
+        while (nanosleep(&ts, &ts) != 0)
+            ;
+        if (progress) progress(ctx);
+    }
 }
 
 PUMMA_API void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(

@@ -287,7 +287,8 @@ typedef struct msg {
 struct pumma_remap {
     const pumma_type_t *t;
     const pumma_grid_t *g;
-    const pumma_side_t *dst;
+    pumma_side_t dst;        /* a copy: arrivals are unpacked after start */
+    pumma_ilist_t *drow, *dcol;   /* a panel's lists, mine at [me] */
     boxes_t *sb, *db;        /* every process's source and destination boxes */
     int np, me, nmsg, left, topo;
     const pumma_layout_t *line;
@@ -329,6 +330,10 @@ static void remap_free(pumma_remap_t *r)
 {
     if (!r) return;
     for (int i = 0; i < r->nmsg; i++) pumma_free(r->msg[i].buf);
+    if (r->drow) pumma_ilist_free(&r->drow[r->me]);
+    if (r->dcol) pumma_ilist_free(&r->dcol[r->me]);
+    free(r->drow);
+    free(r->dcol);
     if (r->sb)
         for (int p = 0; p < r->np; p++) boxes_free(&r->sb[p]);
     if (r->db)
@@ -354,7 +359,7 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
     if (!r) return PUMMA_ENOMEM;
     r->t = t;
     r->g = g;
-    r->dst = dst;
+    r->dst = *dst;
     r->np = np;
     r->me = me;
     r->topo = topo;
@@ -372,6 +377,16 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
     for (int p = 0; p < np && !rc; p++)
         if (!(rc = side_boxes(src, p, 1, &r->sb[p])))
             rc = side_boxes(dst, p, 0, &r->db[p]);
+    if (!rc && dst->kind == PUMMA_SIDE_PANEL) {
+        r->drow = calloc((size_t)np, sizeof(pumma_ilist_t));
+        r->dcol = calloc((size_t)np, sizeof(pumma_ilist_t));
+        if (!r->drow || !r->dcol ||
+            (rc = copy_list(&r->drow[me], &dst->prow[me])) ||
+            (rc = copy_list(&r->dcol[me], &dst->pcol[me])))
+            rc = rc ? rc : PUMMA_ENOMEM;
+        r->dst.prow = r->drow;
+        r->dst.pcol = r->dcol;
+    }
     if (rc) {
         remap_free(r);
         return rc;
@@ -420,6 +435,20 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
     return PUMMA_OK;
 }
 
+int pumma_remap_local(const pumma_type_t *t, const pumma_grid_t *g,
+                      const pumma_side_t *src, const pumma_side_t *dst)
+{
+    const int me = g->myrow * g->npcol + g->mycol;
+    boxes_t a = {0, NULL}, b = {0, NULL};
+    int rc = side_boxes(src, me, 1, &a);
+    if (!rc) rc = side_boxes(dst, me, 0, &b);
+    if (!rc && walk(&a, &b, COPY, t->size, src, dst, me, NULL) < 0)
+        rc = PUMMA_ENOMEM;
+    boxes_free(&a);
+    boxes_free(&b);
+    return rc;
+}
+
 /* Completed request i: forward a relay, unpack an arrival. */
 static int finish(pumma_remap_t *r, int i)
 {
@@ -430,7 +459,7 @@ static int finish(pumma_remap_t *r, int i)
     }
     if (m->kind == M_RECV)
         walk(&r->sb[m->origin], &r->db[r->me], UNPACK, r->t->size, NULL,
-             r->dst, r->me, m->buf);
+             &r->dst, r->me, m->buf);
     m->kind = M_DONE;
     pumma_free(m->buf);
     m->buf = NULL;

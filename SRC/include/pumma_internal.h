@@ -274,6 +274,7 @@ typedef struct pumma_opts {
     int panel;               /* columns per local GEMM panel (progress points) */
     double piece;            /* bytes per reduce of a partial product, at most */
     int topo;                /* PUMMA_TOPO_*: the heterogeneous schedules' network */
+    int slice;               /* het-overlap: K per gathered slice (0: auto) */
     unsigned uses;           /* set by pumma_plan: the variants that run */
 } pumma_opts_t;
 
@@ -328,9 +329,12 @@ void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
 
 /* PUMMA_SPEEDS (pumma_speeds.c): how many times slower this rank computes
  * (1: not slowed), and the sleep that makes it so after a multiply that
- * took `elapsed` seconds. */
+ * took `wall` seconds and `cpu` seconds of processor time; progress(ctx),
+ * when not NULL, is called every millisecond of it. */
 double pumma_speed_factor(void);
-void pumma_speed_pad(double elapsed);
+double pumma_cpu_time(void);
+void pumma_speed_pad(double wall, double cpu, void (*progress)(void *),
+                     void *ctx);
 
 /* Temporaries: counted, so the peak can be reported (pumma_stats.c). */
 void *pumma_malloc(size_t bytes);   /* NULL only when bytes > 0 fails */

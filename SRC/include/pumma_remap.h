@@ -49,6 +49,9 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
                       const pumma_side_t *src, const pumma_side_t *dst,
                       int topo, const pumma_layout_t *line, int id,
                       pumma_remap_t **r);
+/* Only this process's own part of dst := src (no communication). */
+int pumma_remap_local(const pumma_type_t *t, const pumma_grid_t *g,
+                      const pumma_side_t *src, const pumma_side_t *dst);
 /* Advances it (relays forwarded, arrivals unpacked); *done = 1 at the end. */
 int pumma_remap_test(pumma_remap_t *r, int *done);
 /* Completes and frees it. */
