@@ -4,6 +4,7 @@
 # in WORK against the pumma whose pumma.pc is in PCDIR, as a user would,
 # runs them on 2-4 processes and checks:
 #   - every example exits 0 and reports PASSED / "0 failed";
+#   - the heterogeneous one's PUMMA_STATS report the elements sent;
 #   - the binaries load libpumma.so from that pumma's libdir;
 #   - pumma computed the unchanged ScaLAPACK program's PDGEMM calls, both
 #     when linked before ScaLAPACK and when preloaded into a binary linked
@@ -23,7 +24,7 @@ echo "examples: building in $WORK against $libdir"
 if ! make PKG_CONFIG_PATH="$PCDIR" > build.log 2>&1; then
   cat build.log; bad "build"; exit 1
 fi
-for x in xpdgemm_f77 xpumma_f90 xpumma_c; do
+for x in xpdgemm_f77 xpumma_f90 xpumma_c xpumma_het; do
   got=$(ldd "./$x" | awk '/libpumma\.so/ { print $3 }')
   [ "$got" = "$libdir/libpumma.so" ] || bad "$x loads libpumma.so from '$got', not $libdir"
 done
@@ -54,6 +55,12 @@ echo "examples: pumma_f90 (4 processes): $(grep 'passed,' f90.log || echo no res
 run c 2 ./xpumma_c
 grep -q '^[1-9][0-9]* passed, 0 failed$' c.log || bad "pumma_c"
 echo "examples: pumma_c (2 processes): $(grep 'passed,' c.log || echo no result)"
+run het 3 -x PUMMA_SPEEDS=18,1,1 ./xpumma_het
+grep -q '^[1-9][0-9]* passed, 0 failed$' het.log || bad "pumma_het_f90"
+grep -q '^pumma-stats: elements_sent p0=[0-9]* p1=[0-9]* p2=[0-9]* total=[1-9]' het.log \
+  || bad "pumma_het_f90: no elements_sent line in PUMMA_STATS"
+echo "examples: pumma_het_f90 (3 processes, PUMMA_SPEEDS=18,1,1): $(grep 'passed,' het.log || echo no result);" \
+     "$(grep -o 'elements_sent.*' het.log)"
 
 grep -h '^FAILED' ./*.log | head -20
 exit $fail

@@ -671,6 +671,42 @@ static void test_errors(void)
     verdict(what, bad);
 }
 
+/* PUMMA_SPEEDS_MEASURE on a 1x3 grid: positive speeds summing to 1; under
+ * PUMMA_SPEEDS (run-het's third run gives 4,2,1,...) in the given order,
+ * each within a factor 1.5 of the given ratio to the fastest. */
+static void test_speeds(void)
+{
+    int ctxt, nprow, npcol, r, c, bad = 0, info, n = 160;
+    char why[200] = "";
+    Cblacs_get(-1, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", 1, 3);
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &r, &c);
+    if (nprow > 0) {
+        double sp[3], sum = 0, given[3];
+        pumma_speeds_measure_(&ctxt, &n, sp, &info);
+        for (int i = 0; i < 3; i++) sum += sp[i];
+        if (info || fabs(sum - 1) > 1e-12 || sp[0] <= 0 || sp[1] <= 0 || sp[2] <= 0) {
+            bad = 1;
+            sprintf(why, "INFO %d, speeds %g %g %g", info, sp[0], sp[1], sp[2]);
+        }
+        const char *e = getenv("PUMMA_SPEEDS");
+        if (!bad && e && sscanf(e, "%lf,%lf,%lf", &given[0], &given[1], &given[2]) == 3)
+            for (int i = 1; i < 3; i++) {
+                double want = given[i] / given[0], got = sp[i] / sp[0];
+                if (got > want * 1.5 || got < want / 1.5) {
+                    bad = 1;
+                    sprintf(why, "PUMMA_SPEEDS=%s: measured %.3f %.3f %.3f", e,
+                            sp[0], sp[1], sp[2]);
+                }
+            }
+        Cblacs_gridexit(ctxt);
+    }
+    char what[300];
+    snprintf(what, sizeof what, "PUMMA_SPEEDS_MEASURE%s %s",
+             getenv("PUMMA_SPEEDS") ? " follows PUMMA_SPEEDS" : "", why);
+    verdict(what, bad);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -691,6 +727,12 @@ int main(int argc, char **argv)
             if (me_world == 0) fprintf(stderr, "cannot reach ScaLAPACK's %s\n", names[i][0]);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
+    }
+    test_speeds();
+    if (argc > 1 && !strcmp(argv[1], "speeds")) {     /* run-het's third run */
+        if (me_world == 0) printf("%d passed, %d failed\n", npass, nfail);
+        MPI_Finalize();
+        return nfail != 0;
     }
     test_layouts();
     for (int i = 0; i < 4; i++) test_gemr2d(&types[i]);

@@ -252,8 +252,7 @@ static int slice_wait(het_t *h, int s)
 
 /* C(rows ri, cols cj) += alpha * op(A)(ri, k) * op(B)(k, cj) over the
  * intervals of ks, from the panels. */
-static void product(het_t *h, const piece_t *ri, const piece_t *cj,
-                    const pumma_ivl_t *r, const pumma_ivl_t *c,
+static void product(het_t *h, const pumma_ivl_t *r, const pumma_ivl_t *c,
                     const pumma_ilist_t *ks, char *cdat, int ldc,
                     const pumma_rect_t *cbox, int with_progress)
 {
@@ -262,7 +261,6 @@ static void product(het_t *h, const piece_t *ri, const piece_t *cj,
     const char ta = pb->transa, tb = pb->transb;
     int pi = pumma_ilist_pos(&h->rows[h->me], r->lo);
     int pj = pumma_ilist_pos(&h->cols[h->me], c->lo);
-    (void)ri; (void)cj;
     for (int q = 0; q < ks->n; q++) {
         int k0 = ks->v[q].lo, kk = ks->v[q].hi - k0;
         const char *ap = ta == 'N' ? pumma_at(t, h->pa, pi, k0, h->lpa)
@@ -277,34 +275,16 @@ static void product(het_t *h, const piece_t *ri, const piece_t *cj,
     }
 }
 
-/* a minus b (sorted lists) into out (room for a->n + b->n). */
-static void list_minus(const pumma_ilist_t *a, const pumma_ilist_t *b,
-                       pumma_ilist_t *out)
+/* The block of my rectangle q in row piece ri and column piece cj; 0 when
+ * they do not meet. */
+static int clip(const pumma_rect_t *q, const piece_t *ri, const piece_t *cj,
+                pumma_ivl_t *r, pumma_ivl_t *c)
 {
-    out->n = 0;
-    for (int i = 0; i < a->n; i++) {
-        int at = a->v[i].lo;
-        for (int j = 0; j < b->n && at < a->v[i].hi; j++) {
-            if (b->v[j].hi <= at) continue;
-            if (b->v[j].lo >= a->v[i].hi) break;
-            if (b->v[j].lo > at) out->v[out->n++] = (pumma_ivl_t){at, b->v[j].lo};
-            at = b->v[j].hi;
-        }
-        if (at < a->v[i].hi) out->v[out->n++] = (pumma_ivl_t){at, a->v[i].hi};
-    }
-}
-
-static void list_meet(const pumma_ilist_t *a, const pumma_ilist_t *b,
-                      pumma_ilist_t *out)
-{
-    int i = 0, j = 0;
-    out->n = 0;
-    while (i < a->n && j < b->n) {
-        int lo = a->v[i].lo > b->v[j].lo ? a->v[i].lo : b->v[j].lo;
-        int hi = a->v[i].hi < b->v[j].hi ? a->v[i].hi : b->v[j].hi;
-        if (lo < hi) out->v[out->n++] = (pumma_ivl_t){lo, hi};
-        if (a->v[i].hi < b->v[j].hi) i++; else j++;
-    }
+    r->lo = ri->lo > q->r0 ? ri->lo : q->r0;
+    r->hi = ri->hi < q->r1 ? ri->hi : q->r1;
+    c->lo = cj->lo > q->c0 ? cj->lo : q->c0;
+    c->hi = cj->hi < q->c1 ? cj->hi : q->c1;
+    return r->lo < r->hi && c->lo < c->hi;
 }
 
 int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
@@ -381,11 +361,10 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
     progress(&h);                     /* the first slices start moving */
     if (h.rc) goto out;
 
-    pumma_ilist_t kloc = {0}, krest = {0}, tmp = {0};
+    pumma_ilist_t kloc = {0}, krest = {0};
     kloc.v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * n + 2));
     krest.v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * n + 2));
-    tmp.v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * n + 2));
-    if (!kloc.v || !krest.v || !tmp.v) {
+    if (!kloc.v || !krest.v) {
         h.rc = PUMMA_ENOMEM;
         goto out2;
     }
@@ -404,14 +383,11 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
         const pumma_rect_t *q = &L->rect[r];
         for (int i = 0; i < npr; i++)
             for (int j = 0; j < npc; j++) {
-                pumma_ivl_t ri = {pr[i].lo > q->r0 ? pr[i].lo : q->r0,
-                                  pr[i].hi < q->r1 ? pr[i].hi : q->r1};
-                pumma_ivl_t cj = {pcl[j].lo > q->c0 ? pcl[j].lo : q->c0,
-                                  pcl[j].hi < q->c1 ? pcl[j].hi : q->c1};
-                if (ri.lo >= ri.hi || cj.lo >= cj.hi) continue;
-                list_meet(&pr[i].mine, &pcl[j].mine, &kloc);
+                pumma_ivl_t ri, cj;
+                if (!clip(q, &pr[i], &pcl[j], &ri, &cj)) continue;
+                pumma_ilist_meet(&pr[i].mine, &pcl[j].mine, &kloc);
                 if (kloc.n == 0) continue;
-                product(&h, &pr[i], &pcl[j], &ri, &cj, &kloc, c, ldc, box, 1);
+                product(&h, &ri, &cj, &kloc, c, ldc, box, 1);
             }
     }
 
@@ -423,21 +399,18 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
             const pumma_rect_t *q = &L->rect[r];
             for (int i = 0; i < npr; i++)
                 for (int j = 0; j < npc; j++) {
-                    pumma_ivl_t ri = {pr[i].lo > q->r0 ? pr[i].lo : q->r0,
-                                      pr[i].hi < q->r1 ? pr[i].hi : q->r1};
-                    pumma_ivl_t cj = {pcl[j].lo > q->c0 ? pcl[j].lo : q->c0,
-                                      pcl[j].hi < q->c1 ? pcl[j].hi : q->c1};
-                    if (ri.lo >= ri.hi || cj.lo >= cj.hi) continue;
+                    pumma_ivl_t ri, cj;
+                    if (!clip(q, &pr[i], &pcl[j], &ri, &cj)) continue;
                     if (overlap) {
-                        list_meet(&pr[i].mine, &pcl[j].mine, &kloc);
-                        list_minus(&sk, &kloc, &krest);
+                        pumma_ilist_meet(&pr[i].mine, &pcl[j].mine, &kloc);
+                        pumma_ilist_minus(&sk, &kloc, &krest);
                     } else {
                         krest.n = 1;
                         krest.v[0] = sk.v[0];
                     }
                     if (krest.n)
-                        product(&h, &pr[i], &pcl[j], &ri, &cj, &krest, c, ldc,
-                                box, s + 1 < h.nslice);
+                        product(&h, &ri, &cj, &krest, c, ldc, box,
+                                s + 1 < h.nslice);
                 }
         }
     }
@@ -445,7 +418,6 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
 out2:
     free(kloc.v);
     free(krest.v);
-    free(tmp.v);
 out:
     /* Slices still in flight after an error: complete them. */
     for (int s = 0; h.sl && s < h.nslice; s++) {

@@ -86,9 +86,8 @@ int pumma_ilist_pos(const pumma_ilist_t *l, int g)
     return before;
 }
 
-/* a ∩ b into out (out->v must hold a->n + b->n). */
-static void meet(const pumma_ilist_t *a, const pumma_ilist_t *b,
-                 pumma_ilist_t *out)
+void pumma_ilist_meet(const pumma_ilist_t *a, const pumma_ilist_t *b,
+                      pumma_ilist_t *out)
 {
     int i = 0, j = 0;
     out->n = 0;
@@ -97,6 +96,22 @@ static void meet(const pumma_ilist_t *a, const pumma_ilist_t *b,
         int hi = a->v[i].hi < b->v[j].hi ? a->v[i].hi : b->v[j].hi;
         if (lo < hi) out->v[out->n++] = (pumma_ivl_t){lo, hi};
         if (a->v[i].hi < b->v[j].hi) i++; else j++;
+    }
+}
+
+void pumma_ilist_minus(const pumma_ilist_t *a, const pumma_ilist_t *b,
+                       pumma_ilist_t *out)
+{
+    out->n = 0;
+    for (int i = 0; i < a->n; i++) {
+        int at = a->v[i].lo;
+        for (int j = 0; j < b->n && at < a->v[i].hi; j++) {
+            if (b->v[j].hi <= at) continue;
+            if (b->v[j].lo >= a->v[i].hi) break;
+            if (b->v[j].lo > at) out->v[out->n++] = (pumma_ivl_t){at, b->v[j].lo};
+            at = b->v[j].hi;
+        }
+        if (at < a->v[i].hi) out->v[out->n++] = (pumma_ivl_t){at, a->v[i].hi};
     }
 }
 
@@ -244,8 +259,8 @@ static long walk(const boxes_t *a, const boxes_t *b, int mode, size_t es,
                 free(C.v);
                 return -1;
             }
-            meet(&a->b[i].r, &b->b[j].r, &R);
-            meet(&a->b[i].c, &b->b[j].c, &C);
+            pumma_ilist_meet(&a->b[i].r, &b->b[j].r, &R);
+            pumma_ilist_meet(&a->b[i].c, &b->b[j].c, &C);
             long rows = pumma_ilist_len(&R);
             if (mode == COUNT) {
                 cnt += rows * pumma_ilist_len(&C);

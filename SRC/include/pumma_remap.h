@@ -37,6 +37,11 @@ void pumma_ilist_free(pumma_ilist_t *l);
 long pumma_ilist_len(const pumma_ilist_t *l);
 /* The union of n intervals (any order, may overlap or be empty). */
 int pumma_ilist_union(const pumma_ivl_t *v, int n, pumma_ilist_t *out);
+/* a ∩ b and a minus b into out, whose v must hold a->n + b->n. */
+void pumma_ilist_meet(const pumma_ilist_t *a, const pumma_ilist_t *b,
+                      pumma_ilist_t *out);
+void pumma_ilist_minus(const pumma_ilist_t *a, const pumma_ilist_t *b,
+                       pumma_ilist_t *out);
 /* Position of index g in the packed list (g must be in it). */
 int pumma_ilist_pos(const pumma_ilist_t *l, int g);
 
