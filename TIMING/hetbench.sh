@@ -6,25 +6,28 @@
 # overlap), fully connected and linear. hetbench.py turns the lines into
 # out/hetbench.txt (with the seed's figures beside ours), .csv and .png.
 #
-#   hetbench.sh [N] [RATE] [REPS] [RATIOS]     (2000 250mbit 5 "5 10 15 20 25")
+#   hetbench.sh [N] [RATE] [REPS] [RATIOS] [LATENCY]
+#                                   (2000 250mbit 5 "5 10 15 20 25" 0)
+# LATENCY (seconds) is added to every message by pumma (PUMMA_LATENCY).
 #
 # Root only (network namespaces). The ranks are slowed to S1:S2:S3 with
 # PUMMA_SPEEDS; OpenBLAS, one thread per rank.
 set -u
 cd "$(dirname "$0")"
 N=${1:-2000}; RATE=${2:-250mbit}; REPS=${3:-5}; RATIOS=${4:-5 10 15 20 25}
+LAT=${5:-0}
 BLASDIR=${BLASDIR:-/usr/lib/x86_64-linux-gnu/openblas-pthread}
 mkdir -p out
 out=out/hetbench.raw
 trap './netns.sh down 3 >/dev/null' EXIT
 ./netns.sh up 3 "$RATE" || exit 1
 : > "$out"
-echo "# N=$N rate=$RATE reps=$REPS $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out"
+echo "# N=$N rate=$RATE latency=$LAT reps=$REPS $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out"
 status=0
 for s in $RATIOS; do
   s1=$((100 - 2 * s))
   echo "hetbench: $s1:$s:$s"
-  PUMMA_SPEEDS=$s1,$s,$s OPENBLAS_NUM_THREADS=1 timeout 1800 ./netns.sh run 3 \
+  PUMMA_LATENCY=$LAT PUMMA_SPEEDS=$s1,$s,$s OPENBLAS_NUM_THREADS=1 timeout 1800 ./netns.sh run 3 \
     env LD_LIBRARY_PATH="$BLASDIR" "$PWD/xhetbench" "$N" "$REPS" | tee -a "$out"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 done

@@ -13,8 +13,9 @@
 #                               Open MPI's TCP transport only
 #   netns.sh down NRANKS        remove them (also safe when partly made)
 #
-# The kernel has no netem here, so links get bandwidth only; latency is
-# emulated by pumma itself (PUMMA_LATENCY, see README) when wanted.
+# The kernel has no netem here, so links get bandwidth only; latency can be
+# emulated by pumma itself for its heterogeneous multiplies (PUMMA_LATENCY,
+# see README), passed to the ranks like every PUMMA_* variable.
 set -u
 SUBNET=10.77.0
 BR=pummabr

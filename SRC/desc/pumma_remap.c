@@ -16,9 +16,14 @@
  * receives it whole, then forwards it. The elements every process sends,
  * forwards included, are counted (pumma_remap_sent): the volume the
  * heterogeneous layouts are judged by.
+ *
+ * PUMMA_LATENCY=seconds holds every message (and every relay's forward)
+ * back that long before it is sent: network latency, emulated, where the
+ * kernel cannot add it to a link (no netem). Receives are posted at once.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pumma_remap.h"
 
@@ -297,6 +302,8 @@ typedef struct msg {
     int origin, dest, kind;
     long count;
     char *buf;
+    int held, to;            /* PUMMA_LATENCY: not sent before `due` */
+    double due;
 } msg_t;
 
 struct pumma_remap {
@@ -305,7 +312,7 @@ struct pumma_remap {
     pumma_side_t dst;        /* a copy: arrivals are unpacked after start */
     pumma_ilist_t *drow, *dcol;   /* a panel's lists, mine at [me] */
     boxes_t *sb, *db;        /* every process's source and destination boxes */
-    int np, me, nmsg, left, topo;
+    int np, me, nmsg, left, topo, nheld;
     const pumma_layout_t *line;
     msg_t *msg;
     MPI_Request *req;
@@ -315,6 +322,17 @@ struct pumma_remap {
 
 static double sent = 0;
 double pumma_remap_sent(void) { return sent; }
+
+static double latency = -1;
+static double get_latency(void)
+{
+    if (latency < 0) {
+        const char *e = getenv("PUMMA_LATENCY");
+        latency = e ? atof(e) : 0;
+        if (!(latency > 0)) latency = 0;
+    }
+    return latency;
+}
 
 /* The process after `me` on the way from it to `to`. */
 static int hop(const pumma_remap_t *r, int me, int to)
@@ -332,13 +350,46 @@ static int relays(const pumma_remap_t *r, int me, int o, int d)
     return (a < x && x < b) || (b < x && x < a);
 }
 
-static int post_send(pumma_remap_t *r, int i, int to)
+static int send_now(pumma_remap_t *r, int i, int to)
 {
     msg_t *m = &r->msg[i];
     sent += (double)m->count;
     return pumma_isend(m->buf, (int)m->count, r->t->mpi, r->g->rank[to],
                        r->tagbase + m->origin * r->np + m->dest, r->g->all,
                        &r->req[i]) == MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
+}
+
+/* Send message i to `to`, now or, under PUMMA_LATENCY, once it is due. */
+static int post_send(pumma_remap_t *r, int i, int to)
+{
+    msg_t *m = &r->msg[i];
+    if (get_latency() == 0) return send_now(r, i, to);
+    m->held = 1;
+    m->to = to;
+    m->due = MPI_Wtime() + latency;
+    r->req[i] = MPI_REQUEST_NULL;
+    r->nheld++;
+    return PUMMA_OK;
+}
+
+/* Send the held messages that are due; *next: the earliest still held. */
+static int release(pumma_remap_t *r, double *next)
+{
+    double now = MPI_Wtime();
+    *next = 0;
+    for (int i = 0; i < r->nmsg && r->nheld; i++) {
+        msg_t *m = &r->msg[i];
+        if (!m->held) continue;
+        if (m->due <= now) {
+            m->held = 0;
+            r->nheld--;
+            int rc = send_now(r, i, m->to);
+            if (rc) return rc;
+        } else if (*next == 0 || m->due < *next) {
+            *next = m->due;
+        }
+    }
+    return PUMMA_OK;
 }
 
 static void remap_free(pumma_remap_t *r)
@@ -486,14 +537,28 @@ static int advance(pumma_remap_t *r, int block)
 {
     while (r->left > 0) {
         int n = 0, rc;
-        rc = block ? MPI_Waitsome(r->nmsg, r->req, &n, r->idx,
-                                  MPI_STATUSES_IGNORE)
-                   : MPI_Testsome(r->nmsg, r->req, &n, r->idx,
-                                  MPI_STATUSES_IGNORE);
+        double next = 0;
+        if (r->nheld && (rc = release(r, &next))) return rc;
+        rc = block && !r->nheld
+                 ? MPI_Waitsome(r->nmsg, r->req, &n, r->idx,
+                                MPI_STATUSES_IGNORE)
+                 : MPI_Testsome(r->nmsg, r->req, &n, r->idx,
+                                MPI_STATUSES_IGNORE);
         if (rc != MPI_SUCCESS) return PUMMA_EMPI;
-        if (n == MPI_UNDEFINED || n == 0) return PUMMA_OK;
-        for (int k = 0; k < n; k++)
-            if ((rc = finish(r, r->idx[k]))) return rc;
+        if (n != MPI_UNDEFINED && n > 0) {
+            for (int k = 0; k < n; k++)
+                if ((rc = finish(r, r->idx[k]))) return rc;
+            continue;
+        }
+        if (!block) return PUMMA_OK;
+        /* Waiting with messages held back: nap until one is due (1 ms at
+         * most, so arrivals are still taken in good time). */
+        double nap = next - MPI_Wtime();
+        if (nap > 1e-3 || !r->nheld) nap = 1e-3;
+        if (nap > 0) {
+            struct timespec ts = {0, (long)(nap * 1e9)};
+            nanosleep(&ts, NULL);
+        }
     }
     return PUMMA_OK;
 }
