@@ -116,7 +116,7 @@ static int check_cover(const pumma_layout_t *L, const double *sp, char *why)
 {
     double sum = 0;
     for (int p = 0; p < L->np; p++) sum += sp[p];
-    long *area = calloc((size_t)L->np, sizeof(long));
+    long *area = calloc(L->np > 0 ? (size_t)L->np : 1, sizeof(long));
     int bad = 0;
     for (int i = 0; i < L->m && !bad; i++)
         for (int j = 0; j < L->n && !bad; j++) {
@@ -242,7 +242,43 @@ static void test_layouts(void)
                         }
                     }
                 }
+                /* The public queries against the layout itself. */
+                for (int q = 0; q < p && !bad; q++) {
+                    int nr, inf, i1, i2, j1, j2, own;
+                    pumma_layout_nrect_(&h, &q, &nr, &inf);
+                    if (inf || nr != L->first[q + 1] - L->first[q]) {
+                        sprintf(why, "PUMMA_LAYOUT_NRECT %d %d", nr, inf);
+                        bad = 1;
+                    }
+                    for (int rr = 1; rr <= nr && !bad; rr++) {
+                        pumma_layout_rect_(&h, &q, &rr, &i1, &i2, &j1, &j2, &inf);
+                        const pumma_rect_t *x = &L->rect[L->first[q] + rr - 1];
+                        pumma_layout_owner_(&h, &i1, &j2, &own, &inf);
+                        if (inf || i1 != x->r0 + 1 || i2 != x->r1 || j1 != x->c0 + 1 ||
+                            j2 != x->c1 || own != q) {
+                            sprintf(why, "PUMMA_LAYOUT_RECT/OWNER of process %d", q);
+                            bad = 1;
+                        }
+                    }
+                }
+                int zero = 0, mm = m + 1, inf;
+                int own;
+                pumma_layout_owner_(&h, &mm, &n, &own, &inf);
+                if (!bad && inf != -2) {
+                    sprintf(why, "PUMMA_LAYOUT_OWNER outside: INFO %d", inf);
+                    bad = 1;
+                }
+                pumma_layout_nrect_(&h, &p, &zero, &inf);
+                if (!bad && inf != -2) {
+                    sprintf(why, "PUMMA_LAYOUT_NRECT of process NP: INFO %d", inf);
+                    bad = 1;
+                }
                 pumma_layout_destroy(h);
+                pumma_layout_free_(&h, &inf);
+                if (!bad && inf != -1) {
+                    sprintf(why, "PUMMA_LAYOUT_FREE twice: INFO %d", inf);
+                    bad = 1;
+                }
             }
         }
         /* The rule (seed 3.1, 3.2) at a few points, and constructor errors. */
