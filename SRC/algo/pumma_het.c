@@ -47,21 +47,6 @@ void pumma_het_times(double *comm, double *total)
 
 /* ----------------------------------------------------------- the region */
 
-/* The rows (dim 0) or columns (dim 1) p's region spans. */
-static int spans(const pumma_layout_t *L, int p, int dim, pumma_ilist_t *out)
-{
-    int cnt = L->first[p + 1] - L->first[p];
-    pumma_ivl_t *v = malloc(sizeof(pumma_ivl_t) * (size_t)(cnt > 0 ? cnt : 1));
-    if (!v) return PUMMA_ENOMEM;
-    for (int k = 0; k < cnt; k++) {
-        const pumma_rect_t *x = &L->rect[L->first[p] + k];
-        v[k] = dim ? (pumma_ivl_t){x->c0, x->c1} : (pumma_ivl_t){x->r0, x->r1};
-    }
-    int rc = pumma_ilist_union(v, cnt, out);
-    free(v);
-    return rc;
-}
-
 /*
  * Pieces of the index range of my region's rows and columns (cut at every
  * edge of my rectangles, in both dimensions, so they split my rows of C and
@@ -287,6 +272,18 @@ static int clip(const pumma_rect_t *q, const piece_t *ri, const piece_t *cj,
     return r->lo < r->hi && c->lo < c->hi;
 }
 
+void pumma_het_scale(const pumma_type_t *t, const pumma_layout_t *L, int me,
+                     const void *beta, char *c, int ldc)
+{
+    const pumma_rect_t *box = &L->box[me];
+    for (int r = L->first[me]; r < L->first[me + 1]; r++) {
+        const pumma_rect_t *x = &L->rect[r];
+        pumma_local_scale(t, x->r1 - x->r0, x->c1 - x->c0, beta,
+                          pumma_at(t, c, x->r0 - box->r0, x->c0 - box->c0, ldc),
+                          ldc);
+    }
+}
+
 int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
                   const char *a, int lda, const char *b, int ldb, char *c,
                   int ldc, int overlap, int topo)
@@ -313,7 +310,8 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
     h.kl = calloc((size_t)h.np, sizeof(pumma_ilist_t));
     if (!h.rows || !h.cols || !h.kl) { h.rc = PUMMA_ENOMEM; goto out; }
     for (int p = 0; p < h.np && !h.rc; p++)
-        if (!(h.rc = spans(L, p, 0, &h.rows[p]))) h.rc = spans(L, p, 1, &h.cols[p]);
+        if (!(h.rc = pumma_layout_spans(L, p, 0, &h.rows[p])))
+            h.rc = pumma_layout_spans(L, p, 1, &h.cols[p]);
     if (h.rc) goto out;
 
     /* Panels: op(A)(my rows, :) and op(B)(:, my columns), stored as A and
@@ -346,12 +344,7 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
     }
 
     /* C := beta*C on my region: every product below adds into it. */
-    for (int r = L->first[me]; r < L->first[me + 1]; r++) {
-        const pumma_rect_t *x = &L->rect[r];
-        pumma_local_scale(t, x->r1 - x->r0, x->c1 - x->c0, pb->beta,
-                          pumma_at(t, c, x->r0 - box->r0, x->c0 - box->c0, ldc),
-                          ldc);
-    }
+    pumma_het_scale(t, L, me, pb->beta, c, ldc);
 
     /* What I hold along my op(A) rows and op(B) columns. */
     if ((h.rc = pieces(L, me, pb->transa == 'N' ? 0 : 1, &pr, &npr)) ||

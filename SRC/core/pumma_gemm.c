@@ -53,6 +53,7 @@ static const char *env_choice(const char *var)
 }
 
 /* The environment's defaults, read once (see README, "Environment"). */
+enum { PANEL_UNSET = -1 };   /* PUMMA_PANEL not given: set per call kind */
 static const pumma_opts_t *env_opts(void)
 {
     static pumma_opts_t o;
@@ -82,8 +83,8 @@ static const pumma_opts_t *env_opts(void)
     o.segment = sg ? atoi(sg) : 0;
     if (o.segment < 0) o.segment = 0;
     const char *pn = getenv("PUMMA_PANEL");
-    o.panel = pn ? atoi(pn) : 512;
-    if (o.panel < 0) o.panel = 0;
+    o.panel = pn ? atoi(pn) : PANEL_UNSET;
+    if (pn && o.panel < 0) o.panel = 0;
     const char *sl = getenv("PUMMA_SLICE");
     o.slice = sl ? atoi(sl) : 0;
     if (o.slice < 0) o.slice = 0;
@@ -135,22 +136,6 @@ static int apply_options(const pumma_options_t *u, pumma_opts_t *o)
 
 /* ----------------------------------------------------------- the views */
 
-static pumma_view_t view_of(const pumma_type_t *t, const pumma_grid_t *g,
-                            const void *base, const int d[11], int i0, int j0,
-                            int rows, int cols)
-{
-    pumma_dist_t r = {d[M_], d[IMB_], d[MB_], d[RSRC_], g->nprow};
-    pumma_dist_t c = {d[N_], d[INB_], d[NB_], d[CSRC_], g->npcol};
-    pumma_view_t v;
-    int li = pumma_dist_before(&r, i0, g->myrow);
-    int lj = pumma_dist_before(&c, j0, g->mycol);
-    v.data = pumma_at(t, base, li, lj, d[LLD_]);
-    v.ld = d[LLD_];
-    v.row = pumma_dist_sub(&r, i0, rows);
-    v.col = pumma_dist_sub(&c, j0, cols);
-    return v;
-}
-
 /* A temporary with the distributions of `want`; NULL data if empty. */
 static int temp_view(const pumma_type_t *t, const pumma_grid_t *g,
                      pumma_view_t *want)
@@ -182,22 +167,11 @@ static void het_call(const pumma_type_t *t, const char *transa,
     const pumma_layout_t *L = pumma_desc_layout(desca);
     const int me = g->myrow * g->npcol + g->mycol;
     if (t->is_zero(alpha)) {
-        if (t->is_one(beta)) return;
-        for (int r = L->first[me]; r < L->first[me + 1]; r++) {
-            const pumma_rect_t *x = &L->rect[r];
-            pumma_local_scale(t, x->r1 - x->r0, x->c1 - x->c0, beta,
-                              pumma_at(t, c, x->r0 - L->box[me].r0,
-                                       x->c0 - L->box[me].c0, descc[8]),
-                              descc[8]);
-        }
+        if (!t->is_one(beta)) pumma_het_scale(t, L, me, beta, c, descc[8]);
         return;
     }
     const char *name = o->algo && pumma_het_schedule(o->algo)
                            ? o->algo : "het-overlap";
-    /* Finer progress points than block-cyclic calls need: transfers that
-     * wait for the receiver stall between them (128 columns measured
-     * best against 64 and 512 on shaped 500 Mbit/s links). */
-    if (!getenv("PUMMA_PANEL")) o->panel = 128;
     const int topo = o->topo ? o->topo : PUMMA_TOPO_FULL;
     snprintf(last_plan, sizeof last_plan,
              "algo=%s bcast=- reduce=- shift=- topo=%s", name,
@@ -248,6 +222,11 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
         if (!info_out) PB_Cabort(ctxt, t->rout, info);
         return;
     }
+    /* Columns between progress points, unless PUMMA_PANEL says: finer for
+     * the heterogeneous schedules, whose transfers wait for the receiver
+     * and stall between points (128 measured best against 64 and 512 on
+     * shaped 500 Mbit/s links). */
+    if (opts.panel == PANEL_UNSET) opts.panel = het ? 128 : 512;
     if (het) {
         het_call(t, transa, transb, alpha, a, desca, b, descb, beta, c, descc,
                  &opts);
@@ -279,9 +258,9 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     have.beta = beta;
     int ar = have.transa == 'N' ? *m : *k, ac = have.transa == 'N' ? *k : *m;
     int br = have.transb == 'N' ? *k : *n, bc = have.transb == 'N' ? *n : *k;
-    have.a = view_of(t, g, a, dA, *ia - 1, *ja - 1, ar, ac);
-    have.b = view_of(t, g, b, dB, *ib - 1, *jb - 1, br, bc);
-    have.c = view_of(t, g, c, dC, *ic - 1, *jc - 1, *m, *n);
+    have.a = pumma_view_of(t, g, a, dA, *ia - 1, *ja - 1, ar, ac);
+    have.b = pumma_view_of(t, g, b, dB, *ib - 1, *jb - 1, br, bc);
+    have.c = pumma_view_of(t, g, c, dC, *ic - 1, *jc - 1, *m, *n);
 
     if (nowork) {              /* sub(C) := beta*sub(C), A and B unread */
         pumma_local_scale(t, pumma_view_mloc(&have.c, g->myrow),

@@ -62,9 +62,9 @@ PUMMA_API void PUMMA_F77(pumma_descinit, PUMMA_DESCINIT)(
 
 /* The m x n window at 0-based (i0, j0) of the matrix of descriptor d
  * (11-entry block-cyclic form, or heterogeneous), local array `data`. */
-pumma_side_t pumma_side_of(const pumma_grid_t *g, size_t es, const int *d,
-                           int is_layout, int i0, int j0, int m, int n,
-                           void *data)
+pumma_side_t pumma_side_of(const pumma_type_t *t, const pumma_grid_t *g,
+                           const int *d, int is_layout, int i0, int j0, int m,
+                           int n, void *data)
 {
     pumma_side_t s = {0};
     s.m = m;
@@ -79,17 +79,13 @@ pumma_side_t pumma_side_of(const pumma_grid_t *g, size_t es, const int *d,
         s.j0 = j0;
         s.ld = d[LLD_];
     } else {
-        /* d in the 11-entry form: M N IMB INB MB NB RSRC CSRC LLD at 2..10 */
-        pumma_dist_t r = {d[2], d[4], d[6], d[8], g->nprow};
-        pumma_dist_t c = {d[3], d[5], d[7], d[9], g->npcol};
+        /* the window as P?GEMM views a submatrix */
+        pumma_view_t v = pumma_view_of(t, g, data, d, i0, j0, m, n);
         s.kind = PUMMA_SIDE_BC;
-        s.row = pumma_dist_sub(&r, i0, m);
-        s.col = pumma_dist_sub(&c, j0, n);
-        /* local storage starts at the window's first local entry */
-        int li = pumma_dist_before(&r, i0, g->myrow);
-        int lj = pumma_dist_before(&c, j0, g->mycol);
-        s.ld = d[10];
-        s.data = (char *)data + ((size_t)li + (size_t)lj * (size_t)s.ld) * es;
+        s.row = v.row;
+        s.col = v.col;
+        s.ld = v.ld;
+        s.data = v.data;
     }
     return s;
 }

@@ -184,3 +184,20 @@ int pumma_view_same_layout(const pumma_view_t *a, const pumma_view_t *b)
     return pumma_dist_same(&a->row, &b->row) &&
            pumma_dist_same(&a->col, &b->col);
 }
+
+pumma_view_t pumma_view_of(const pumma_type_t *t, const pumma_grid_t *g,
+                           const void *base, const int d[11], int i0, int j0,
+                           int rows, int cols)
+{
+    /* d: DTYPE CTXT M N IMB INB MB NB RSRC CSRC LLD */
+    pumma_dist_t r = {d[2], d[4], d[6], d[8], g->nprow};
+    pumma_dist_t c = {d[3], d[5], d[7], d[9], g->npcol};
+    pumma_view_t v;
+    int li = pumma_dist_before(&r, i0, g->myrow);
+    int lj = pumma_dist_before(&c, j0, g->mycol);
+    v.data = pumma_at(t, base, li, lj, d[10]);
+    v.ld = d[10];
+    v.row = pumma_dist_sub(&r, i0, rows);
+    v.col = pumma_dist_sub(&c, j0, cols);
+    return v;
+}

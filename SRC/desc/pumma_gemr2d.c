@@ -18,10 +18,10 @@ void pumma_gemr2d(const pumma_type_t *t, int m, int n, const void *a, int ia,
     if (!g) pumma_fatal(NULL, "PUMMA_GEMR2D", "no MPI communicator for the grid",
                         PUMMA_EGRID);
     const int la = pumma_desc_is_layout(desca), lb = pumma_desc_is_layout(descb);
-    pumma_side_t sa = pumma_side_of(g, t->size, la ? desca : dA, la, ia - 1,
-                                    ja - 1, m, n, (void *)a);
-    pumma_side_t sb = pumma_side_of(g, t->size, lb ? descb : dB, lb, ib - 1,
-                                    jb - 1, m, n, b);
+    pumma_side_t sa = pumma_side_of(t, g, la ? desca : dA, la, ia - 1, ja - 1,
+                                    m, n, (void *)a);
+    pumma_side_t sb = pumma_side_of(t, g, lb ? descb : dB, lb, ib - 1, jb - 1,
+                                    m, n, b);
     pumma_remap_t *r;
     int rc = pumma_remap_start(t, g, &sa, &sb, PUMMA_TOPO_FULL, NULL, 0, &r);
     if (!rc) rc = pumma_remap_wait(r);

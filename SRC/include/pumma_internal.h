@@ -115,6 +115,13 @@ typedef struct pumma_view {
 } pumma_view_t;
 
 int pumma_view_mloc(const pumma_view_t *v, int myrow);
+struct pumma_grid;
+/* The rows x cols submatrix at 0-based (i0, j0) of the matrix with
+ * block-cyclic descriptor d (11-entry form) and local array base. */
+pumma_view_t pumma_view_of(const struct pumma_type *t,
+                           const struct pumma_grid *g, const void *base,
+                           const int d[11], int i0, int j0, int rows,
+                           int cols);
 /* 1 when both views have the same row and column distributions. */
 int pumma_view_same_layout(const pumma_view_t *a, const pumma_view_t *b);
 int pumma_view_nloc(const pumma_view_t *v, int mycol);

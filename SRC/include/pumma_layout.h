@@ -14,6 +14,26 @@
 #include "pumma_codes.h"
 #include "pumma_internal.h"
 
+/* Lists of index intervals (SRC/desc/pumma_ilist.c). */
+typedef struct pumma_ivl { int lo, hi; } pumma_ivl_t;   /* [lo, hi) */
+typedef struct pumma_ilist {
+    int n;
+    pumma_ivl_t *v;          /* sorted, disjoint, non-empty */
+} pumma_ilist_t;
+
+void pumma_ilist_free(pumma_ilist_t *l);
+/* Sum of the lengths. */
+long pumma_ilist_len(const pumma_ilist_t *l);
+/* The union of n intervals (any order, may overlap or be empty). */
+int pumma_ilist_union(const pumma_ivl_t *v, int n, pumma_ilist_t *out);
+/* a ∩ b and a minus b into out, whose v must hold a->n + b->n. */
+void pumma_ilist_meet(const pumma_ilist_t *a, const pumma_ilist_t *b,
+                      pumma_ilist_t *out);
+void pumma_ilist_minus(const pumma_ilist_t *a, const pumma_ilist_t *b,
+                       pumma_ilist_t *out);
+/* Position of index g in the packed list (g must be in it). */
+int pumma_ilist_pos(const pumma_ilist_t *l, int g);
+
 /* Rows [r0, r1) x columns [c0, c1), 0-based. */
 typedef struct pumma_rect {
     int r0, r1, c0, c1;
@@ -69,6 +89,9 @@ double pumma_layout_lower(const pumma_layout_t *L);
 int pumma_sqcorner_rule(int np, const double *speeds, int topo,
                         double *vol_sq, double *vol_rect);
 
+/* The rows (dim 0) or columns (dim 1) that process p's region spans. */
+int pumma_layout_spans(const pumma_layout_t *L, int p, int dim,
+                       pumma_ilist_t *out);
 /* Sum over processes of (rows spanned + columns spanned) of their regions:
  * the seed's "sum of half-perimeters". */
 long pumma_layout_halfperim(const pumma_layout_t *L);

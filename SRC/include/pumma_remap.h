@@ -11,12 +11,6 @@
 
 #include "pumma_layout.h"
 
-typedef struct pumma_ivl { int lo, hi; } pumma_ivl_t;   /* [lo, hi) */
-typedef struct pumma_ilist {
-    int n;
-    pumma_ivl_t *v;          /* sorted, disjoint, non-empty */
-} pumma_ilist_t;
-
 enum { PUMMA_SIDE_BC, PUMMA_SIDE_LAYOUT, PUMMA_SIDE_PANEL };
 
 /* One matrix (an m x n window of it) and how np = nprow*npcol processes
@@ -32,18 +26,6 @@ typedef struct pumma_side {
     int ld;
 } pumma_side_t;
 
-void pumma_ilist_free(pumma_ilist_t *l);
-/* Sum of the lengths. */
-long pumma_ilist_len(const pumma_ilist_t *l);
-/* The union of n intervals (any order, may overlap or be empty). */
-int pumma_ilist_union(const pumma_ivl_t *v, int n, pumma_ilist_t *out);
-/* a ∩ b and a minus b into out, whose v must hold a->n + b->n. */
-void pumma_ilist_meet(const pumma_ilist_t *a, const pumma_ilist_t *b,
-                      pumma_ilist_t *out);
-void pumma_ilist_minus(const pumma_ilist_t *a, const pumma_ilist_t *b,
-                       pumma_ilist_t *out);
-/* Position of index g in the packed list (g must be in it). */
-int pumma_ilist_pos(const pumma_ilist_t *l, int g);
 
 /* A remap in flight: dst := src, element for element, over the grid's
  * processes; with topo PUMMA_TOPO_LINEAR a message between processes that
@@ -72,9 +54,9 @@ int pumma_desc_layout_check(const int *d, int nprow, int npcol, int myrow,
 const pumma_layout_t *pumma_desc_layout(const int *d);
 /* The m x n window at 0-based (i0, j0) of descriptor d's matrix as a side:
  * d heterogeneous (is_layout) or block-cyclic in its 11-entry form. */
-pumma_side_t pumma_side_of(const pumma_grid_t *g, size_t es, const int *d,
-                           int is_layout, int i0, int j0, int m, int n,
-                           void *data);
+pumma_side_t pumma_side_of(const pumma_type_t *t, const pumma_grid_t *g,
+                           const int *d, int is_layout, int i0, int j0, int m,
+                           int n, void *data);
 
 /* ------------------------------------------ the heterogeneous multiply */
 
@@ -85,6 +67,9 @@ int pumma_het_schedule(const char *name);
 int pumma_het_run(const pumma_problem_t *p, const pumma_layout_t *L,
                   const char *a, int lda, const char *b, int ldb, char *c,
                   int ldc, int overlap, int topo);
+/* C := beta*C on process me's region of L (c: its box, leading dim ldc). */
+void pumma_het_scale(const pumma_type_t *t, const pumma_layout_t *L, int me,
+                     const void *beta, char *c, int ldc);
 /* This process's last heterogeneous multiply: seconds until its gathers
  * were complete, and for the whole call. */
 void pumma_het_times(double *comm, double *total);

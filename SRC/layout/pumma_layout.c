@@ -239,41 +239,31 @@ int pumma_layout_owner_of(const pumma_layout_t *L, int i, int j)
     return -1;
 }
 
-/* Length of the union of [lo, hi) intervals (at most cnt of them). */
-static long union_len(pumma_rect_t *x, int cnt, int rows)
+int pumma_layout_spans(const pumma_layout_t *L, int p, int dim,
+                       pumma_ilist_t *out)
 {
-    long len = 0;
-    int reach = -1;
-    /* sort by start (insertion: few) */
-    for (int i = 1; i < cnt; i++)
-        for (int j = i; j > 0; j--) {
-            int a = rows ? x[j].r0 : x[j].c0, b = rows ? x[j - 1].r0 : x[j - 1].c0;
-            if (a >= b) break;
-            pumma_rect_t t = x[j];
-            x[j] = x[j - 1];
-            x[j - 1] = t;
-        }
-    for (int i = 0; i < cnt; i++) {
-        int lo = rows ? x[i].r0 : x[i].c0, hi = rows ? x[i].r1 : x[i].c1;
-        if (lo < reach) lo = reach;
-        if (hi > lo) {
-            len += hi - lo;
-            reach = hi;
-        }
+    int cnt = L->first[p + 1] - L->first[p];
+    pumma_ivl_t *v = malloc(sizeof(pumma_ivl_t) * (size_t)(cnt > 0 ? cnt : 1));
+    if (!v) return PUMMA_ENOMEM;
+    for (int k = 0; k < cnt; k++) {
+        const pumma_rect_t *x = &L->rect[L->first[p] + k];
+        v[k] = dim ? (pumma_ivl_t){x->c0, x->c1} : (pumma_ivl_t){x->r0, x->r1};
     }
-    return len;
+    int rc = pumma_ilist_union(v, cnt, out);
+    free(v);
+    return rc;
 }
 
 long pumma_layout_halfperim(const pumma_layout_t *L)
 {
     long s = 0;
-    for (int p = 0; p < L->np; p++) {
-        int cnt = L->first[p + 1] - L->first[p];
-        pumma_rect_t *x = malloc(sizeof(pumma_rect_t) * (size_t)cnt);
-        memcpy(x, &L->rect[L->first[p]], sizeof(pumma_rect_t) * (size_t)cnt);
-        s += union_len(x, cnt, 1) + union_len(x, cnt, 0);
-        free(x);
-    }
+    for (int p = 0; p < L->np; p++)
+        for (int dim = 0; dim < 2; dim++) {
+            pumma_ilist_t l = {0, NULL};
+            if (pumma_layout_spans(L, p, dim, &l)) return -1;
+            s += pumma_ilist_len(&l);
+            pumma_ilist_free(&l);
+        }
     return s;
 }
 
