@@ -97,14 +97,9 @@ static int next_tag(void) { return 100 + (ntag++ % 20000); }
 static void rest(void)
 {
     MPI_Request r;
-    int done = 0;
-    const struct timespec nap = {0, 50000};
-    MPI_Ibarrier(MPI_COMM_WORLD, &r);
-    for (;;) {
-        MPI_Test(&r, &done, MPI_STATUS_IGNORE);
-        if (done) break;
-        nanosleep(&nap, NULL);
-    }
+    if (MPI_Ibarrier(MPI_COMM_WORLD, &r) != MPI_SUCCESS ||
+        pumma_wait_napping(&r) != PUMMA_OK)
+        MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
 /* ------------------------------------------------------------- data */

@@ -39,6 +39,7 @@
 
 #include "pumma.h"
 #include "pumma_remap.h"
+#include "pumma_internal.h"
 
 typedef void gemm_fn(const char *, const char *, const int *, const int *,
                      const int *, const void *, const void *, const int *,
@@ -709,37 +710,48 @@ static void test_errors(void)
 
 /* PUMMA_SPEEDS_MEASURE on a 1x3 grid: positive speeds summing to 1; under
  * PUMMA_SPEEDS (run-het's third run gives 4,2,1,...) in the given order,
- * each within a factor 1.5 of the given ratio to the fastest. */
+ * each within a factor 1.5 of the given ratio to the fastest. The other
+ * processes wait napping, so that on an oversubscribed machine they do
+ * not take the cores from the three being measured. A measurement is
+ * wall-clock time: a burst of load from outside can still skew one, so
+ * the ratio check gets three attempts (a measurement that ignored
+ * PUMMA_SPEEDS would fail all three). */
 static void test_speeds(void)
 {
-    int ctxt, nprow, npcol, r, c, bad = 0, info, n = 160;
+    int ctxt, nprow, npcol, r, c, bad = 0, info, n = 160, attempt;
     char why[200] = "";
+    const char *e = getenv("PUMMA_SPEEDS");
     Cblacs_get(-1, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "Row", 1, 3);
     Cblacs_gridinfo(ctxt, &nprow, &npcol, &r, &c);
-    if (nprow > 0) {
-        double sp[3], sum = 0, given[3];
-        pumma_speeds_measure_(&ctxt, &n, sp, &info);
-        for (int i = 0; i < 3; i++) sum += sp[i];
-        if (info || fabs(sum - 1) > 1e-12 || sp[0] <= 0 || sp[1] <= 0 || sp[2] <= 0) {
-            bad = 1;
-            sprintf(why, "INFO %d, speeds %g %g %g", info, sp[0], sp[1], sp[2]);
-        }
-        const char *e = getenv("PUMMA_SPEEDS");
-        if (!bad && e && sscanf(e, "%lf,%lf,%lf", &given[0], &given[1], &given[2]) == 3)
-            for (int i = 1; i < 3; i++) {
-                double want = given[i] / given[0], got = sp[i] / sp[0];
-                if (got > want * 1.5 || got < want / 1.5) {
-                    bad = 1;
-                    sprintf(why, "PUMMA_SPEEDS=%s: measured %.3f %.3f %.3f", e,
-                            sp[0], sp[1], sp[2]);
+    for (attempt = 1; attempt <= 3; attempt++) {
+        int off = 0;                 /* ratios off on this attempt */
+        if (nprow > 0) {
+            double sp[3], sum = 0, given[3];
+            pumma_speeds_measure_(&ctxt, &n, sp, &info);
+            for (int i = 0; i < 3; i++) sum += sp[i];
+            sprintf(why, "(INFO %d, measured %.3f %.3f %.3f, attempt %d)", info,
+                    sp[0], sp[1], sp[2], attempt);
+            if (info || fabs(sum - 1) > 1e-12 || sp[0] <= 0 || sp[1] <= 0 || sp[2] <= 0)
+                bad = 1;
+            if (!bad && e && sscanf(e, "%lf,%lf,%lf", &given[0], &given[1], &given[2]) == 3)
+                for (int i = 1; i < 3; i++) {
+                    double want = given[i] / given[0], got = sp[i] / sp[0];
+                    if (got > want * 1.5 || got < want / 1.5) off = 1;
                 }
-            }
-        Cblacs_gridexit(ctxt);
+        }
+        int again = 0;               /* everyone learns whether to retry */
+        MPI_Request req;
+        if (MPI_Iallreduce(&off, &again, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req) !=
+                MPI_SUCCESS || pumma_wait_napping(&req))
+            bad = again = 1;
+        if (!again || bad) break;
+        if (attempt == 3) bad = 1;
     }
+    if (nprow > 0) Cblacs_gridexit(ctxt);
     char what[300];
-    snprintf(what, sizeof what, "PUMMA_SPEEDS_MEASURE%s %s",
-             getenv("PUMMA_SPEEDS") ? " follows PUMMA_SPEEDS" : "", why);
+    snprintf(what, sizeof what, "PUMMA_SPEEDS_MEASURE%s%s %s",
+             e ? " follows PUMMA_SPEEDS=" : "", e ? e : "", why);
     verdict(what, bad);
 }
 

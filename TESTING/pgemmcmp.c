@@ -199,7 +199,8 @@ int main(int argc, char **argv)
                     bcast_codes[rnd(0, NCODES(bcast_codes) - 1)],
                     reduce_codes[rnd(0, NCODES(reduce_codes) - 1)],
                     shift_codes[rnd(0, NCODES(shift_codes) - 1)],
-                    rnd(0, 2) * 64};
+                    rnd(0, 2) * 64,
+                    PUMMA_TOPO_AUTO};   /* block-cyclic: topology unused */
                 int use_opts = cs % 2, info = 0;
                 if (use_opts && cplx)
                     pumma_pzgemm_opts(&ta, &tb, &m, &n, &k, al, A.data, &ia,

@@ -13,9 +13,19 @@
  * BLAS per rank, as the timings here use.)
  *
  * PUMMA_SPEEDS_MEASURE( ICTXT, N, SPEEDS, INFO ) times an N x N x N local
- * DGEMM on every process of the grid (padded as above, best of three) and
- * returns their speeds, in grid row-major order, normalised to sum 1: the
- * SPEEDS a layout is built from.
+ * DGEMM on every process of the grid (padded as above) and returns their
+ * speeds, in grid row-major order, normalised to sum 1: the SPEEDS a
+ * layout is built from. All processes measure in the same window, as
+ * they will compute together in the multiply. A repetition runs the
+ * multiply as many times as fill MEASURE_REP seconds (a single small
+ * one takes well under a millisecond, where the operating system's
+ * timer and scheduler, not the processor, would decide the time); each
+ * process takes its best repetition of at least three within
+ * MEASURE_WINDOW seconds, so a repetition disturbed by the operating
+ * system does not decide its speed. Processes that have finished wait by
+ * napping, not by MPI's busy polling: on a node with more processes than
+ * cores, a polling process would take the core from one still measuring
+ * and make it look slower.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +34,10 @@
 
 #include "pumma.h"
 #include "pumma_internal.h"
+
+#define MEASURE_REP 0.02     /* seconds of work in one repetition */
+#define MEASURE_WINDOW 0.3   /* seconds of repetitions per process */
+#define MEASURE_MAXREP 50
 
 static double factor = -1;      /* how much slower this rank computes */
 
@@ -93,6 +107,18 @@ void pumma_speed_pad(double wall, double cpu, void (*progress)(void *),
     }
 }
 
+int pumma_wait_napping(MPI_Request *req)
+{
+    const struct timespec nap = {0, 100000};
+    for (;;) {
+        int done = 0;
+        if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return PUMMA_EMPI;
+        if (done) return PUMMA_OK;
+        nanosleep(&nap, NULL);
+    }
+}
+
 PUMMA_API void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(
     const int *ictxt, const int *n, double *speeds, int *info)
 {
@@ -107,22 +133,40 @@ PUMMA_API void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(
     if (!a) pumma_fatal(g, "PUMMA_SPEEDS_MEASURE", "matrices", PUMMA_ENOMEM);
     for (size_t i = 0; i < 3 * (size_t)nn * (size_t)nn; i++)
         a[i] = (double)(i % 7) / 7.0;
-    pumma_problem_t p = {0};
-    p.t = &pumma_type_d;
-    double best = 0;
-    for (int rep = 0; rep < 3; rep++) {
-        double t0 = MPI_Wtime();
-        pumma_local_gemm(&p, 'N', 'N', nn, nn, nn, p.t->one, a, nn,
-                         a + (size_t)nn * nn, nn, p.t->zero,
-                         a + 2 * (size_t)nn * nn, nn, NULL, NULL);
-        double t = MPI_Wtime() - t0;
-        if (rep == 0 || t < best) best = t;
+    const pumma_type_t *t = &pumma_type_d;
+    double *b = a + (size_t)nn * nn, *c = b + (size_t)nn * nn;
+    MPI_Request req;
+    int rc = MPI_Ibarrier(g->all, &req) == MPI_SUCCESS   /* one window */
+                 ? pumma_wait_napping(&req) : PUMMA_EMPI;
+    if (rc)
+        pumma_fatal(g, "PUMMA_SPEEDS_MEASURE", "barrier", PUMMA_EMPI);
+    /* rep -1 sizes the repetitions and is not counted */
+    double best = 0, start = MPI_Wtime();
+    long inner = 1;                  /* multiplies in a repetition */
+    for (int rep = -1; rep < MEASURE_MAXREP; rep++) {
+        double t0 = MPI_Wtime(), c0 = pumma_cpu_time();
+        if (rep >= 3 && t0 - start > MEASURE_WINDOW) break;
+        for (long i = 0; i < inner; i++)
+            t->gemm("N", "N", &nn, &nn, &nn, t->one, a, &nn, b, &nn, t->zero,
+                    c, &nn, 1, 1);
+        pumma_speed_pad(MPI_Wtime() - t0, pumma_cpu_time() - c0, NULL, NULL);
+        double el = MPI_Wtime() - t0;
+        if (el < 1e-9) el = 1e-9;
+        if (rep < 0) {
+            if (el < MEASURE_REP) inner = (long)(MEASURE_REP / el) + 1;
+        } else if (inner / el > best) {
+            best = inner / el;
+        }
     }
     pumma_free(a);
-    double mine = 1 / (best > 0 ? best : 1e-9), sum = 0;
+    double mine = best, sum = 0;      /* multiplies per second */
     double *all = malloc(sizeof(double) * (size_t)np);
     if (!all) pumma_fatal(g, "PUMMA_SPEEDS_MEASURE", "speeds", PUMMA_ENOMEM);
-    MPI_Allgather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, g->all);
+    rc = MPI_Iallgather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, g->all,
+                        &req) == MPI_SUCCESS
+             ? pumma_wait_napping(&req) : PUMMA_EMPI;
+    if (rc)
+        pumma_fatal(g, "PUMMA_SPEEDS_MEASURE", "gather", PUMMA_EMPI);
     /* gathered by rank in g->all; returned by grid position */
     for (int q = 0; q < np; q++) sum += all[g->rank[q]];
     for (int q = 0; q < np; q++) speeds[q] = all[g->rank[q]] / sum;

@@ -342,6 +342,10 @@ double pumma_speed_factor(void);
 double pumma_cpu_time(void);
 void pumma_speed_pad(double wall, double cpu, void (*progress)(void *),
                      void *ctx);
+/* MPI_Wait that naps 0.1 ms between tests instead of polling, so a
+ * waiting process leaves a shared core to the others; PUMMA_OK or
+ * PUMMA_EMPI. */
+int pumma_wait_napping(MPI_Request *req);
 
 /* Temporaries: counted, so the peak can be reported (pumma_stats.c). */
 void *pumma_malloc(size_t bytes);   /* NULL only when bytes > 0 fails */
