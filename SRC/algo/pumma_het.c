@@ -324,15 +324,16 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
     if (!h.pa || !h.pbp) { h.rc = PUMMA_ENOMEM; goto out; }
 
     /* Slices of K: one for het; for het-overlap PUMMA_SLICE, or about
-     * eight of at least 128 (tags stay below 32767: 2000 + 2 slices * np^2
-     * each). */
+     * eight of at least 128; fewer when the tag space cannot hold two
+     * remaps (A and B) per slice. */
     int kc = n;
     if (overlap) {
+        const long ids = pumma_remap_ids(g);
         kc = pb->opts && pb->opts->slice > 0 ? pb->opts->slice : (n + 7) / 8;
         if (kc < 128 && !(pb->opts && pb->opts->slice > 0)) kc = 128;
         if (kc > n) kc = n;
-        while ((n + kc - 1) / kc * 2 * h.np * h.np + 2000 > 32767 && kc < n)
-            kc *= 2;
+        while (2L * ((n + kc - 1) / kc) > ids && kc < n)
+            kc = kc > n / 2 ? n : 2 * kc;
     }
     h.nslice = (n + kc - 1) / kc;
     h.inflight = 2;

@@ -319,6 +319,19 @@ static void remap_free(pumma_remap_t *r)
     free(r);
 }
 
+#define TAG0 2000                 /* remap tags: TAG0 + (id * np + o) * np + d */
+
+int pumma_remap_ids(const pumma_grid_t *g)
+{
+    int *ub = NULL, flag = 0;
+    long top = 32767;
+    if (MPI_Comm_get_attr(g->all, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS &&
+        flag && ub)
+        top = *ub;
+    const long np = (long)g->nprow * g->npcol;
+    return top < TAG0 ? 0 : (int)((top - TAG0 + 1) / (np * np));
+}
+
 int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
                       const pumma_side_t *src, const pumma_side_t *dst,
                       int topo, const pumma_layout_t *line, int id,
@@ -327,8 +340,9 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
     const int np = g->nprow * g->npcol, me = g->myrow * g->npcol + g->mycol;
     const size_t es = t->size;
     int rc = PUMMA_OK;
-    pumma_remap_t *r = calloc(1, sizeof(*r));
     *out = NULL;
+    if (id >= pumma_remap_ids(g)) return PUMMA_EGRID;
+    pumma_remap_t *r = calloc(1, sizeof(*r));
     if (!r) return PUMMA_ENOMEM;
     r->t = t;
     r->g = g;
@@ -337,7 +351,7 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
     r->me = me;
     r->topo = topo;
     r->line = line;
-    r->tagbase = 2000 + id * np * np;
+    r->tagbase = TAG0 + id * np * np;
     r->sb = calloc((size_t)np, sizeof(boxes_t));
     r->db = calloc((size_t)np, sizeof(boxes_t));
     r->msg = calloc((size_t)np * (size_t)np, sizeof(msg_t));

@@ -36,6 +36,11 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
                       const pumma_side_t *src, const pumma_side_t *dst,
                       int topo, const pumma_layout_t *line, int id,
                       pumma_remap_t **r);
+/* How many ids concurrent remaps on g can have: each takes np^2 MPI tags
+ * of g's private communicator, and MPI_TAG_UB bounds them (at least 32767
+ * by the standard, 2^31 - 1 in Open MPI). pumma_remap_start gives
+ * PUMMA_EGRID for an id beyond. */
+int pumma_remap_ids(const pumma_grid_t *g);
 /* Only this process's own part of dst := src (no communication). */
 int pumma_remap_local(const pumma_type_t *t, const pumma_grid_t *g,
                       const pumma_side_t *src, const pumma_side_t *dst);
