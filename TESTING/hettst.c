@@ -25,8 +25,13 @@
  *    connected, linear), 2N(a + b) for square-corner (both), 2qN for the
  *    two-process square-corner, N^2 for two strips, and N*(sum of
  *    half-perimeters) - 2N^2 for any layout of one rectangle per process.
- * 4. The INFO codes of P?GEMM and PUMMA_DESCINIT for illegal
+ * 4. The scalars on layouts: alpha = 0 reads neither A nor B (NaN there)
+ *    and sends nothing, beta = 0 does not read C (NaN there), alpha = 0
+ *    with beta = 1 changes nothing; against ScaLAPACK's P?GEMM.
+ * 5. The INFO codes of P?GEMM and PUMMA_DESCINIT for illegal
  *    heterogeneous calls.
+ * 6. PUMMA_SPEEDS_MEASURE: speeds summing to 1; under PUMMA_SPEEDS (the
+ *    argument `speeds` runs this group alone) their ratios.
  * One PASSED/FAILED line per group; `N passed, N failed` last.
  */
 #include <complex.h>
@@ -576,7 +581,7 @@ static void test_gemm(ty_t *types, int ntypes)
                                     for (int part = 0; part <= t->cplx; part++) {
                                         size_t at = ((size_t)i + (size_t)j * C2.desc[8]) * t->es;
                                         double d = fabs(value(t, C2.a + at, part) - value(t, R.a + at, part));
-                                        if (d > t->tol * N) {
+                                        if (!(d <= t->tol * N)) {   /* NaN too */
                                             bad = 1;
                                             sprintf(why, "P%cGEMM %c%c sched %d topo %d: error %g",
                                                     t->letter, ta, tb, sched, topo, d);
@@ -585,6 +590,9 @@ static void test_gemm(ty_t *types, int ntypes)
                             free(sentinel);
                             free(A.a); free(B.a); free(C.a); free(R.a); free(C2.a);
                             free(HA.a); free(HB.a); free(HC.a);
+                            /* one verdict per call, or the others would wait
+                             * in the next collective for a process that left */
+                            MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, gc);
                         }
                 }
         }
@@ -600,6 +608,127 @@ static void test_gemm(ty_t *types, int ntypes)
         verdict(what, bad);
         if (nprow > 0) Cblacs_gridexit(ctxt);
     }
+}
+
+/* Every element of a heterogeneous matrix's box set to NaN. */
+static void poison(const ty_t *t, het_t *x)
+{
+    size_t cnt = (size_t)x->desc[8] * (size_t)(x->nloc > 0 ? x->nloc : 1) *
+                 (size_t)(t->cplx + 1);
+    for (size_t i = 0; i < cnt; i++) {
+        if (t->letter == 'S' || t->letter == 'C') ((float *)x->a)[i] = NAN;
+        else ((double *)x->a)[i] = NAN;
+    }
+}
+
+/* The BLAS rules for the scalars, on layouts: alpha = 0 leaves A and B
+ * unread (NaN there must not reach C) and sends nothing; beta = 0 leaves
+ * C unread (NaN in C is overwritten); alpha = 0 with beta = 1 changes
+ * nothing. Results equal ScaLAPACK's P?GEMM with the same scalars on the
+ * block-cyclic originals (which hold no NaN). */
+static void test_scalars(ty_t *types, int ntypes)
+{
+    static const struct { int P, Q, kind; double sp[4]; } cases[] = {
+        {1, 3, PUMMA_LAYOUT_SQUARE_CORNER, {90, 5, 5}},
+        {2, 2, PUMMA_LAYOUT_COLUMNS, {1, 2, 3, 4}},
+        {1, 2, PUMMA_LAYOUT_STRIPS, {1, 3}},
+    };
+    /* alpha, beta (real, imaginary); NaN in A and B (1) or in C (2) */
+    static const struct { double al[2], be[2]; int nan; } sc[] = {
+        {{0, 0}, {-1, 0.5}, 1}, {{0, 0}, {0, 0}, 1},
+        {{2, -1}, {0, 0}, 2}, {{0, 0}, {1, 0}, 1},
+    };
+    int np_world, bad = 0, ncalls = 0, one = 1, info;   /* bad: any case */
+    char why[200] = "";
+    MPI_Comm_size(MPI_COMM_WORLD, &np_world);
+    for (size_t cs = 0; cs < sizeof cases / sizeof *cases; cs++) {
+        int P = cases[cs].P, Q = cases[cs].Q, ctxt, nprow, npcol, r, c, layout = 0;
+        if (P * Q > np_world) continue;
+        Cblacs_get(-1, 0, &ctxt);
+        Cblacs_gridinit(&ctxt, "Row", P, Q);
+        Cblacs_gridinfo(ctxt, &nprow, &npcol, &r, &c);
+        MPI_Comm gc;
+        MPI_Comm_split(MPI_COMM_WORLD, nprow > 0, me_world, &gc);
+        const int N = 41 + 9 * (int)cs;
+        int cbad = 0;                /* this case: the same on all its processes */
+        pumma_layout_create(cases[cs].kind, N, N, P * Q, cases[cs].sp, &layout, &info);
+        if (info) { cbad = 1; sprintf(why, "layout INFO %d", info); }
+        for (int ti = 0; ti < ntypes && nprow > 0 && !cbad; ti++) {
+            ty_t *t = &types[ti];
+            for (size_t k = 0; k < sizeof sc / sizeof *sc && !cbad; k++)
+                for (int sched = 0; sched < 2 && !cbad; sched++) {
+                    float alf[2] = {(float)sc[k].al[0], (float)sc[k].al[1]};
+                    float bef[2] = {(float)sc[k].be[0], (float)sc[k].be[1]};
+                    int sgl = t->letter == 'S' || t->letter == 'C';
+                    const void *alpha = sgl ? (const void *)alf : (const void *)sc[k].al;
+                    const void *beta = sgl ? (const void *)bef : (const void *)sc[k].be;
+                    bc_t A, B, C, R, C2;
+                    bc_make(t, ctxt, N, N, 5, 4, 1, &A);
+                    bc_make(t, ctxt, N, N, 4, 5, 2, &B);
+                    bc_make(t, ctxt, N, N, 5, 5, 3, &C);
+                    bc_make(t, ctxt, N, N, 5, 5, 3, &R);
+                    bc_make(t, ctxt, N, N, 5, 5, -1, &C2);
+                    char ta = 'N', tb = t->cplx ? 'C' : 'T';
+                    t->sl(&ta, &tb, &N, &N, &N, alpha, A.a, &one, &one, A.desc, B.a, &one,
+                          &one, B.desc, beta, R.a, &one, &one, R.desc);
+                    het_t HA, HB, HC;
+                    het_make(t, ctxt, layout, N, &HA);
+                    het_make(t, ctxt, layout, N, &HB);
+                    het_make(t, ctxt, layout, N, &HC);
+                    if (sc[k].nan == 1) {
+                        poison(t, &HA);
+                        poison(t, &HB);
+                        t->gemr(&N, &N, C.a, &one, &one, C.desc, HC.a, &one, &one, HC.desc, &info);
+                    } else {
+                        t->gemr(&N, &N, A.a, &one, &one, A.desc, HA.a, &one, &one, HA.desc, &info);
+                        if (!info) t->gemr(&N, &N, B.a, &one, &one, B.desc, HB.a, &one, &one, HB.desc, &info);
+                        poison(t, &HC);
+                    }
+                    pumma_options_t o = {0};
+                    o.algo = sched ? PUMMA_ALGO_HET_OVERLAP : PUMMA_ALGO_HET;
+                    double before = pumma_remap_sent(), sent, total;
+                    if (!info)
+                        t->pumma(&ta, &tb, &N, &N, &N, alpha, HA.a, &one, &one, HA.desc,
+                                 HB.a, &one, &one, HB.desc, beta, HC.a, &one, &one,
+                                 HC.desc, &o, &info);
+                    sent = pumma_remap_sent() - before;
+                    MPI_Allreduce(&sent, &total, 1, MPI_DOUBLE, MPI_SUM, gc);
+                    ncalls++;
+                    if (info) { cbad = 1; sprintf(why, "P%cGEMM INFO %d", t->letter, info); }
+                    if (!cbad && sc[k].al[0] == 0 && total != 0) {
+                        cbad = 1;
+                        sprintf(why, "P%cGEMM alpha = 0 sent %.0f elements", t->letter, total);
+                    }
+                    if (!cbad)
+                        t->gemr(&N, &N, HC.a, &one, &one, HC.desc, C2.a, &one, &one, C2.desc, &info);
+                    for (int j = 0; j < C2.nl && !cbad; j++)
+                        for (int i = 0; i < C2.ml && !cbad; i++)
+                            for (int part = 0; part <= t->cplx; part++) {
+                                size_t at = ((size_t)i + (size_t)j * C2.desc[8]) * t->es;
+                                double d = fabs(value(t, C2.a + at, part) - value(t, R.a + at, part));
+                                if (!(d <= t->tol * N)) {
+                                    cbad = 1;
+                                    sprintf(why, "P%cGEMM alpha %g%+gi beta %g%+gi sched %d: "
+                                            "error %g", t->letter, sc[k].al[0], sc[k].al[1],
+                                            sc[k].be[0], sc[k].be[1], sched, d);
+                                }
+                            }
+                    free(A.a); free(B.a); free(C.a); free(R.a); free(C2.a);
+                    free(HA.a); free(HB.a); free(HC.a);
+                    MPI_Allreduce(MPI_IN_PLACE, &cbad, 1, MPI_INT, MPI_MAX, gc);
+                }
+        }
+        bad |= cbad;
+        if (layout) pumma_layout_destroy(layout);
+        MPI_Comm_free(&gc);
+        if (nprow > 0) Cblacs_gridexit(ctxt);
+    }
+    char what[400];
+    snprintf(what, sizeof what,
+             "alpha = 0 and beta = 0 on layouts: %d calls (S/D/C/Z, het and het-overlap, "
+             "NaN in the operands not read) against ScaLAPACK, nothing sent for alpha = 0 %s",
+             ncalls, why);
+    verdict(what, bad);
 }
 
 /* PUMMA_P?GEMR2D between block-cyclic windows against ScaLAPACK's. */
@@ -786,6 +915,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 4; i++) test_gemr2d(&types[i]);
     test_errors();
     test_gemm(types, 4);
+    test_scalars(types, 4);
     if (me_world == 0) printf("%d passed, %d failed\n", npass, nfail);
     MPI_Finalize();
     return nfail != 0;
