@@ -324,9 +324,10 @@ static void remap_free(pumma_remap_t *r)
 int pumma_remap_ids(const pumma_grid_t *g)
 {
     int *ub = NULL, flag = 0;
-    long top = 32767;
-    if (MPI_Comm_get_attr(g->all, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS &&
-        flag && ub)
+    long top = 32767;                /* the standard's least MPI_TAG_UB */
+    /* an attribute of MPI_COMM_WORLD, valid for every communicator */
+    if (MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) ==
+            MPI_SUCCESS && flag && ub)
         top = *ub;
     const long np = (long)g->nprow * g->npcol;
     return top < TAG0 ? 0 : (int)((top - TAG0 + 1) / (np * np));
