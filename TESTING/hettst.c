@@ -781,7 +781,7 @@ static void test_gemr2d(ty_t *t)
 /* INFO codes for illegal heterogeneous calls and descriptors. */
 static void test_errors(void)
 {
-    int ctxt, nprow, npcol, r, c, bad = 0, info, one = 1, two = 2;
+    int ctxt, nprow, npcol, r, c, bad = 0, info, one = 1;
     char why[200] = "";
     Cblacs_get(-1, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "Row", 1, 3);
@@ -828,7 +828,7 @@ static void test_errors(void)
             }
         }
         /* PUMMA_DESCINIT */
-        int d[9], lld = 1, bogus = 999;
+        int d[9], bogus = 999;
         struct { int m, n, lay, lld, want; } di[] = {
             {N, N, lay, A.desc[8], 0}, {N + 1, N, lay, 40, -2}, {N, N - 1, lay, 40, -3},
             {N, N, bogus, 40, -4}, {N, N, lay4, 40, -4}, {N, N, lay, 0, -6}};
@@ -839,8 +839,35 @@ static void test_errors(void)
                 sprintf(why, "PUMMA_DESCINIT case %zu: INFO %d, not %d", i, info, di[i].want);
             }
         }
-        (void)lld;
-        (void)two;
+        /* A descriptor kept past PUMMA_LAYOUT_FREE names no layout, even
+         * when a new layout of the same shape takes the freed one's place. */
+        int old, fresh;
+        pumma_layout_create(PUMMA_LAYOUT_SQUARE_CORNER, N, N, 3, sp, &old, &info);
+        het_t S;
+        het_make(&t, ctxt, old, N, &S);
+        pumma_layout_free_(&old, &info);
+        pumma_layout_create(PUMMA_LAYOUT_SQUARE_CORNER, N, N, 3, sp, &fresh, &info);
+        if (!bad && (info || fresh == old)) {
+            bad = 1;
+            sprintf(why, "a new layout got the freed handle %d (INFO %d)", old, info);
+        }
+        if (!bad) {
+            pumma_options_t o = {0};
+            pumma_pdgemm_opts("N", "N", &N, &N, &N, &al, (double *)S.a, &one, &one, S.desc,
+                              (double *)S.a, &one, &one, S.desc, &be, (double *)S.a, &one,
+                              &one, S.desc, &o, &info);
+            if (info != -1005) {
+                bad = 1;
+                sprintf(why, "P?GEMM on a freed layout's descriptors: INFO %d, not -1005", info);
+            }
+        }
+        pumma_layout_free_(&old, &info);
+        if (!bad && info == 0) {
+            bad = 1;
+            sprintf(why, "PUMMA_LAYOUT_FREE of a freed handle: INFO 0");
+        }
+        pumma_layout_destroy(fresh);
+        free(S.a);
         free(A.a); free(B.a); free(C.a); free(D.a); free(E.a);
         pumma_layout_destroy(lay);
         pumma_layout_destroy(lay2);

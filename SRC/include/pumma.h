@@ -157,7 +157,9 @@ PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemmx, PUMMA_PZGEMMX), double, const int *opts
  *   INFO = -i: argument i is illegal (NP: not a number of processes the
  *   kind handles: RECT3 3, SQUARE_CORNER 2 or 3); 1: no square-corner
  *   layout exists, (S2/S1)(S3/S1) > 1/4; 2: a share is too small for
- *   whole rows and columns of M x N; 3: out of memory.
+ *   whole rows and columns of M x N; 3: out of memory (or 65536 layouts
+ *   alive). A freed handle is not given out again (for 32767 reuses of
+ *   its slot): descriptors naming it are refused.
  * PUMMA_LAYOUT_FREE( LAYOUT, INFO )           INFO -1: no such layout
  * PUMMA_LAYOUT_BOX( LAYOUT, PROC, I0, J0, MLOC, NLOC, INFO ): process
  *   PROC stores rows I0..I0+MLOC-1, columns J0..J0+NLOC-1 (the bounding

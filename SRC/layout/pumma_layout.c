@@ -5,10 +5,13 @@
  * the sums of half-perimeters and the square-corner rule. The public
  * routines (SRC/fortran/pumma_layout_.c) are thin wrappers of these.
  *
- * Layouts live in a per-process table; a handle is its index + 1. The
- * constructors are global (every process calls them alike, in the same
- * order), so every process holds the same layouts under the same handles,
- * and nothing is communicated.
+ * Layouts live in a per-process table. A handle is slot + 1 + NSLOT *
+ * generation, the slot's generation counting how often it was freed: a
+ * descriptor kept past PUMMA_LAYOUT_FREE no longer names a layout (INFO
+ * on its LAYOUT entry), even when a new layout takes its slot, instead
+ * of silently naming the new one. The constructors are global (every
+ * process calls them alike, in the same order), so every process holds
+ * the same layouts under the same handles, and nothing is communicated.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -29,7 +32,10 @@ static const struct {
 };
 enum { NKINDS = sizeof kinds / sizeof *kinds };
 
+enum { NSLOT = 1 << 16,        /* layouts alive at once, at most */
+       NGEN = 32767 };         /* generations before a slot's handles repeat */
 static pumma_layout_t **table = NULL;
+static int *gen = NULL;        /* per slot */
 static int ntable = 0;
 
 /* ------------------------------------------------------ building blocks */
@@ -144,10 +150,18 @@ static void layout_free(pumma_layout_t *L)
 
 /* ------------------------------------------------------------ handles */
 
+/* The slot of a live handle, or -1. */
+static int slot_of(int handle)
+{
+    if (handle < 1) return -1;
+    int h = (handle - 1) % NSLOT, g = (handle - 1) / NSLOT;
+    return h < ntable && table[h] && gen[h] == g ? h : -1;
+}
+
 const pumma_layout_t *pumma_layout_get(int handle)
 {
-    if (handle < 1 || handle > ntable) return NULL;
-    return table[handle - 1];
+    int h = slot_of(handle);
+    return h < 0 ? NULL : table[h];
 }
 
 void pumma_layout_create(int kind, int m, int n, int np,
@@ -203,27 +217,36 @@ void pumma_layout_create(int kind, int m, int n, int np,
     int h;
     for (h = 0; h < ntable && table[h]; h++)
         ;
+    if (h == NSLOT) {
+        layout_free(L);
+        *info = 3;
+        return;
+    }
     if (h == ntable) {
         pumma_layout_t **t = realloc(table, sizeof(*t) * (size_t)(ntable + 8));
-        if (!t) {
+        if (t) table = t;
+        int *g = t ? realloc(gen, sizeof(*g) * (size_t)(ntable + 8)) : NULL;
+        if (!g) {
             layout_free(L);
             *info = 3;
             return;
         }
-        table = t;
-        for (int i = ntable; i < ntable + 8; i++) table[i] = NULL;
+        gen = g;
+        for (int i = ntable; i < ntable + 8; i++) table[i] = NULL, gen[i] = 0;
         ntable += 8;
     }
     table[h] = L;
-    *layout = h + 1;
+    *layout = h + 1 + NSLOT * gen[h];
     *info = 0;
 }
 
 int pumma_layout_destroy(int layout)
 {
-    if (!pumma_layout_get(layout)) return -1;
-    layout_free(table[layout - 1]);
-    table[layout - 1] = NULL;
+    int h = slot_of(layout);
+    if (h < 0) return -1;
+    layout_free(table[h]);
+    table[h] = NULL;
+    gen[h] = (gen[h] + 1) % NGEN;
     return 0;
 }
 
