@@ -1,5 +1,6 @@
 # pumma: distributed matrix multiplication (PUMMA) behind ScaLAPACK's P?GEMM.
-#   make          lib/libpumma.a and lib/libpumma.so, and beside them what
+#   make          lib/libpumma.a and lib/libpumma.so (-> .so.MAJOR -> .so.VERSION),
+#                 and beside them what
 #                 programs compile against: include/ (pumma.h, the Fortran
 #                 module pumma.mod, pumma.fh) and lib/pkgconfig/pumma.pc
 #   make test     pumma's own tests, the examples (also from an installed
@@ -22,10 +23,17 @@ OBJS := $(patsubst SRC/%.c,build/%.o,$(SRCS))
 HDRS := $(wildcard SRC/*/*.h)
 INC  := -ISRC/include
 
-LIBA  := lib/libpumma.a
-LIBSO := lib/libpumma.so
-
 VERSION  := $(shell sed -n 's/^\#define PUMMA_VERSION "\(.*\)"/\1/p' SRC/include/pumma.h)
+
+# The shared library carries a soname (libpumma.so.MAJOR), which programs
+# linked with -lpumma record, so that an incompatible pumma can be
+# installed beside this one; libpumma.so (for -lpumma and LD_PRELOAD) and
+# the soname are symbolic links to the file named by the full version.
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+SONAME  := libpumma.so.$(SOMAJOR)
+LIBA    := lib/libpumma.a
+LIBSOV  := lib/libpumma.so.$(VERSION)
+LIBSO   := lib/libpumma.so
 MANGLING := $(patsubst -D%,%,$(filter -DAdd_ -DNoChange -DUpCase,$(CDEFS)))
 
 # What programs compile against, in include/ beside lib/ (and installed).
@@ -61,9 +69,13 @@ $(LIBA): $(OBJS)
 	@mkdir -p lib
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBSO): $(OBJS)
+$(LIBSOV): $(OBJS)
 	@mkdir -p lib
-	$(CC) -shared -o $@ $^ $(LDFLAGS) $(LIBS)
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDFLAGS) $(LIBS)
+
+$(LIBSO): $(LIBSOV)
+	ln -sf $(notdir $(LIBSOV)) lib/$(SONAME)
+	ln -sf $(SONAME) $@
 
 include/%.h: SRC/include/%.h
 	@mkdir -p include
@@ -91,6 +103,7 @@ include/pumma.fh: bindings/fortran/pumma.fh
 include/pumma.mod: bindings/fortran/pumma.f90 include/pumma_codes.fh make.inc | deps
 	@mkdir -p build/fortran
 	cd include && $(FC) $(FCFLAGS) -I. -c -o ../build/fortran/pumma_mod.o ../$<
+	@touch $@     # gfortran leaves an unchanged .mod as it was: rebuilt each make
 
 # pumma.pc for prefix $(1): pumma first, then what it was built with.
 pc_text = printf '%s\n' 'prefix=$(1)' 'libdir=$${prefix}/lib' \
@@ -110,13 +123,15 @@ PREFIX  ?= /usr/local
 DEST     = $(DESTDIR)$(PREFIX)
 DOCDIR   = share/doc/pumma
 EXAMPLES := $(sort $(wildcard EXAMPLES/*))
-INSTALLED = $(LIBA) $(LIBSO) $(INCLUDES) $(PC) $(DOCDIR)/README \
+INSTALLED = $(LIBA) $(LIBSOV) lib/$(SONAME) $(LIBSO) $(INCLUDES) $(PC) $(DOCDIR)/README \
             $(DOCDIR)/bindings-README $(patsubst EXAMPLES/%,$(DOCDIR)/examples/%,$(EXAMPLES))
 
 install: lib
 	install -d $(DEST)/lib/pkgconfig $(DEST)/include $(DEST)/$(DOCDIR)/examples
 	install -m 644 $(LIBA) $(DEST)/lib/
-	install -m 755 $(LIBSO) $(DEST)/lib/
+	install -m 755 $(LIBSOV) $(DEST)/lib/
+	ln -sf $(notdir $(LIBSOV)) $(DEST)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DEST)/$(LIBSO)
 	install -m 644 $(INCLUDES) $(DEST)/include/
 	$(call pc_text,$(PREFIX)) > $(DEST)/$(PC)
 	install -m 644 README $(DEST)/$(DOCDIR)/README

@@ -5,7 +5,8 @@
 # runs them on 2-4 processes and checks:
 #   - every example exits 0 and reports PASSED / "0 failed";
 #   - the heterogeneous one's PUMMA_STATS report the elements sent;
-#   - the binaries load libpumma.so from that pumma's libdir;
+#   - the binaries record libpumma's soname (libpumma.so.MAJOR), and
+#     load it from that pumma's libdir;
 #   - pumma computed the unchanged ScaLAPACK program's PDGEMM calls, both
 #     when linked before ScaLAPACK and when preloaded into a binary linked
 #     with ScaLAPACK only (PUMMA_STATS reports them).
@@ -24,9 +25,12 @@ echo "examples: building in $WORK against $libdir"
 if ! make PKG_CONFIG_PATH="$PCDIR" > build.log 2>&1; then
   cat build.log; bad "build"; exit 1
 fi
+soname=$(readelf -d "$libdir/libpumma.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+case $soname in libpumma.so.[0-9]*) ;; *) bad "libpumma.so has soname '$soname'";; esac
 for x in xpdgemm_f77 xpumma_f90 xpumma_c xpumma_het; do
+  readelf -d "./$x" | grep -q "NEEDED.*\[$soname\]" || bad "$x does not record $soname"
   got=$(ldd "./$x" | awk '/libpumma\.so/ { print $3 }')
-  [ "$got" = "$libdir/libpumma.so" ] || bad "$x loads libpumma.so from '$got', not $libdir"
+  [ "$got" = "$libdir/$soname" ] || bad "$x loads libpumma from '$got', not $libdir/$soname"
 done
 
 # run NAME NPROCS [mpiexec options]: output in NAME.log; status checked.
