@@ -4,7 +4,8 @@
 # in WORK against the pumma whose pumma.pc is in PCDIR, as a user would,
 # runs them on 2-4 processes and checks:
 #   - every example exits 0 and reports PASSED / "0 failed";
-#   - the heterogeneous one's PUMMA_STATS report the elements sent;
+#   - the heterogeneous one's PUMMA_STATS report the elements sent and
+#     each process's time in the call and in its local multiply;
 #   - the binaries record libpumma's soname (libpumma.so.MAJOR), and
 #     load it from that pumma's libdir;
 #   - pumma computed the unchanged ScaLAPACK program's PDGEMM calls, both
@@ -63,8 +64,15 @@ run het 3 -x PUMMA_SPEEDS=18,1,1 ./xpumma_het
 grep -q '^[1-9][0-9]* passed, 0 failed$' het.log || bad "pumma_het_f90"
 grep -q '^pumma-stats: elements_sent p0=[0-9]* p1=[0-9]* p2=[0-9]* total=[1-9]' het.log \
   || bad "pumma_het_f90: no elements_sent line in PUMMA_STATS"
+# every process's time in the multiply: positive, of which the local
+# multiply a positive part
+awk -F'[ =]' '/^pumma-stats: het_time/ { for (i = 3; i <= 7; i += 2) t[i] = $(i + 1); nt++ }
+              /^pumma-stats: het_gemm/ { for (i = 3; i <= 7; i += 2) g[i] = $(i + 1); ng++ }
+              END { if (nt != 1 || ng != 1) exit 1
+                    for (i = 3; i <= 7; i += 2) if (!(g[i] > 0 && g[i] <= t[i])) exit 1 }' het.log \
+  || bad "pumma_het_f90: het_time/het_gemm lines missing, or a process's multiply time not within its call time"
 echo "examples: pumma_het_f90 (3 processes, PUMMA_SPEEDS=18,1,1): $(grep 'passed,' het.log || echo no result);" \
-     "$(grep -o 'elements_sent.*' het.log)"
+     "$(grep -o 'elements_sent.*' het.log); $(grep -o 'het_gemm.*' het.log)"
 
 grep -h '^FAILED' ./*.log | head -20
 exit $fail

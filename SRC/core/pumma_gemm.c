@@ -193,7 +193,7 @@ static void het_call(const pumma_type_t *t, const char *transa,
     double before = pumma_remap_sent();
     int rc = pumma_het_run(&p, L, a, desca[8], b, descb[8], c, descc[8],
                            strcmp(name, "het") != 0, topo);
-    pumma_stats_elements(g, pumma_remap_sent() - before);
+    pumma_stats_het(g, pumma_remap_sent() - before);
     pumma_stats_end();
     if (rc) pumma_fatal(g, t->rout, name, rc);
 }

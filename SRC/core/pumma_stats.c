@@ -44,11 +44,27 @@ int pumma_stats_on(void)
     return enabled;
 }
 
-/* Elements sent in heterogeneous multiplies, per process of the last grid
- * that ran one (gathered on its process 0). */
+/* Heterogeneous multiplies, per process of the last grid that ran one
+ * (gathered on its process 0): elements sent, seconds in the calls, and
+ * of those in the local multiply -- the load balance a layout gives. */
 enum { MAXELEM = 256 };
-static double elems[MAXELEM];
+static double elems[MAXELEM], htime[MAXELEM], hgemm[MAXELEM];
 static int nelems = 0;
+static double call_gemm;             /* local multiply in the current call */
+
+static void per_process(const char *what, const double *v, const char *fmt)
+{
+    double sum = 0;
+    printf("pumma-stats: %s", what);
+    for (int p = 0; p < nelems; p++) {
+        printf(" p%d=", p);
+        printf(fmt, v[p]);
+        sum += v[p];
+    }
+    printf(" total=");
+    printf(fmt, sum);
+    printf("\n");
+}
 
 static void report(void)
 {
@@ -69,13 +85,9 @@ static void report(void)
                r->total, r->gemm, r->comm, r->bytes, mem_peak, cached);
     }
     if (nelems > 0) {
-        double sum = 0;
-        printf("pumma-stats: elements_sent");
-        for (int p = 0; p < nelems; p++) {
-            printf(" p%d=%.0f", p, elems[p]);
-            sum += elems[p];
-        }
-        printf(" total=%.0f\n", sum);
+        per_process("elements_sent", elems, "%.0f");
+        per_process("het_time", htime, "%.6f");
+        per_process("het_gemm", hgemm, "%.6f");
     }
     fflush(stdout);
 }
@@ -103,6 +115,7 @@ void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
         snprintf(cur->shift, sizeof cur->shift, "%s", shift);
     }
     if (cur) cur->calls++;
+    call_gemm = 0;
     t_begin = MPI_Wtime();
 }
 
@@ -112,21 +125,28 @@ void pumma_stats_end(void)
     cur = NULL;
 }
 
-void pumma_stats_elements(const pumma_grid_t *g, double mine)
+void pumma_stats_het(const pumma_grid_t *g, double elements)
 {
     if (!cur) return;
     int np = g->nprow * g->npcol, me;
-    double all[MAXELEM];
+    double mine[3] = {elements, MPI_Wtime() - t_begin, call_gemm};
+    double all[3 * MAXELEM];
     if (np > MAXELEM) return;
     MPI_Comm_rank(g->all, &me);
-    MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, g->rank[0], g->all);
+    MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, g->rank[0], g->all);
     if (me != g->rank[0]) return;
     if (nelems != np) {
         memset(elems, 0, sizeof elems);
+        memset(htime, 0, sizeof htime);
+        memset(hgemm, 0, sizeof hgemm);
         nelems = np;
     }
     /* gathered by rank in g->all; kept by grid position */
-    for (int p = 0; p < np; p++) elems[p] += all[g->rank[p]];
+    for (int p = 0; p < np; p++) {
+        elems[p] += all[3 * g->rank[p]];
+        htime[p] += all[3 * g->rank[p] + 1];
+        hgemm[p] += all[3 * g->rank[p] + 2];
+    }
 }
 
 void pumma_stats_model(const pumma_model_t *mo)
@@ -143,7 +163,10 @@ double pumma_stats_clock(void) { return cur ? MPI_Wtime() : 0.0; }
 
 void pumma_stats_gemm(double since)
 {
-    if (cur) cur->gemm += MPI_Wtime() - since;
+    if (!cur) return;
+    double t = MPI_Wtime() - since;
+    cur->gemm += t;
+    call_gemm += t;
 }
 
 void pumma_stats_comm(double since)

@@ -362,9 +362,10 @@ double pumma_stats_clock(void);
 void pumma_stats_gemm(double since);
 void pumma_stats_comm(double since);
 void pumma_stats_sent(double bytes);
-/* Elements this process sent in a heterogeneous multiply: gathered over
- * the grid (collective) and kept per process for the report. */
-void pumma_stats_elements(const pumma_grid_t *g, double mine);
+/* At the end of a heterogeneous multiply: the elements this process sent,
+ * its time in the call and in the local multiply, gathered over the grid
+ * (collective) and kept per process for the report. */
+void pumma_stats_het(const pumma_grid_t *g, double elements);
 /* MPI_Isend that counts the bytes for the statistics; variants use it. */
 int pumma_isend(const void *buf, int count, MPI_Datatype dt, int dest,
                 int tag, MPI_Comm comm, MPI_Request *req);
