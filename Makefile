@@ -1,8 +1,8 @@
 # pumma: distributed matrix multiplication (PUMMA) behind ScaLAPACK's P?GEMM.
-#   make          lib/libpumma.a and lib/libpumma.so (-> .so.MAJOR -> .so.VERSION),
-#                 and beside them what
-#                 programs compile against: include/ (pumma.h, the Fortran
-#                 module pumma.mod, pumma.fh) and lib/pkgconfig/pumma.pc
+#   make          lib/libpumma.a and lib/libpumma.so (a link to .so.MAJOR,
+#                 a link to .so.VERSION), and beside them what programs
+#                 compile against: include/ (pumma.h, the Fortran module
+#                 pumma.mod, pumma.fh) and lib/pkgconfig/pumma.pc
 #   make test     pumma's own tests, the examples (also from an installed
 #                 copy), then ScaLAPACK's testers with pumma preloaded
 #   make install PREFIX=/usr/local   (and DESTDIR=, for staging)

@@ -52,18 +52,15 @@ static double elems[MAXELEM], htime[MAXELEM], hgemm[MAXELEM];
 static int nelems = 0;
 static double call_gemm;             /* local multiply in the current call */
 
-static void per_process(const char *what, const double *v, const char *fmt)
+static void per_process(const char *what, const double *v, int digits)
 {
     double sum = 0;
     printf("pumma-stats: %s", what);
     for (int p = 0; p < nelems; p++) {
-        printf(" p%d=", p);
-        printf(fmt, v[p]);
+        printf(" p%d=%.*f", p, digits, v[p]);
         sum += v[p];
     }
-    printf(" total=");
-    printf(fmt, sum);
-    printf("\n");
+    printf(" total=%.*f\n", digits, sum);
 }
 
 static void report(void)
@@ -85,9 +82,9 @@ static void report(void)
                r->total, r->gemm, r->comm, r->bytes, mem_peak, cached);
     }
     if (nelems > 0) {
-        per_process("elements_sent", elems, "%.0f");
-        per_process("het_time", htime, "%.6f");
-        per_process("het_gemm", hgemm, "%.6f");
+        per_process("elements_sent", elems, 0);
+        per_process("het_time", htime, 6);
+        per_process("het_gemm", hgemm, 6);
     }
     fflush(stdout);
 }
