@@ -217,15 +217,17 @@ static void progress(void *vh)
         h->t_comm = MPI_Wtime() - h->t0;
 }
 
-/* Wait for slice s (keeping the others moving). */
+/* Wait for slice s (keeping the others moving). After an error the slice
+ * may not have started, or started only A's remap: complete what exists
+ * (the caller's cleanup finds nothing left). */
 static int slice_wait(het_t *h, int s)
 {
     slice_t *x = &h->sl[s];
     while (!h->rc && h->next <= s) progress(h);
     double tw = pumma_stats_clock();
-    if (!h->rc) h->rc = pumma_remap_wait(x->ra);
-    int rc2 = pumma_remap_wait(x->rb);
-    if (!h->rc) h->rc = rc2;
+    int ra = x->ra ? pumma_remap_wait(x->ra) : PUMMA_OK;
+    int rb = x->rb ? pumma_remap_wait(x->rb) : PUMMA_OK;
+    if (!h->rc) h->rc = ra ? ra : rb;
     x->ra = x->rb = NULL;
     x->done_a = x->done_b = 2;       /* waited: freed */
     pumma_stats_comm(tw);

@@ -403,8 +403,9 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
             r->left++;
             if (o == me) {
                 m->kind = M_SEND;
-                walk(&r->sb[me], &r->db[d], PACK, es, src, NULL, me, m->buf);
-                rc = post_send(r, i, hop(r, me, d));
+                rc = walk(&r->sb[me], &r->db[d], PACK, es, src, NULL, me,
+                          m->buf) < 0 ? PUMMA_ENOMEM
+                                      : post_send(r, i, hop(r, me, d));
             } else {
                 m->kind = d == me ? M_RECV : M_RELAY;
                 if (MPI_Irecv(m->buf, (int)cnt, t->mpi,
@@ -445,9 +446,10 @@ static int finish(pumma_remap_t *r, int i)
         m->kind = M_FWD;
         return post_send(r, i, hop(r, r->me, m->dest));
     }
-    if (m->kind == M_RECV)
+    if (m->kind == M_RECV &&
         walk(&r->sb[m->origin], &r->db[r->me], UNPACK, r->t->size, NULL,
-             &r->dst, r->me, m->buf);
+             &r->dst, r->me, m->buf) < 0)
+        return PUMMA_ENOMEM;
     m->kind = M_DONE;
     pumma_free(m->buf);
     m->buf = NULL;
