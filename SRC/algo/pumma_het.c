@@ -237,26 +237,39 @@ static int slice_wait(het_t *h, int s)
 
 /* ------------------------------------------------------------ multiply */
 
-/* C(rows ri, cols cj) += alpha * op(A)(ri, k) * op(B)(k, cj) over the
- * intervals of ks, from the panels. */
+/* C(rows r, cols c) += alpha * op(A)(r, k) * op(B)(k, c) over the
+ * intervals of ks: from the panels, or (local) straight from my own
+ * storage of A and B, when the caller knows I hold those entries (A, B and
+ * C share the layout, so one box locates all three). */
 static void product(het_t *h, const pumma_ivl_t *r, const pumma_ivl_t *c,
-                    const pumma_ilist_t *ks, char *cdat, int ldc,
-                    const pumma_rect_t *cbox, int with_progress)
+                    const pumma_ilist_t *ks, int local, char *cdat, int ldc,
+                    const pumma_rect_t *box, int with_progress)
 {
     const pumma_problem_t *pb = h->pb;
     const pumma_type_t *t = pb->t;
     const char ta = pb->transa, tb = pb->transb;
     int pi = pumma_ilist_pos(&h->rows[h->me], r->lo);
     int pj = pumma_ilist_pos(&h->cols[h->me], c->lo);
+    const int la = local ? h->lda : h->lpa, lb = local ? h->ldb : h->lpb;
     for (int q = 0; q < ks->n; q++) {
         int k0 = ks->v[q].lo, kk = ks->v[q].hi - k0;
-        const char *ap = ta == 'N' ? pumma_at(t, h->pa, pi, k0, h->lpa)
-                                   : pumma_at(t, h->pa, k0, pi, h->lpa);
-        const char *bp = tb == 'N' ? pumma_at(t, h->pbp, k0, pj, h->lpb)
-                                   : pumma_at(t, h->pbp, pj, k0, h->lpb);
+        const char *ap, *bp;
+        if (local) {
+            int ai = r->lo - box->r0, ak = k0 - box->c0;   /* 'N' */
+            if (ta != 'N') { ai = k0 - box->r0; ak = r->lo - box->c0; }
+            int bk = k0 - box->r0, bj = c->lo - box->c0;   /* 'N' */
+            if (tb != 'N') { bk = c->lo - box->r0; bj = k0 - box->c0; }
+            ap = pumma_at(t, h->a, ai, ak, la);
+            bp = pumma_at(t, h->b, bk, bj, lb);
+        } else {
+            ap = ta == 'N' ? pumma_at(t, h->pa, pi, k0, la)
+                           : pumma_at(t, h->pa, k0, pi, la);
+            bp = tb == 'N' ? pumma_at(t, h->pbp, k0, pj, lb)
+                           : pumma_at(t, h->pbp, pj, k0, lb);
+        }
         pumma_local_gemm(pb, ta, tb, r->hi - r->lo, c->hi - c->lo, kk,
-                         pb->alpha, ap, h->lpa, bp, h->lpb, t->one,
-                         pumma_at(t, cdat, r->lo - cbox->r0, c->lo - cbox->c0,
+                         pb->alpha, ap, la, bp, lb, t->one,
+                         pumma_at(t, cdat, r->lo - box->r0, c->lo - box->c0,
                                   ldc),
                          ldc, with_progress ? progress : NULL, h);
     }
@@ -365,16 +378,8 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
         goto out2;
     }
 
-    /* Phase 1 (het-overlap): the products of data I hold myself, copied
-     * into the panels for all of K first (the slices' remaps copy it
-     * again when they start: the same values). */
-    if (overlap) {
-        pumma_side_t sa, da, sb, db;
-        sides(&h, 0, n, &sa, &da, &sb, &db);
-        if ((h.rc = pumma_remap_local(t, g, &sa, &da)) ||
-            (h.rc = pumma_remap_local(t, g, &sb, &db)))
-            goto out2;
-    }
+    /* Phase 1 (het-overlap): the products of data I hold myself, read
+     * where I hold it (the slices' remaps fill the panels later). */
     for (int r = L->first[me]; r < L->first[me + 1] && overlap && !h.rc; r++) {
         const pumma_rect_t *q = &L->rect[r];
         for (int i = 0; i < npr; i++)
@@ -383,7 +388,7 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
                 if (!clip(q, &pr[i], &pcl[j], &ri, &cj)) continue;
                 pumma_ilist_meet(&pr[i].mine, &pcl[j].mine, &kloc);
                 if (kloc.n == 0) continue;
-                product(&h, &ri, &cj, &kloc, c, ldc, box, 1);
+                product(&h, &ri, &cj, &kloc, 1, c, ldc, box, 1);
             }
     }
 
@@ -405,7 +410,7 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
                         krest.v[0] = sk.v[0];
                     }
                     if (krest.n)
-                        product(&h, &ri, &cj, &krest, c, ldc, box,
+                        product(&h, &ri, &cj, &krest, 0, c, ldc, box,
                                 s + 1 < h.nslice);
                 }
         }

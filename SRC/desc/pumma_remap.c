@@ -424,20 +424,6 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
     return PUMMA_OK;
 }
 
-int pumma_remap_local(const pumma_type_t *t, const pumma_grid_t *g,
-                      const pumma_side_t *src, const pumma_side_t *dst)
-{
-    const int me = g->myrow * g->npcol + g->mycol;
-    boxes_t a = {0, NULL}, b = {0, NULL};
-    int rc = side_boxes(src, me, 1, &a);
-    if (!rc) rc = side_boxes(dst, me, 0, &b);
-    if (!rc && walk(&a, &b, COPY, t->size, src, dst, me, NULL) < 0)
-        rc = PUMMA_ENOMEM;
-    boxes_free(&a);
-    boxes_free(&b);
-    return rc;
-}
-
 /* Completed request i: forward a relay, unpack an arrival. */
 static int finish(pumma_remap_t *r, int i)
 {

@@ -41,9 +41,6 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
  * by the standard, 2^31 - 1 in Open MPI). pumma_remap_start gives
  * PUMMA_EGRID for an id beyond. */
 int pumma_remap_ids(const pumma_grid_t *g);
-/* Only this process's own part of dst := src (no communication). */
-int pumma_remap_local(const pumma_type_t *t, const pumma_grid_t *g,
-                      const pumma_side_t *src, const pumma_side_t *dst);
 /* Advances it (relays forwarded, arrivals unpacked); *done = 1 at the end. */
 int pumma_remap_test(pumma_remap_t *r, int *done);
 /* Completes and frees it. */
