@@ -122,7 +122,8 @@ $(PC): Makefile make.inc SRC/include/pumma.h
 PREFIX  ?= /usr/local
 DEST     = $(DESTDIR)$(PREFIX)
 DOCDIR   = share/doc/pumma
-EXAMPLES := $(sort $(wildcard EXAMPLES/*))
+# the sources only: `make -C EXAMPLES` leaves programs and objects there
+EXAMPLES := EXAMPLES/Makefile $(sort $(wildcard EXAMPLES/*.c EXAMPLES/*.f EXAMPLES/*.f90))
 INSTALLED = $(LIBA) $(LIBSOV) lib/$(SONAME) $(LIBSO) $(INCLUDES) $(PC) $(DOCDIR)/README \
             $(DOCDIR)/bindings-README $(patsubst EXAMPLES/%,$(DOCDIR)/examples/%,$(EXAMPLES))
 

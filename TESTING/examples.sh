@@ -16,7 +16,8 @@ SRC=$(cd "$1" && pwd); PCDIR=$(cd "$2" && pwd); WORK=$3
 MPIEXEC=${MPIEXEC:-mpiexec --oversubscribe}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OPENBLAS_NUM_THREADS=1
-rm -rf "$WORK"; mkdir -p "$WORK"; cp "$SRC"/* "$WORK"/
+rm -rf "$WORK"; mkdir -p "$WORK"
+cp "$SRC"/Makefile "$SRC"/*.c "$SRC"/*.f "$SRC"/*.f90 "$WORK"/   # not programs built there
 cd "$WORK" || exit 1
 libdir=$(PKG_CONFIG_PATH=$PCDIR pkg-config --variable=libdir pumma)
 fail=0
