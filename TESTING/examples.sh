@@ -3,6 +3,7 @@
 # EXAMPLES/, or the copy `make install` put in share/doc/pumma/examples)
 # in WORK against the pumma whose pumma.pc is in PCDIR, as a user would,
 # runs them on 2-4 processes and checks:
+#   - pumma.fh compiles in fixed and in free source form;
 #   - every example exits 0 and reports PASSED / "0 failed";
 #   - the heterogeneous one's PUMMA_STATS report the elements sent and
 #     each process's time in the call and in its local multiply;
@@ -27,6 +28,18 @@ echo "examples: building in $WORK against $libdir"
 if ! make PKG_CONFIG_PATH="$PCDIR" > build.log 2>&1; then
   cat build.log; bad "build"; exit 1
 fi
+# pumma.fh, which no example includes, in both source forms it claims
+fhflags=$(PKG_CONFIG_PATH=$PCDIR pkg-config --cflags pumma)
+printf '%s\n' '      SUBROUTINE FHFIX( OPTS )' "      INCLUDE 'pumma.fh'" \
+  '      INTEGER OPTS( PUMMA_NOPTS )' '      OPTS( PUMMA_OPT_ALGO ) = PUMMA_ALGO_MDB2' \
+  '      OPTS( PUMMA_OPT_TOPO ) = PUMMA_TOPO_LINEAR' '      END' > fh_fixed.f
+printf '%s\n' 'subroutine fhfree(opts)' "  include 'pumma.fh'" \
+  '  integer :: opts(pumma_nopts)' '  opts(pumma_opt_bcast) = pumma_bcast_mst' \
+  'end subroutine fhfree' > fh_free.f90
+for f in fh_fixed.f fh_free.f90; do
+  mpifort -Wline-truncation -Werror $fhflags -c -o /dev/null "$f" > fh.log 2>&1 || { cat fh.log; bad "pumma.fh does not compile in $f"; }
+done
+
 soname=$(readelf -d "$libdir/libpumma.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 case $soname in libpumma.so.[0-9]*) ;; *) bad "libpumma.so has soname '$soname'";; esac
 for x in xpdgemm_f77 xpumma_f90 xpumma_c xpumma_het; do

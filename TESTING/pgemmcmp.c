@@ -252,11 +252,11 @@ int main(int argc, char **argv)
                 free(A.data); free(B.data); free(C1.data); free(C2.data);
             }
             /* Invalid option codes: INFO, nothing computed, no abort. */
-            for (int e = 0; e < 5 && nprow > 0; e++) {
+            for (int e = 0; e < 6 && nprow > 0; e++) {
                 pumma_options_t op = {0};
                 int *f = e == 0 ? &op.algo : e == 1 ? &op.bcast
                          : e == 2 ? &op.reduce : e == 3 ? &op.shift
-                                  : &op.segment;
+                         : e == 4 ? &op.segment : &op.topo;
                 *f = e == 4 ? -1 : 9999;
                 int one = 1, desc[9] = {1, ctxt, 1, 1, 1, 1, 0, 0, 1}, info;
                 double x = 1, y = 2, z = 3, al = 1, be = 1;

@@ -80,9 +80,10 @@ module pumma
 
   ! PUMMA_P?GEMMX: every per-call choice, OPTS(PUMMA_NOPTS) with
   ! OPTS(PUMMA_OPT_ALGO), OPTS(PUMMA_OPT_BCAST), OPTS(PUMMA_OPT_REDUCE),
-  ! OPTS(PUMMA_OPT_SHIFT) (codes; 0 = auto) and OPTS(PUMMA_OPT_SEGMENT)
-  ! (bytes per pipelined piece; 0 = default). INFO -20..-23: bad code in
-  ! OPTS(1..4), -24: OPTS(5) < 0.
+  ! OPTS(PUMMA_OPT_SHIFT) (codes; 0 = auto), OPTS(PUMMA_OPT_SEGMENT)
+  ! (bytes per pipelined piece; 0 = default) and OPTS(PUMMA_OPT_TOPO)
+  ! (heterogeneous calls: PUMMA_TOPO_*; 0 = auto). INFO -20..-23: bad code
+  ! in OPTS(1..4), -24: OPTS(5) < 0, -25: bad code in OPTS(6).
   interface
     subroutine pumma_psgemmx(transa, transb, m, n, k, alpha, a, ia, ja, &
                              desca, b, ib, jb, descb, beta, c, ic, jc, descc, &
