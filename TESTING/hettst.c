@@ -151,11 +151,9 @@ static int check_cover(const pumma_layout_t *L, const double *sp, char *why)
      * square-corner sides one line each). */
     for (int p = 0; p < L->np && !bad; p++) {
         double exact = sp[p] / sum * L->m * L->n;
-        double slack = L->kind == PUMMA_LAYOUT_SQUARE_CORNER
-                           ? 2 * sqrt(exact) + 2 + (L->np == 3 ? 2 * sqrt(exact) : 0)
-                           : L->m + L->n;
-        if (L->kind == PUMMA_LAYOUT_SQUARE_CORNER && L->np == 3)
-            slack = 2 * (L->m > L->n ? L->m : L->n) + 2;
+        double slack = L->kind != PUMMA_LAYOUT_SQUARE_CORNER ? L->m + L->n
+                       : L->np == 3 ? 2 * (L->m > L->n ? L->m : L->n) + 2
+                                    : 2 * sqrt(exact) + 2;
         if (fabs(area[p] - exact) > slack) {
             sprintf(why, "process %d area %ld, share %.1f", p, area[p], exact);
             bad = 1;
@@ -215,12 +213,11 @@ static void test_layouts(void)
                 ncase++;
                 if (check_cover(L, sp, why)) { bad = 1; break; }
                 if (kinds[k] == PUMMA_LAYOUT_COLUMNS) {
-                    double opt = brute_columns(p, sp, m, n);
                     /* normalise speeds for the brute force */
                     double sum = 0, ns[8];
                     for (int i = 0; i < p; i++) sum += sp[i];
                     for (int i = 0; i < p; i++) ns[i] = sp[i] / sum;
-                    opt = brute_columns(p, ns, m, n);
+                    double opt = brute_columns(p, ns, m, n);
                     long hp = pumma_layout_halfperim(L);
                     if (hp > opt + p + 1e-9) {
                         sprintf(why, "columns p=%d: half-perimeters %ld, optimum %.2f", p, hp, opt);
