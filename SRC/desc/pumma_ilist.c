@@ -33,7 +33,11 @@ int pumma_ilist_union(const pumma_ivl_t *v, int n, pumma_ilist_t *out)
     out->v = malloc(sizeof(pumma_ivl_t) * (size_t)(n > 0 ? n : 1));
     if (!out->v) return PUMMA_ENOMEM;
     pumma_ivl_t *s = malloc(sizeof(pumma_ivl_t) * (size_t)(n > 0 ? n : 1));
-    if (!s) return PUMMA_ENOMEM;
+    if (!s) {
+        free(out->v);
+        out->v = NULL;
+        return PUMMA_ENOMEM;
+    }
     int k = 0;
     for (int i = 0; i < n; i++)
         if (v[i].hi > v[i].lo) s[k++] = v[i];
@@ -51,17 +55,7 @@ int pumma_ilist_union(const pumma_ivl_t *v, int n, pumma_ilist_t *out)
 
 int pumma_ilist_pos(const pumma_ilist_t *l, int g)
 {
-    int lo = 0, hi = l->n - 1, before = 0;
-    /* Binary search for the interval holding g; offsets summed on the way
-     * would need prefix sums, so count linearly only over short lists. */
-    if (l->n > 16) {
-        while (lo < hi) {
-            int mid = (lo + hi + 1) / 2;
-            if (l->v[mid].lo <= g) lo = mid; else hi = mid - 1;
-        }
-        for (int i = 0; i < lo; i++) before += l->v[i].hi - l->v[i].lo;
-        return before + g - l->v[lo].lo;
-    }
+    int before = 0;
     for (int i = 0; i < l->n; i++) {
         if (g < l->v[i].hi) return before + g - l->v[i].lo;
         before += l->v[i].hi - l->v[i].lo;

@@ -60,20 +60,22 @@ void pumma_layout_round(int total, int n, const double *w, int *out, int min1)
     double sum = 0;
     for (int i = 0; i < n; i++) sum += w[i];
     int given = 0;
-    double *rem = malloc(sizeof(double) * (size_t)n);
     for (int i = 0; i < n; i++) {
-        double exact = total * (w[i] / sum);
-        out[i] = (int)floor(exact);
-        rem[i] = exact - out[i];
+        out[i] = (int)floor(total * (w[i] / sum));
         given += out[i];
     }
-    /* Largest remainders first; ties to the lower index. */
+    /* Largest remainders first; ties to the lower index. A share rounded
+     * up already (out above its floor) has no remainder left. */
     while (given < total) {
-        int best = 0;
-        for (int i = 1; i < n; i++)
-            if (rem[i] > rem[best]) best = i;
+        int best = -1;
+        double bestrem = -1;
+        for (int i = 0; i < n; i++) {
+            double exact = total * (w[i] / sum);
+            double rem = out[i] > (int)floor(exact) ? -1 : exact - out[i];
+            if (rem > bestrem) { best = i; bestrem = rem; }
+        }
+        if (best < 0) break;             /* cannot happen: sum(w) > 0 */
         out[best]++;
-        rem[best] = -1;
         given++;
     }
     /* A process with a share must get a line: take it from the largest. */
@@ -86,7 +88,6 @@ void pumma_layout_round(int total, int n, const double *w, int *out, int min1)
                 out[big]--;
                 out[i] = 1;
             }
-    free(rem);
 }
 
 void pumma_layout_by_speed(const pumma_layout_t *L, int *order)
@@ -105,16 +106,14 @@ void pumma_layout_by_speed(const pumma_layout_t *L, int *order)
  * its right and left (for 3: third, fastest, second). */
 static void make_line(pumma_layout_t *L)
 {
-    int *slow = malloc(sizeof(int) * (size_t)L->np);
+    int *slow = L->pos;                        /* scratch until the end */
     pumma_layout_by_speed(L, slow);
     int mid = (L->np - 1) / 2;
     for (int k = 0; k < L->np; k++) {
-        int p = slow[L->np - 1 - k];           /* k-th fastest */
         int at = k % 2 ? mid + (k + 1) / 2 : mid - k / 2;
-        L->line[at] = p;
-        L->pos[p] = at;
+        L->line[at] = slow[L->np - 1 - k];     /* k-th fastest */
     }
-    free(slow);
+    for (int at = 0; at < L->np; at++) L->pos[L->line[at]] = at;
 }
 
 static void bounding_boxes(pumma_layout_t *L)
