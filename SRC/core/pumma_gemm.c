@@ -153,18 +153,40 @@ static char last_plan[128] = "";
 
 PUMMA_API const char *pumma_last_plan(void) { return last_plan; }
 
+/* The problem both kinds of call share: the grid of ctxt (its MPI
+ * communicators made on first use), TRANSA/TRANSB as upper case, 'C' read
+ * as 'T' for real types, the sizes and scalars. */
+static void problem_init(pumma_problem_t *p, const pumma_type_t *t, int ctxt,
+                         const char *transa, const char *transb, int m,
+                         int n, int k, const void *alpha, const void *beta)
+{
+    p->t = t;
+    p->g = pumma_grid_get(ctxt);
+    if (!p->g) pumma_fatal(NULL, t->rout, "no MPI communicator for the grid",
+                           PUMMA_EGRID);
+    p->transa = (char)(*transa & ~0x20);
+    p->transb = (char)(*transb & ~0x20);
+    if (!t->is_complex) {      /* for real types 'C' is 'T' */
+        if (p->transa == 'C') p->transa = 'T';
+        if (p->transb == 'C') p->transb = 'T';
+    }
+    p->m = m; p->n = n; p->k = k;
+    p->alpha = alpha;
+    p->beta = beta;
+}
+
 /* A call on heterogeneous descriptors (checked): C := beta*C alone when
  * alpha = 0, else the schedule of pumma_het.c. */
-static void het_call(const pumma_type_t *t, const char *transa,
+static void het_call(const pumma_type_t *t, int ctxt, const char *transa,
                      const char *transb, const void *alpha, const void *a,
                      const int *desca, const void *b, const int *descb,
                      const void *beta, void *c, const int *descc,
                      pumma_opts_t *o)
 {
-    const pumma_grid_t *g = pumma_grid_get(desca[CTXT_]);
-    if (!g) pumma_fatal(NULL, t->rout, "no MPI communicator for the grid",
-                        PUMMA_EGRID);
     const pumma_layout_t *L = pumma_desc_layout(desca);
+    pumma_problem_t p = {0};
+    problem_init(&p, t, ctxt, transa, transb, L->n, L->n, L->n, alpha, beta);
+    const pumma_grid_t *g = p.g;
     const int me = g->myrow * g->npcol + g->mycol;
     if (t->is_zero(alpha)) {
         if (!t->is_one(beta)) pumma_het_scale(t, L, me, beta, c, descc[8]);
@@ -177,18 +199,6 @@ static void het_call(const pumma_type_t *t, const char *transa,
              "algo=%s bcast=- reduce=- shift=- topo=%s", name,
              NAME_OF(topo_codes, topo));
     pumma_stats_begin(t->rout, name, "-", "-", "-");
-    pumma_problem_t p = {0};
-    p.t = t;
-    p.g = g;
-    p.transa = (char)(*transa & ~0x20);
-    p.transb = (char)(*transb & ~0x20);
-    if (!t->is_complex) {
-        if (p.transa == 'C') p.transa = 'T';
-        if (p.transb == 'C') p.transb = 'T';
-    }
-    p.m = p.n = p.k = L->n;
-    p.alpha = alpha;
-    p.beta = beta;
     p.opts = o;
     double before = pumma_remap_sent();
     int rc = pumma_het_run(&p, L, a, desca[8], b, descb[8], c, descc[8],
@@ -228,8 +238,8 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
      * shaped 500 Mbit/s links). */
     if (opts.panel == PANEL_UNSET) opts.panel = het ? 128 : 512;
     if (het) {
-        het_call(t, transa, transb, alpha, a, desca, b, descb, beta, c, descc,
-                 &opts);
+        het_call(t, ctxt, transa, transb, alpha, a, desca, b, descb, beta, c,
+                 descc, &opts);
         return;
     }
     /* A heterogeneous schedule asked for a block-cyclic call: pumma's own
@@ -241,21 +251,9 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     const int nowork = t->is_zero(alpha) || *k == 0;
     if (nowork && t->is_one(beta)) return;
 
-    const pumma_grid_t *g = pumma_grid_get(ctxt);
-    if (!g) pumma_fatal(NULL, t->rout, "no MPI communicator for the grid",
-                        PUMMA_EGRID);
-    pumma_problem_t have;
-    have.t = t;
-    have.g = g;
-    have.transa = (char)(*transa & ~0x20);
-    have.transb = (char)(*transb & ~0x20);
-    if (!t->is_complex) {      /* for real types 'C' is 'T' */
-        if (have.transa == 'C') have.transa = 'T';
-        if (have.transb == 'C') have.transb = 'T';
-    }
-    have.m = *m; have.n = *n; have.k = *k;
-    have.alpha = alpha;
-    have.beta = beta;
+    pumma_problem_t have = {0};
+    problem_init(&have, t, ctxt, transa, transb, *m, *n, *k, alpha, beta);
+    const pumma_grid_t *g = have.g;
     int ar = have.transa == 'N' ? *m : *k, ac = have.transa == 'N' ? *k : *m;
     int br = have.transb == 'N' ? *k : *n, bc = have.transb == 'N' ? *n : *k;
     have.a = pumma_view_of(t, g, a, dA, *ia - 1, *ja - 1, ar, ac);
