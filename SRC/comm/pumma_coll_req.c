@@ -1,9 +1,24 @@
 /*
  * pumma_coll_req.c -- test() and wait() for the variants that are one MPI
  * request (MPI's own non-blocking collectives), and for the sends of the
- * tree engines (pumma_bcast_tree.c, pumma_reduce_tree.c).
+ * tree engines (pumma_bcast_tree.c, pumma_reduce_tree.c); and a wait that
+ * naps instead of polling (pumma_wait_napping).
  */
+#include <time.h>
+
 #include "pumma_comm.h"
+
+int pumma_wait_napping(MPI_Request *req)
+{
+    const struct timespec nap = {0, 100000};
+    for (;;) {
+        int done = 0;
+        if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return PUMMA_EMPI;
+        if (done) return PUMMA_OK;
+        nanosleep(&nap, NULL);
+    }
+}
 
 int pumma_coll_req_test(pumma_coll_t *c, int *done)
 {

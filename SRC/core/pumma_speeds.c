@@ -107,18 +107,6 @@ void pumma_speed_pad(double wall, double cpu, void (*progress)(void *),
     }
 }
 
-int pumma_wait_napping(MPI_Request *req)
-{
-    const struct timespec nap = {0, 100000};
-    for (;;) {
-        int done = 0;
-        if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            return PUMMA_EMPI;
-        if (done) return PUMMA_OK;
-        nanosleep(&nap, NULL);
-    }
-}
-
 PUMMA_API void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(
     const int *ictxt, const int *n, double *speeds, int *info)
 {

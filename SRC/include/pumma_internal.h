@@ -344,7 +344,7 @@ void pumma_speed_pad(double wall, double cpu, void (*progress)(void *),
                      void *ctx);
 /* MPI_Wait that naps 0.1 ms between tests instead of polling, so a
  * waiting process leaves a shared core to the others; PUMMA_OK or
- * PUMMA_EMPI. */
+ * PUMMA_EMPI (pumma_coll_req.c). */
 int pumma_wait_napping(MPI_Request *req);
 
 /* Temporaries: counted, so the peak can be reported (pumma_stats.c). */
