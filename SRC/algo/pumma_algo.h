@@ -4,7 +4,7 @@
 #ifndef PUMMA_ALGO_H
 #define PUMMA_ALGO_H
 
-#include "pumma_internal.h"
+#include "pumma_comm.h"
 
 void pumma_presort_cols(const pumma_type_t *t, char op, int st,
                         const pumma_groups_t *g, int m, const void *src,
@@ -43,7 +43,7 @@ typedef struct pumma_rslot {
 } pumma_rslot_t;
 typedef struct pumma_rpipe {
     const pumma_problem_t *p;
-    int depth, head, count, posted;
+    int depth, head, count;
     pumma_rslot_t *slot;
     void (*land)(struct pumma_rpipe *rp, pumma_rslot_t *s);
     const pumma_groups_t *gc;      /* for land(): C's local rows/cols */

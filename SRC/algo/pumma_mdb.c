@@ -35,7 +35,6 @@
 
 #include "pumma_algo.h"
 
-enum { TAG_ROLL = 11, TAG_BCAST = 1000 };
 
 int pumma_mdb_handles(char ta, char tb) { return ta == 'N' && tb == 'N'; }
 
@@ -148,7 +147,7 @@ static void multiply(const pumma_problem_t *p, char ct, int mloc, int nloc,
 }
 
 /* st: A and B are stored transposed; ct: C is (see multiply). */
-static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
+static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
                   int st, char ct)
 {
     const pumma_type_t *t = p->t;
@@ -171,6 +170,15 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
         if (kc > kmax) kmax = kc;
     }
     int maxmsg = pumma_dist_nblocks(Ak) + P;
+    /* Each broadcast of a stage has a tag of its own (pumma_comm.h, rule
+     * 2): where the tag space cannot hold one per K-block, send one per
+     * group, as MDB1 does (the same products, in the same order). */
+    pumma_mdb_shape_t shp = *shape;
+    if ((long)PUMMA_TAG_BCAST + maxmsg > g->tag_ub) {
+        shp.msg_per_block = 0;
+        maxmsg = P;
+    }
+    const pumma_mdb_shape_t *sh = &shp;
     size_t slab = (size_t)mloc * (size_t)kmax * t->size;
     pumma_groups_t ga = {0}, gb = {0};
     char *abuf[2] = {NULL, NULL}, *bbuf = NULL;
@@ -215,7 +223,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
                                    mloc * pumma_dist_count(Ak, c), anext,
                                    mloc * pumma_dist_count(Ak, cn),
                                    (me_c - 1 + Q) % Q, (me_c + 1) % Q, g->row,
-                                   TAG_ROLL);
+                                   PUMMA_TAG_ROLL);
             if (rc) goto out;
         }
         if ((rc = pumma_groups_build(Ak, c, Bk, &ga))) goto out;
@@ -254,7 +262,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *sh,
                 cl->segment = p->opts->segment / (int)t->size;
                 cl->root = r;
                 cl->comm = g->col;
-                cl->tag = TAG_BCAST + nmsg % 20000;
+                cl->tag = PUMMA_TAG_BCAST + nmsg;
                 msg_group[nmsg++] = r;
                 if ((rc = bc->start(cl))) goto out;
                 if (whole) break;

@@ -18,7 +18,7 @@
 
 #include "pumma_algo.h"
 
-enum { TAG_ROLL = 31, TAG_REDUCE = 1000, DEPTH = 2 };
+enum { DEPTH = 2 };
 
 static int handles(char ta, char tb) { return ta == 'N' && tb != 'N'; }
 
@@ -114,7 +114,7 @@ static int run(const pumma_problem_t *p)
             (rc = pumma_shift_start(p, &roll, bcur, nbc * kloc, bnext,
                                     pumma_dist_count(Bn, (c + 1) % P) * kloc,
                                     (me_r - 1 + P) % P, (me_r + 1) % P,
-                                    g->col, TAG_ROLL)))
+                                    g->col, PUMMA_TAG_ROLL)))
             goto out;
         rp.roll = rolling ? &roll : NULL;
         if ((rc = pumma_groups_build(Bn, c, Cn, &gb))) goto out;
@@ -141,7 +141,7 @@ static int run(const pumma_problem_t *p)
                                                  p->c.ld)
                                       : sl->part,
                                  in_c ? p->c.ld : mloc, progress, &rp);
-                if ((rc = pumma_rpipe_post(&rp, sl, r, g->row, TAG_REDUCE)))
+                if ((rc = pumma_rpipe_post(&rp, sl, r, g->row, PUMMA_TAG_REDUCE)))
                     goto out;
             }
         }

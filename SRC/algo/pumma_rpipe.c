@@ -65,7 +65,9 @@ int pumma_rpipe_post(pumma_rpipe_t *rp, pumma_rslot_t *s, int root,
     s->coll.segment = rp->p->opts->segment / (int)rp->p->t->size;
     s->coll.root = root;
     s->coll.comm = comm;
-    s->coll.tag = tag + (rp->posted++ % 20000);
+    /* The slot's own tag: reused only once its reduce is complete here
+     * (pumma_comm.h, rule 2). */
+    s->coll.tag = tag + (int)(s - rp->slot);
     s->busy = 1;
     rp->count++;
     return rp->p->opts->reduce->start(&s->coll);

@@ -20,7 +20,7 @@
 
 #include "pumma_algo.h"
 
-enum { TAG_ROLL = 21, TAG_REDUCE = 1000, DEPTH = 2 };
+enum { DEPTH = 2 };
 
 static int handles(char ta, char tb) { return ta != 'N' && tb == 'N'; }
 
@@ -117,7 +117,7 @@ static int run(const pumma_problem_t *p)
                                     kloc * pumma_dist_count(Am, c), anext,
                                     kloc * pumma_dist_count(Am, (c + 1) % Q),
                                     (me_c - 1 + Q) % Q, (me_c + 1) % Q,
-                                    g->row, TAG_ROLL)))
+                                    g->row, PUMMA_TAG_ROLL)))
             goto out;
         rp.roll = rolling ? &roll : NULL;
         if ((rc = pumma_groups_build(Am, c, Cm, &ga))) goto out;
@@ -144,7 +144,7 @@ static int run(const pumma_problem_t *p)
                                                  p->c.ld)
                                       : sl->part,
                                  in_c ? p->c.ld : mr, progress, &rp);
-                if ((rc = pumma_rpipe_post(&rp, sl, r, g->col, TAG_REDUCE)))
+                if ((rc = pumma_rpipe_post(&rp, sl, r, g->col, PUMMA_TAG_REDUCE)))
                     goto out;
             }
         }

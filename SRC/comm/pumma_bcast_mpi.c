@@ -6,6 +6,7 @@
 
 static int start(pumma_coll_t *c)
 {
+    pumma_jitter();
     c->req[1] = MPI_REQUEST_NULL;
     int me;
     MPI_Comm_rank(c->comm, &me);

@@ -27,8 +27,8 @@ static int start(pumma_coll_t *c)
                        &c->req[1]);
         c->state = FORWARDED;
     } else {
-        rc = MPI_Irecv(c->buf, c->count, c->dt, prev, c->tag, c->comm,
-                       &c->req[0]);
+        rc = pumma_irecv(c->buf, c->count, c->dt, prev, c->tag, c->comm,
+                         &c->req[0]);
     }
     return rc == MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
 }

@@ -123,8 +123,8 @@ int pumma_bcast_tree_start(pumma_coll_t *c,
         return PUMMA_OK;
     }
     for (int k = 0; k < t->npieces; k++)
-        if (MPI_Irecv(at(c, t, k), len(c, t, k), c->dt, t->parent, c->tag,
-                      c->comm, &t->rreq[k]) != MPI_SUCCESS)
+        if (pumma_irecv(at(c, t, k), len(c, t, k), c->dt, t->parent, c->tag,
+                        c->comm, &t->rreq[k]) != MPI_SUCCESS)
             return PUMMA_EMPI;
     return PUMMA_OK;
 }

@@ -4,14 +4,16 @@
  * The BLACS give the grid (shape, coordinates) and the MPI communicator behind
  * it (Cblacs_get what=10, then Cblacs2sys_handle). pumma duplicates that
  * communicator, so its messages never meet the BLACS', and splits it into
- * row and column communicators. The result is cached as an MPI attribute of
+ * row and column communicators -- twice: calls on the grid alternate
+ * between the two sets (pumma_grid_enter), so that no message of one call
+ * can be taken by a receive of the next or the previous. The result is cached as an MPI attribute of
  * the BLACS communicator: when the BLACS free the grid (BLACS_GRIDEXIT), MPI
  * calls our delete callback and the cache goes with it, so a context number
  * reused for another grid can never see stale communicators.
  */
 #include <stdlib.h>
 
-#include "pumma_internal.h"
+#include "pumma_comm.h"
 
 #define SGET_BLACSCONTXT 10
 
@@ -20,9 +22,12 @@ static int keyval = MPI_KEYVAL_INVALID;
 static void grid_free(pumma_grid_t *g)
 {
     if (!g) return;
-    if (g->row != MPI_COMM_NULL) MPI_Comm_free(&g->row);
-    if (g->col != MPI_COMM_NULL) MPI_Comm_free(&g->col);
-    if (g->all != MPI_COMM_NULL) MPI_Comm_free(&g->all);
+    for (int e = 0; e < PUMMA_GRID_EPOCHS; e++) {
+        pumma_grid_comms_t *s = &g->epoch[e];
+        if (s->row != MPI_COMM_NULL) MPI_Comm_free(&s->row);
+        if (s->col != MPI_COMM_NULL) MPI_Comm_free(&s->col);
+        if (s->all != MPI_COMM_NULL) MPI_Comm_free(&s->all);
+    }
     free(g->rank);
     free(g);
 }
@@ -39,21 +44,34 @@ static pumma_grid_t *grid_make(int ctxt, MPI_Comm parent)
 {
     pumma_grid_t *g = calloc(1, sizeof(*g));
     if (!g) return NULL;
+    for (int e = 0; e < PUMMA_GRID_EPOCHS; e++)
+        g->epoch[e].all = g->epoch[e].row = g->epoch[e].col = MPI_COMM_NULL;
     g->all = g->row = g->col = MPI_COMM_NULL;
     Cblacs_gridinfo(ctxt, &g->nprow, &g->npcol, &g->myrow, &g->mycol);
     int n = g->nprow * g->npcol, me, coords[2] = {g->myrow, g->mycol};
     int *all = malloc(sizeof(int) * 2 * (size_t)n);
     g->rank = malloc(sizeof(int) * (size_t)n);
-    int ok = all && g->rank &&
-             MPI_Comm_dup(parent, &g->all) == MPI_SUCCESS &&
-             MPI_Comm_split(g->all, g->myrow, g->mycol, &g->row) == MPI_SUCCESS &&
-             MPI_Comm_split(g->all, g->mycol, g->myrow, &g->col) == MPI_SUCCESS &&
-             MPI_Comm_rank(g->all, &me) == MPI_SUCCESS &&
-             MPI_Allgather(coords, 2, MPI_INT, all, 2, MPI_INT, g->all) ==
+    int ok = all && g->rank;
+    for (int e = 0; ok && e < PUMMA_GRID_EPOCHS; e++) {
+        pumma_grid_comms_t *s = &g->epoch[e];
+        ok = MPI_Comm_dup(parent, &s->all) == MPI_SUCCESS &&
+             MPI_Comm_split(s->all, g->myrow, g->mycol, &s->row) ==
+                 MPI_SUCCESS &&
+             MPI_Comm_split(s->all, g->mycol, g->myrow, &s->col) ==
                  MPI_SUCCESS;
+    }
+    ok = ok && MPI_Comm_rank(g->epoch[0].all, &me) == MPI_SUCCESS &&
+         MPI_Allgather(coords, 2, MPI_INT, all, 2, MPI_INT,
+                       g->epoch[0].all) == MPI_SUCCESS;
+    int *ub = NULL, flag = 0;
+    g->tag_ub = 32767;               /* the standard's least MPI_TAG_UB */
+    /* an attribute of MPI_COMM_WORLD, valid for every communicator */
+    if (MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) ==
+            MPI_SUCCESS && flag && ub && *ub > g->tag_ub)
+        g->tag_ub = *ub;
     if (ok) {
         int size = 0;
-        MPI_Comm_size(g->all, &size);
+        MPI_Comm_size(g->epoch[0].all, &size);
         ok = (size == n);
         for (int r = 0; ok && r < n; r++)
             g->rank[all[2 * r] * g->npcol + all[2 * r + 1]] = r;
@@ -66,7 +84,9 @@ static pumma_grid_t *grid_make(int ctxt, MPI_Comm parent)
     return g;
 }
 
-const pumma_grid_t *pumma_grid_get(int ctxt)
+/* The cached grid of ctxt, made on first use; NULL when MPI or the BLACS
+ * cannot give it. */
+static pumma_grid_t *grid_get(int ctxt)
 {
     int sys = -1, flag = 0;
     void *val = NULL;
@@ -85,6 +105,26 @@ const pumma_grid_t *pumma_grid_get(int ctxt)
         grid_free(g);
         return NULL;
     }
+    return g;
+}
+
+/*
+ * pumma_grid_enter: the grid of ctxt for a new collective call on it (a
+ * P?GEMM, a PUMMA_P?GEMR2D, a speed measurement): advances the grid's call
+ * count and makes all, row and col the communicators of this call's epoch
+ * (see pumma_comm.h, "Matching"). Every process of the grid makes the same
+ * calls in the same order, so all agree on the epoch.
+ *   ctxt  (global input) a BLACS context this process belongs to.
+ * Returns NULL when MPI or the BLACS cannot give the grid.
+ */
+const pumma_grid_t *pumma_grid_enter(int ctxt)
+{
+    pumma_grid_t *g = grid_get(ctxt);
+    if (!g) return NULL;
+    const pumma_grid_comms_t *s = &g->epoch[g->calls++ % PUMMA_GRID_EPOCHS];
+    g->all = s->all;
+    g->row = s->row;
+    g->col = s->col;
     return g;
 }
 

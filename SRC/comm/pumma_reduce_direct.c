@@ -1,8 +1,11 @@
 /*
  * pumma_reduce_direct.c -- reduce variant "direct": every other process
- * sends its contribution straight to the root, which adds them in the
- * order they arrive. One step and no inner sums: the best for 2 or 3
- * processes, where a tree has nothing to save and only adds a hop.
+ * sends its contribution straight to the root, which receives each into a
+ * buffer of its own and adds them in rank order, each as soon as it and
+ * those before it are in. One step and no inner sums: the best for
+ * 2 or 3 processes, where a tree has nothing to save and only adds a hop.
+ * The order is fixed, not the order of arrival, so that a call repeated
+ * gives the same sum to the last bit.
  */
 #include "pumma_comm.h"
 
@@ -19,7 +22,7 @@ static int shape(int np, int root, int me, int *parent, int *kids)
 
 static int start(pumma_coll_t *c)
 {
-    return pumma_reduce_tree_start(c, shape, 0, 1);
+    return pumma_reduce_tree_start(c, shape, 0);
 }
 
 /* The root receives and adds np-1 messages, one after another. */
@@ -31,6 +34,6 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 }
 
 const pumma_coll_ops_t pumma_reduce_direct = {
-    "direct", "all send to the root, added in arrival order", start,
+    "direct", "all send to the root, added in rank order", start,
     pumma_reduce_tree_test, pumma_reduce_tree_wait,
     cost};

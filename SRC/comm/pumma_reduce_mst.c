@@ -21,7 +21,7 @@ static int shape(int np, int root, int me, int *parent, int *kids)
 
 static int start(pumma_coll_t *c)
 {
-    return pumma_reduce_tree_start(c, shape, 0, 0);
+    return pumma_reduce_tree_start(c, shape, 0);
 }
 
 /* ceil(log2 np) rounds, each a message and an add. */

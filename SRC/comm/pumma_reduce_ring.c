@@ -20,7 +20,7 @@ static int shape(int np, int root, int me, int *parent, int *kids)
 
 static int start(pumma_coll_t *c)
 {
-    return pumma_reduce_tree_start(c, shape, c->segment, 0);
+    return pumma_reduce_tree_start(c, shape, c->segment);
 }
 
 /* A chain of np-1 hops, each adding, cut into s pieces when segmented. */

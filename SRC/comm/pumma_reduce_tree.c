@@ -9,8 +9,10 @@
  * k from every child, then piece k+1), and sends piece k on to its parent as
  * soon as every child's piece k is in: with pieces, a chain is pipelined.
  * The summation order is fixed (first child, own, the other children in
- * order), except for `direct`, which adds in arrival order. A leaf sends
- * straight from buf, which nobody ever writes.
+ * order), whatever order the messages arrive in: the same call gives the
+ * same sum to the last bit, as ScaLAPACK's does. Every receive names its
+ * child (pumma_comm.h, "Matching"). A leaf sends straight from buf, which
+ * nobody ever writes.
  *
  * Why every receive is posted in start(), and every leaf's send: MDB2-like
  * callers wait for the collective they root last, and a sender's wait()
@@ -37,13 +39,13 @@ enum { MAX_PIECES = 256 };
 enum { ACTIVE = 0, COMPLETE = 1, FREED = 2 };
 
 typedef struct rtree {
-    int parent, nkids, any;     /* any: children in arrival order */
+    int parent, nkids;
     int npieces, piece;         /* piece: elements per piece (last: less) */
     int nrecv, got;             /* receives: total and completed */
     int nsend, sdone;           /* sends to the parent: posted, complete */
     char *acc;                  /* running sum: rbuf at the root */
     char **from;                /* from[j]: where child j's sums land
-                                   (from[0] == acc); any: arrival j */
+                                   (from[0] == acc) */
     MPI_Request *rreq;          /* nrecv: receive i is piece i / nkids of
                                    child i % nkids */
     MPI_Request *sreq;          /* npieces */
@@ -122,9 +124,9 @@ static int setup_inner(pumma_coll_t *c, rtree_t *t)
     t->acc = t->from[0];
     for (int i = 0; i < t->nrecv; i++) {
         const int k = i / t->nkids, j = i % t->nkids;
-        int src = t->any ? MPI_ANY_SOURCE : t->kids[j];
-        if (MPI_Irecv(t->from[j] + off(c, t, k), len(c, t, k), c->dt, src,
-                      c->tag, c->comm, &t->rreq[i]) != MPI_SUCCESS)
+        if (pumma_irecv(t->from[j] + off(c, t, k), len(c, t, k), c->dt,
+                        t->kids[j], c->tag, c->comm, &t->rreq[i]) !=
+            MPI_SUCCESS)
             return PUMMA_EMPI;
     }
     return PUMMA_OK;
@@ -142,13 +144,11 @@ static int setup_inner(pumma_coll_t *c, rtree_t *t)
  *           parent of `me` (-1 for the root), writes its children into kids
  *           (room for np) in summation order and returns how many.
  *   segment (global input) elements per piece, 0: the whole message.
- *   any     (global input) 1: add the children's sums in arrival order
- *           (needs segment 0: pieces of one child must not be confused).
  * Returns PUMMA_OK, PUMMA_ENOMEM or PUMMA_EMPI.
  */
 int pumma_reduce_tree_start(pumma_coll_t *c,
                             int (*shape)(int, int, int, int *, int *),
-                            int segment, int any)
+                            int segment)
 {
     int np, me;
     c->req[0] = c->req[1] = MPI_REQUEST_NULL;
@@ -169,8 +169,7 @@ int pumma_reduce_tree_start(pumma_coll_t *c,
     rtree_t *t = calloc(1, sizeof(rtree_t) + sizeof(int) * (size_t)np);
     if (!t) return PUMMA_ENOMEM;
     t->nkids = shape(np, c->root, me, &t->parent, t->kids);
-    t->any = any;
-    cut(c->count, any ? 0 : segment, &t->npieces, &t->piece);
+    cut(c->count, segment, &t->npieces, &t->piece);
     t->nrecv = t->npieces * t->nkids;
     c->priv = t;
     c->state = ACTIVE;

@@ -20,8 +20,8 @@ static int start(pumma_shift_t *s)
     int me;
     if (MPI_Comm_rank(s->comm, &me) != MPI_SUCCESS) return PUMMA_EMPI;
     s->req[0] = s->req[1] = MPI_REQUEST_NULL;
-    if (MPI_Irecv(s->rbuf, s->rcount, s->dt, s->source, s->tag, s->comm,
-                  &s->req[0]) != MPI_SUCCESS)
+    if (pumma_irecv(s->rbuf, s->rcount, s->dt, s->source, s->tag, s->comm,
+                    &s->req[0]) != MPI_SUCCESS)
         return PUMMA_EMPI;
     if (me % 2 == 1 &&
         pumma_isend(s->sbuf, s->scount, s->dt, s->dest, s->tag, s->comm,

@@ -7,8 +7,8 @@
 
 static int start(pumma_shift_t *s)
 {
-    if (MPI_Irecv(s->rbuf, s->rcount, s->dt, s->source, s->tag, s->comm,
-                  &s->req[0]) != MPI_SUCCESS)
+    if (pumma_irecv(s->rbuf, s->rcount, s->dt, s->source, s->tag, s->comm,
+                    &s->req[0]) != MPI_SUCCESS)
         return PUMMA_EMPI;
     return pumma_isend(s->sbuf, s->scount, s->dt, s->dest, s->tag, s->comm,
                      &s->req[1]) == MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;

@@ -161,7 +161,7 @@ static void problem_init(pumma_problem_t *p, const pumma_type_t *t, int ctxt,
                          int n, int k, const void *alpha, const void *beta)
 {
     p->t = t;
-    p->g = pumma_grid_get(ctxt);
+    p->g = pumma_grid_enter(ctxt);
     if (!p->g) pumma_fatal(NULL, t->rout, "no MPI communicator for the grid",
                            PUMMA_EGRID);
     p->transa = (char)(*transa & ~0x20);

@@ -114,7 +114,7 @@ PUMMA_API void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(
     Cblacs_gridinfo(*ictxt, &nprow, &npcol, &myrow, &mycol);
     if (nprow < 0) { *info = -1; return; }
     if (*n < 1) { *info = -2; return; }
-    const pumma_grid_t *g = pumma_grid_get(*ictxt);
+    const pumma_grid_t *g = pumma_grid_enter(*ictxt);
     if (!g) pumma_fatal(NULL, "PUMMA_SPEEDS_MEASURE", "no grid", PUMMA_EGRID);
     const int np = nprow * npcol, nn = *n;
     double *a = pumma_malloc(sizeof(double) * 3 * (size_t)nn * (size_t)nn);

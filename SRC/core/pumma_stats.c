@@ -176,17 +176,6 @@ void pumma_stats_sent(double bytes)
     if (cur) cur->bytes += bytes;
 }
 
-int pumma_isend(const void *buf, int count, MPI_Datatype dt, int dest,
-                int tag, MPI_Comm comm, MPI_Request *req)
-{
-    if (cur) {
-        int sz;
-        MPI_Type_size(dt, &sz);
-        cur->bytes += (double)count * sz;
-    }
-    return MPI_Isend(buf, count, dt, dest, tag, comm, req);
-}
-
 /* -------------------------------------------------------------- memory */
 
 /* A header before each block remembers its size; 64 bytes keep the

@@ -14,7 +14,7 @@ void pumma_gemr2d(const pumma_type_t *t, int m, int n, const void *a, int ia,
     *info = pumma_check_gemr2d(m, n, ia, ja, desca, ib, jb, descb, dA, dB,
                                &ctxt);
     if (*info || m == 0 || n == 0) return;
-    const pumma_grid_t *g = pumma_grid_get(ctxt);
+    const pumma_grid_t *g = pumma_grid_enter(ctxt);
     if (!g) pumma_fatal(NULL, "PUMMA_GEMR2D", "no MPI communicator for the grid",
                         PUMMA_EGRID);
     const int la = pumma_desc_is_layout(desca), lb = pumma_desc_is_layout(descb);

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "pumma_comm.h"
 #include "pumma_remap.h"
 
 /* ------------------------------------------------------------- the sides */
@@ -319,16 +320,12 @@ static void remap_free(pumma_remap_t *r)
     free(r);
 }
 
-#define TAG0 2000                 /* remap tags: TAG0 + (id * np + o) * np + d */
+/* Remap tags: PUMMA_TAG_REMAP + (id * np + o) * np + d (pumma_comm.h). */
+#define TAG0 PUMMA_TAG_REMAP
 
 int pumma_remap_ids(const pumma_grid_t *g)
 {
-    int *ub = NULL, flag = 0;
-    long top = 32767;                /* the standard's least MPI_TAG_UB */
-    /* an attribute of MPI_COMM_WORLD, valid for every communicator */
-    if (MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) ==
-            MPI_SUCCESS && flag && ub)
-        top = *ub;
+    const long top = g->tag_ub;
     const long np = (long)g->nprow * g->npcol;
     return top < TAG0 ? 0 : (int)((top - TAG0 + 1) / (np * np));
 }
@@ -408,10 +405,10 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
                                       : post_send(r, i, hop(r, me, d));
             } else {
                 m->kind = d == me ? M_RECV : M_RELAY;
-                if (MPI_Irecv(m->buf, (int)cnt, t->mpi,
-                              g->rank[hop(r, me, o)],
-                              r->tagbase + o * np + d, g->all,
-                              &r->req[i]) != MPI_SUCCESS)
+                if (pumma_irecv(m->buf, (int)cnt, t->mpi,
+                                g->rank[hop(r, me, o)],
+                                r->tagbase + o * np + d, g->all,
+                                &r->req[i]) != MPI_SUCCESS)
                     rc = PUMMA_EMPI;
             }
         }

@@ -145,17 +145,26 @@ typedef struct pumma_model {
     int valid;
 } pumma_model_t;
 
+/* Calls on a grid alternate between this many sets of communicators. */
+enum { PUMMA_GRID_EPOCHS = 2 };
+typedef struct pumma_grid_comms { MPI_Comm all, row, col; } pumma_grid_comms_t;
+
 typedef struct pumma_grid {
     int nprow, npcol, myrow, mycol;
+    /* The current call's communicators (one of epoch[]): */
     MPI_Comm all;            /* whole grid, private to pumma */
     MPI_Comm row;            /* my grid row, rank = column coordinate */
     MPI_Comm col;            /* my grid column, rank = row coordinate */
     int *rank;               /* rank in `all` of (prow, pcol): rank[prow*npcol+pcol] */
     pumma_model_t model;     /* measured at the grid's first `auto` plan */
+    pumma_grid_comms_t epoch[PUMMA_GRID_EPOCHS];
+    unsigned long calls;     /* collective calls entered on this grid */
+    int tag_ub;              /* MPI_TAG_UB: the largest tag (pumma_comm.h) */
 } pumma_grid_t;
 
-/* Returns NULL when MPI or the BLACS cannot give the grid. */
-const pumma_grid_t *pumma_grid_get(int ctxt);
+/* The grid of ctxt for a new collective call (the next epoch's
+ * communicators); NULL when MPI or the BLACS cannot give it. */
+const pumma_grid_t *pumma_grid_enter(int ctxt);
 
 /* The grid's model, measured (collectively over the grid) on first use. */
 const pumma_model_t *pumma_grid_model(const pumma_grid_t *g);
@@ -366,9 +375,16 @@ void pumma_stats_sent(double bytes);
  * its time in the call and in the local multiply, gathered over the grid
  * (collective) and kept per process for the report. */
 void pumma_stats_het(const pumma_grid_t *g, double elements);
-/* MPI_Isend that counts the bytes for the statistics; variants use it. */
+/* MPI_Isend and MPI_Irecv as pumma makes them: every point-to-point
+ * message goes through these two (pumma_p2p.c). The send is counted for
+ * the statistics; both are points where PUMMA_JITTER may delay. */
 int pumma_isend(const void *buf, int count, MPI_Datatype dt, int dest,
                 int tag, MPI_Comm comm, MPI_Request *req);
+int pumma_irecv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+                MPI_Comm comm, MPI_Request *req);
+/* PUMMA_JITTER (testing): a random delay, at most 20 times the variable's
+ * microseconds, at a communication point; nothing when it is unset. */
+void pumma_jitter(void);
 
 /* Internal status codes (never shown to users as INFO). */
 enum { PUMMA_OK = 0, PUMMA_ENOMEM = 1, PUMMA_EMPI = 2, PUMMA_EGRID = 3 };

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pumma_internal.h"
+#include "pumma_comm.h"
 
 enum { NVAL = 10 };        /* alpha beta gamma[4] gamma_k gamma_t delta delta_t */
 
@@ -132,13 +132,13 @@ static void measure_net(MPI_Comm comm, double *v)
         for (int r = 0; r < REPS + 1; r++) {
             double t0 = now();
             if (me == 0) {
-                MPI_Send(buf, sizes[s], MPI_BYTE, peer, 77, comm);
-                MPI_Recv(buf, sizes[s], MPI_BYTE, peer, 77, comm,
+                MPI_Send(buf, sizes[s], MPI_BYTE, peer, PUMMA_TAG_MODEL, comm);
+                MPI_Recv(buf, sizes[s], MPI_BYTE, peer, PUMMA_TAG_MODEL, comm,
                          MPI_STATUS_IGNORE);
             } else {
-                MPI_Recv(buf, sizes[s], MPI_BYTE, peer, 77, comm,
+                MPI_Recv(buf, sizes[s], MPI_BYTE, peer, PUMMA_TAG_MODEL, comm,
                          MPI_STATUS_IGNORE);
-                MPI_Send(buf, sizes[s], MPI_BYTE, peer, 77, comm);
+                MPI_Send(buf, sizes[s], MPI_BYTE, peer, PUMMA_TAG_MODEL, comm);
             }
             double dt = (now() - t0) / 2;
             if (r > 0 && dt < best) best = dt;     /* r = 0 warms up */

@@ -1,0 +1,83 @@
+/*
+ * pumma_comm.h -- the communication layer's rules and what its users share
+ * (not installed): the tags, and the tree engines behind the tree-shaped
+ * broadcasts and reduces.
+ *
+ * Matching: how every message meets its own receive, whatever order the
+ * processes arrive in. MPI matches a receive to the earliest message sent
+ * to it, on its communicator, from the source and with the tag it names
+ * (the standard's non-overtaking rule). pumma relies on that, and on three
+ * rules that every variant, algorithm and remap keeps:
+ *
+ *  1. Every receive names its source and its tag: MPI's wildcards for
+ *     either are used nowhere (`make test` checks the sources for them). A
+ *     receive open to any source takes whichever matching message comes
+ *     first, so a process that runs ahead could have its message taken by
+ *     a receive meant for another process's.
+ *  2. On one communicator a process never has two operations in flight
+ *     with the same tag: an operation (a broadcast, a reduce, a roll, a
+ *     remap) is in flight from its start() to its wait() on that process.
+ *     So the operations that use a tag follow each other in the same order
+ *     on every process (each algorithm starts them in one order
+ *     everywhere), and by non-overtaking the k-th message that X sends to
+ *     Y with that tag is the one Y's k-th receive from X with it takes.
+ *     The tags below are chosen so: one roll at a time; the broadcasts of
+ *     a stage each with its own tag (all of a stage are in flight at
+ *     once); a reduce pipeline's reduces tagged by their slot, a slot
+ *     reused only after its reduce is complete; remaps tagged by their id
+ *     and the (origin, destination) pair. Where two kinds share tag
+ *     values they run on different communicators (mdb: broadcasts down
+ *     the columns, the roll along the rows).
+ *  3. Every call completes all of its operations before it returns, and
+ *     consecutive calls on a grid use different communicators
+ *     (pumma_grid_enter alternates between two sets): no message of one
+ *     call can meet a receive of the next, even if a future change broke
+ *     rule 2 across calls.
+ * MPI's own collectives (the `mpi` variants, the redistributions'
+ * MPI_Alltoallv, the model's and statistics' collectives) are matched by
+ * the order in which they start, which is the same on every process.
+ */
+#ifndef PUMMA_COMM_H
+#define PUMMA_COMM_H
+
+#include "pumma_internal.h"
+
+/* The tags (rule 2). Every one is at most MPI_TAG_UB, which is at least
+ * 32767 (the standard's least); PUMMA_TAG_BCAST and PUMMA_TAG_REMAP start
+ * ranges whose users check them against the grid's tag_ub. */
+enum {
+    PUMMA_TAG_MODEL = 77,      /* the model's ping-pong, alone on `all` */
+    PUMMA_TAG_ROLL = 11,       /* the one roll in flight (a shift) */
+    PUMMA_TAG_REDUCE = 100,    /* + slot: a reduce pipeline's reduces */
+    PUMMA_TAG_BCAST = 1000,    /* + i: broadcast i of an mdb stage */
+    PUMMA_TAG_REMAP = 2000     /* + (id * np + origin) * np + dest, on all */
+};
+
+/* A variant names its tree with a shape function: the parent of `me` (-1
+ * at the root) and its children (returned count), on a communicator of np
+ * ranks. */
+
+typedef int (*pumma_tree_shape_fn)(int np, int root, int me, int *parent,
+                                   int *kids);
+
+int pumma_bcast_tree_start(pumma_coll_t *c, pumma_tree_shape_fn shape,
+                           int segment);
+int pumma_bcast_tree_test(pumma_coll_t *c, int *done);
+int pumma_bcast_tree_wait(pumma_coll_t *c);
+
+/* Sums in tree order (children in the order shape gives them). */
+int pumma_reduce_tree_start(pumma_coll_t *c, pumma_tree_shape_fn shape,
+                            int segment);
+int pumma_reduce_tree_test(pumma_coll_t *c, int *done);
+int pumma_reduce_tree_wait(pumma_coll_t *c);
+
+/* The tree engines' sends, completed in posting order: test advances *done
+ * past those complete and sets *all when every one of the n is; wait
+ * completes the rest. Both return PUMMA_OK or PUMMA_EMPI. */
+int pumma_sends_test(MPI_Request *req, int n, int *done, int *all);
+int pumma_sends_wait(MPI_Request *req, int n, int *done);
+
+/* The mst broadcast's tree (pumma_bcast_mst.c), also the mst reduce's. */
+int pumma_bcast_mst_tree(int np, int root, int me, int *parent, int *kids);
+
+#endif
