@@ -5,6 +5,7 @@
 #                 pumma.mod, pumma.fh) and lib/pkgconfig/pumma.pc
 #   make test     pumma's own tests, the examples (also from an installed
 #                 copy), then ScaLAPACK's testers with pumma preloaded
+#   make check-stress  the long stress run (TESTING/stresstst.c; 30-40 min)
 #   make install PREFIX=/usr/local   (and DESTDIR=, for staging)
 #   make uninstall PREFIX=/usr/local
 #   make timing   the default TIMING run (pumma against ScaLAPACK's PDGEMM)
@@ -46,7 +47,7 @@ PC       := lib/pkgconfig/pumma.pc
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: all lib deps test timing bench install uninstall clean
+.PHONY: all lib deps test check-stress timing bench install uninstall clean
 all: lib
 lib: $(LIBA) $(LIBSO) $(INCLUDES) $(PC)
 
@@ -148,6 +149,9 @@ test: lib
 
 timing: lib
 	$(MAKE) -C TIMING run
+
+check-stress: lib
+	$(MAKE) -C TESTING check-stress
 
 bench: lib
 	$(MAKE) -C TIMING bench
