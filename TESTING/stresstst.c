@@ -17,14 +17,19 @@
  * 60 (a few up to 150), offsets off block boundaries, first blocks unlike
  * the others, sources -1 (replicated) and others, 9- and 11-entry
  * descriptors, ALPHA and BETA among 0, 1, -1.5 and 0.75 (complex parts
- * too).
+ * too). One call in five is heterogeneous: A, B and C of N x N (N up to
+ * 60) on a fresh layout of the grid's processes (columns, strips, rect3,
+ * square-corner as the count allows, random speeds), with het and
+ * het-overlap and both topologies in turn, mixed into the same batches.
  *
  * A call fails when
  *   - its two runs differ in any bit of C (local arrays compared whole);
  *   - an entry of sub(C) differs from ScaLAPACK's by more than
  *     8 (k + 2) eps (|alpha| sum_l |a_il| |b_lj| + |beta| |c_ij|), the
  *     forward error bound of a dot product with room for both sides'
- *     rounding (a lost or misrouted message is far beyond it);
+ *     rounding (a lost or misrouted message is far beyond it); on a
+ *     layout, the reference is the product computed from its definition
+ *     in long double by each process for its own region;
  *   - anything outside sub(C) in C's local array changed, or A or B did;
  *   - it does not finish: a watchdog stops the run (status 3) naming the
  *     batch when no batch completes in WATCHDOG_S seconds.
@@ -231,7 +236,7 @@ static void *dup_bytes(const void *p, size_t n)
 #define CODE(N, v, s) v,
 #define NAME(N, v, s) s,
 static const int algo_codes[] = {PUMMA_BC_ALGO_LIST(CODE)};
-static const char *const algo_names[] = {PUMMA_BC_ALGO_LIST(NAME)};
+static const char *const algo_names[] = {PUMMA_ALGO_LIST(NAME)};
 static const int bcast_codes[] = {PUMMA_BCAST_LIST(CODE)};
 static const char *const bcast_names[] = {PUMMA_BCAST_LIST(NAME)};
 static const int reduce_codes[] = {PUMMA_REDUCE_LIST(CODE)};
@@ -241,6 +246,8 @@ static const char *const shift_names[] = {PUMMA_SHIFT_LIST(NAME)};
 #define COUNT(a) ((int)(sizeof a / sizeof *a))
 
 typedef struct kase {
+    int het;                 /* on a heterogeneous layout (see draw_het) */
+    int layout, kind, speed_seed;
     char ta, tb;
     int m, n, k, ia, ja, ib, jb, ic, jc;
     double al[2], be[2];
@@ -311,8 +318,98 @@ static void draw(kase_t *c, const type_t *t, const grid_t *g)
     c->cs = dup_bytes(c->C.data, c->C.bytes);
 }
 
+/* Speeds for a layout of np processes (the same everywhere). */
+static void speeds_draw(int np, double *sp)
+{
+    int wide = rnd(0, 2) == 0;
+    for (int p = 0; p < np; p++)
+        sp[p] = wide ? (double)rnd(1, 90) : (double)rnd(1, 4);
+}
+
+/* A heterogeneous call: op(A) * op(B) of N x N matrices, all three on one
+ * new layout over the grid's processes, local arrays its bounding boxes. */
+static void draw_het(kase_t *c, const type_t *t, const grid_t *g)
+{
+    static const int algos[] = {PUMMA_ALGO_HET, PUMMA_ALGO_HET_OVERLAP};
+    static const int topos[] = {PUMMA_TOPO_FULL, PUMMA_TOPO_LINEAR,
+                                PUMMA_TOPO_AUTO};
+    const int np = g->P * g->Q, me = g->me_r * g->Q + g->me_c;
+    memset(c, 0, sizeof *c);
+    c->het = 1;
+    c->op.algo = algos[turn % 2];
+    c->op.topo = topos[(turn / 2) % 3];
+    turn++;
+    static const char any[] = "NTC";
+    c->ta = any[rnd(0, 2)];
+    c->tb = any[rnd(0, 2)];
+    static const double choice[] = {0.0, 1.0, -1.5, 0.75};
+    c->al[0] = choice[rnd(0, 3)]; c->al[1] = t->cplx ? choice[rnd(0, 3)] : 0;
+    c->be[0] = choice[rnd(0, 3)]; c->be[1] = t->cplx ? choice[rnd(0, 3)] : 0;
+    /* A kind the count allows; when the speeds or N do not admit it
+     * (INFO 1 or 2), the next kind, then a larger N. */
+    int kinds[4], nk = 0;
+    if (np == 2 || np == 3) kinds[nk++] = PUMMA_LAYOUT_SQUARE_CORNER;
+    if (np == 3) kinds[nk++] = PUMMA_LAYOUT_RECT3;
+    kinds[nk++] = PUMMA_LAYOUT_COLUMNS;
+    kinds[nk++] = PUMMA_LAYOUT_STRIPS;
+    double sp[MAXNP];
+    speeds_draw(np, sp);
+    int n = rnd(1, rnd(0, 3) ? 24 : 60), first = rnd(0, nk - 1), info = 1;
+    for (int tries = 0; info && tries < 64; tries++) {
+        c->kind = kinds[(first + tries) % nk];
+        if (tries % nk == nk - 1) n = n < 200 ? 2 * n + 1 : n;
+        PUMMA_F77(pumma_layout_new, PUMMA_LAYOUT_NEW)(&c->kind, &n, &n, &np,
+                                                       sp, &c->layout, &info);
+    }
+    if (info) {                      /* none fits: a block-cyclic call */
+        draw(c, t, g);
+        return;
+    }
+    c->m = c->n = c->k = n;
+    c->ia = c->ja = c->ib = c->jb = c->ic = c->jc = 1;
+    mat_t *x[3] = {&c->A, &c->B, &c->C};
+    for (int w = 0; w < 3; w++) {
+        mat_t *y = x[w];
+        int i0, j0, proc = me;
+        PUMMA_F77(pumma_layout_box, PUMMA_LAYOUT_BOX)(&c->layout, &proc, &i0,
+                                                       &j0, &y->mloc,
+                                                       &y->nloc, &info);
+        y->id = w + 1;
+        y->M = y->N = n;
+        y->imb = i0 - 1;             /* the box's origin, 0-based */
+        y->inb = j0 - 1;
+        y->lld = (y->mloc > 1 ? y->mloc : 1) + rnd(0, 2);
+        PUMMA_F77(pumma_descinit, PUMMA_DESCINIT)(y->desc, &n, &n, &c->layout,
+                                                   &g->ctxt, &y->lld, &info);
+        size_t cnt = (size_t)y->lld * (size_t)(y->nloc > 0 ? y->nloc : 1);
+        y->bytes = cnt * t->size;
+        y->data = malloc(y->bytes);
+        for (size_t e = 0; e < cnt; e++)
+            put(t, y->data, e, 7, t->cplx ? 7 : 0);
+        for (int lj = 0; lj < y->nloc; lj++)
+            for (int li = 0; li < y->mloc; li++) {
+                int gi = i0 + li, gj = j0 + lj, own;
+                PUMMA_F77(pumma_layout_owner, PUMMA_LAYOUT_OWNER)(
+                    &c->layout, &gi, &gj, &own, &info);
+                if (own == me)
+                    put(t, y->data, (size_t)li + (size_t)lj * y->lld,
+                        val(y->id, gi - 1, gj - 1, 0),
+                        t->cplx ? val(y->id, gi - 1, gj - 1, 1) : 0);
+            }
+    }
+    c->a0 = dup_bytes(c->A.data, c->A.bytes);
+    c->b0 = dup_bytes(c->B.data, c->B.bytes);
+    c->c1 = dup_bytes(c->C.data, c->C.bytes);
+    c->c2 = dup_bytes(c->C.data, c->C.bytes);
+    c->cs = NULL;
+}
+
 static void release(kase_t *c)
 {
+    if (c->layout) {
+        int info;
+        PUMMA_F77(pumma_layout_free, PUMMA_LAYOUT_FREE)(&c->layout, &info);
+    }
     free(c->A.data); free(c->B.data); free(c->C.data);
     free(c->a0); free(c->b0); free(c->c1); free(c->c2); free(c->cs);
 }
@@ -355,6 +452,70 @@ static double opabs(const mat_t *x, char tr, int i0, int j0, int i, int l,
     return fabs(val(x->id, r, q, 0)) + (cplx ? fabs(val(x->id, r, q, 1)) : 0);
 }
 
+/* The entry (i, j), 0-based, of alpha*op(A)*op(B) + beta*C from the
+ * definition, in long double; *mag: the matching sum of magnitudes. */
+static void reference(const kase_t *c, int cplx, int i, int j, double *re,
+                      double *im, double *mag)
+{
+    long double sr = 0, si = 0, sm = 0;
+    for (int l = 0; l < c->k; l++) {
+        int ar = c->ta == 'N' ? i : l, ac = c->ta == 'N' ? l : i;
+        int br = c->tb == 'N' ? l : j, bc = c->tb == 'N' ? j : l;
+        long double xr = val(1, ar, ac, 0), xi = cplx ? val(1, ar, ac, 1) : 0;
+        long double yr = val(2, br, bc, 0), yi = cplx ? val(2, br, bc, 1) : 0;
+        if (c->ta == 'C') xi = -xi;
+        if (c->tb == 'C') yi = -yi;
+        sr += xr * yr - xi * yi;
+        si += xr * yi + xi * yr;
+        sm += (fabsl(xr) + fabsl(xi)) * (fabsl(yr) + fabsl(yi));
+    }
+    long double cr = val(3, i, j, 0), ci = cplx ? val(3, i, j, 1) : 0;
+    long double ar = c->al[0], ai = c->al[1], br = c->be[0], bi = c->be[1];
+    long double tr = ar * sr - ai * si + br * cr - bi * ci;
+    long double ti = ar * si + ai * sr + br * ci + bi * cr;
+    if (br == 0 && bi == 0) { tr = ar * sr - ai * si; ti = ar * si + ai * sr; }
+    *re = (double)tr;
+    *im = (double)ti;
+    *mag = (double)((fabsl(ar) + fabsl(ai)) * sm +
+                    (fabsl(br) + fabsl(bi)) * (fabsl(cr) + fabsl(ci)));
+}
+
+/* The checks of a heterogeneous case: my region against the definition,
+ * the rest of my box untouched. */
+static int check_het(const type_t *t, const grid_t *g, kase_t *c, char *why,
+                     size_t nwhy)
+{
+    const int me = g->me_r * g->Q + g->me_c;
+    const mat_t *x = &c->C;
+    const double fac = 8.0 * (c->k + 2) * t->eps;
+    for (int lj = 0; lj < x->nloc; lj++)
+        for (int li = 0; li < x->mloc; li++) {
+            int gi = x->imb + 1 + li, gj = x->inb + 1 + lj, own, info;
+            size_t e = (size_t)li + (size_t)lj * x->lld;
+            PUMMA_F77(pumma_layout_owner, PUMMA_LAYOUT_OWNER)(
+                &c->layout, &gi, &gj, &own, &info);
+            if (own != me) {
+                if (memcmp((char *)c->c1 + e * t->size,
+                           (char *)x->data + e * t->size, t->size)) {
+                    snprintf(why, nwhy, "C(%d,%d), not mine, changed", gi, gj);
+                    return 1;
+                }
+                continue;
+            }
+            double yr, yi, mag, xr, xi;
+            reference(c, t->cplx, gi - 1, gj - 1, &yr, &yi, &mag);
+            get(t, c->c1, e, &xr, &xi);
+            double d = fabs(xr - yr) + fabs(xi - yi), bound = fac * mag;
+            if (!(d <= bound)) {
+                snprintf(why, nwhy, "C(%d,%d) = (%.9g, %.9g), by definition "
+                         "(%.9g, %.9g): difference %.3g over the bound %.3g",
+                         gi, gj, xr, xi, yr, yi, d, bound);
+                return 1;
+            }
+        }
+    return 0;
+}
+
 /* The checks of one case; a description of the first failure in why. */
 static int check(const type_t *t, const grid_t *g, kase_t *c, char *why,
                  size_t nwhy)
@@ -368,6 +529,7 @@ static int check(const type_t *t, const grid_t *g, kase_t *c, char *why,
         snprintf(why, nwhy, "the second run's C differs from the first's");
         return 1;
     }
+    if (c->het) return check_het(t, g, c, why, nwhy);
     const size_t cnt = c->C.bytes / t->size;
     const double al = fabs(c->al[0]) + fabs(c->al[1]);
     const double be = fabs(c->be[0]) + fabs(c->be[1]);
@@ -514,7 +676,10 @@ int main(int argc, char **argv)
                     kase_t batch[MAXBATCH];
                     int nb = rnd(1, MAXBATCH);
                     if (nb > per - done) nb = (int)(per - done);
-                    for (int b = 0; b < nb; b++) draw(&batch[b], t, &g);
+                    for (int b = 0; b < nb; b++) {
+                        if (rnd(0, 4) == 0) draw_het(&batch[b], t, &g);
+                        else draw(&batch[b], t, &g);
+                    }
                     snprintf(current, sizeof current,
                              "%c grid %dx%d %s, calls %ld..%ld (seed %llu)",
                              t->letter, g.P, g.Q, order ? "Col" : "Row",
@@ -532,14 +697,16 @@ int main(int argc, char **argv)
                     }
                     for (int b = 0; b < nb; b++) {
                         kase_t *c = &batch[b];
-                        run_scalapack(t, c);
+                        if (!c->het) run_scalapack(t, c);
                         char w[240];
                         if (check(t, &g, c, w, sizeof w) && !bad++)
                             snprintf(why, sizeof why,
-                                     "call %ld: %c%c m=%d n=%d k=%d ia=%d "
+                                     "call %ld%s: %c%c m=%d n=%d k=%d ia=%d "
                                      "ja=%d ib=%d jb=%d ic=%d jc=%d "
                                      "options %d/%d/%d/%d/%d (%s): %s",
-                                     done + b, c->ta, c->tb, c->m, c->n, c->k,
+                                     done + b,
+                                     c->het ? " (on a layout)" : "",
+                                     c->ta, c->tb, c->m, c->n, c->k,
                                      c->ia, c->ja, c->ib, c->jb, c->ic, c->jc,
                                      c->op.algo, c->op.bcast, c->op.reduce,
                                      c->op.shift, c->op.segment, c->plan, w);
