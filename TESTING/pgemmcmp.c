@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "pumma.h"
+#include "testmat.h"
 
 typedef void gemm_fn(const char *, const char *, const int *, const int *,
                      const int *, const void *, const void *, const int *,
@@ -45,53 +46,6 @@ static const int reduce_codes[] = {PUMMA_REDUCE_LIST(CODE)};
 static const int shift_codes[] = {PUMMA_SHIFT_LIST(CODE)};
 #define NCODES(a) ((int)(sizeof a / sizeof *a))
 
-static unsigned long long rng;
-static int rnd(int lo, int hi) /* inclusive */
-{
-    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
-    return lo + (int)((rng >> 33) % (unsigned long long)(hi - lo + 1));
-}
-
-/* Deterministic global entry, identical on every process. */
-static double val(int id, int i, int j, int part)
-{
-    unsigned long long h = (unsigned long long)id * 1000003ULL ^
-                           (unsigned long long)i * 19349663ULL ^
-                           (unsigned long long)j * 83492791ULL ^
-                           (unsigned long long)part * 2654435761ULL;
-    h ^= h >> 29; h *= 0xbf58476d1ce4e5b9ULL; h ^= h >> 32;
-    return (double)(h % 2000001ULL) / 1000000.0 - 1.0;
-}
-
-/* Local count of n indices with first block ib, block b, source src. */
-static int lcount(int n, int ib, int b, int src, int me, int np)
-{
-    if (src < 0) return n;
-    int cnt = 0;
-    for (int x = 0, blk = 0; x < n; blk++) {
-        int sz = blk == 0 ? ib : b;
-        if (sz > n - x) sz = n - x;
-        if ((src + blk) % np == me) cnt += sz;
-        x += sz;
-    }
-    return cnt;
-}
-
-/* Owner and local index of global index g. */
-static void locate(int g, int ib, int b, int src, int np, int me, int *own,
-                   int *loc)
-{
-    if (src < 0) { *own = me; *loc = g; return; }
-    int blk = g < ib ? 0 : 1 + (g - ib) / b;
-    *own = (src + blk) % np;
-    int c = 0;
-    for (int x = 0, k = 0; k < blk; k++) {
-        int sz = k == 0 ? ib : b;
-        if ((src + k) % np == *own) c += sz;
-        x += sz;
-    }
-    *loc = c + (g < ib ? g : (g - ib) % b);
-}
 
 typedef struct mat {
     int desc[11], mloc, nloc;

@@ -58,6 +58,7 @@
 #include <unistd.h>
 
 #include "pumma.h"
+#include "testmat.h"
 
 enum { MAXBATCH = 4, WATCHDOG_S = 300, COVER_MIN = 400, MAXNP = 64 };
 
@@ -123,54 +124,7 @@ static void put(const type_t *t, void *x, size_t e, double re, double im)
     }
 }
 
-/* ------------------------------------------------- random, identically */
-
-static unsigned long long rng;
-static int rnd(int lo, int hi) /* inclusive; the same on every process */
-{
-    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
-    return lo + (int)((rng >> 33) % (unsigned long long)(hi - lo + 1));
-}
-
-/* Entry (i, j) of global matrix `id`, part 0 (real) or 1 (imaginary). */
-static double val(int id, int i, int j, int part)
-{
-    unsigned long long h = (unsigned long long)id * 1000003ULL ^
-                           (unsigned long long)i * 19349663ULL ^
-                           (unsigned long long)j * 83492791ULL ^
-                           (unsigned long long)part * 2654435761ULL;
-    h ^= h >> 29; h *= 0xbf58476d1ce4e5b9ULL; h ^= h >> 32;
-    return (double)(h % 2000001ULL) / 1000000.0 - 1.0;
-}
-
 /* ------------------------------------------------- block-cyclic matrices */
-
-/* Local count of n indices (first block ib, then b, from src; -1 all). */
-static int lcount(int n, int ib, int b, int src, int me, int np)
-{
-    if (src < 0) return n;
-    int cnt = 0;
-    for (int x = 0, blk = 0; x < n; blk++) {
-        int sz = blk == 0 ? ib : b;
-        if (sz > n - x) sz = n - x;
-        if ((src + blk) % np == me) cnt += sz;
-        x += sz;
-    }
-    return cnt;
-}
-
-/* Owner and local index of global index g. */
-static void locate(int g, int ib, int b, int src, int np, int me, int *own,
-                   int *loc)
-{
-    if (src < 0) { *own = me; *loc = g; return; }
-    int blk = g < ib ? 0 : 1 + (g - ib) / b;
-    *own = (src + blk) % np;
-    int c = 0;
-    for (int k = 0; k < blk; k++)
-        if ((src + k) % np == *own) c += k == 0 ? ib : b;
-    *loc = c + (g < ib ? g : (g - ib) % b);
-}
 
 typedef struct mat {
     int id, M, N, imb, inb, mb, nb, rs, cs, lld, mloc, nloc;
@@ -414,17 +368,24 @@ static void release(kase_t *c)
     free(c->a0); free(c->b0); free(c->c1); free(c->c2); free(c->cs);
 }
 
+/* ALPHA and BETA of c in t's precision (f holds the single ones). */
+static void scalars(const type_t *t, const kase_t *c, float f[4],
+                    const void **al, const void **be)
+{
+    const int single = t->letter == 'S' || t->letter == 'C';
+    f[0] = (float)c->al[0]; f[1] = (float)c->al[1];
+    f[2] = (float)c->be[0]; f[3] = (float)c->be[1];
+    *al = single ? (const void *)f : (const void *)c->al;
+    *be = single ? (const void *)(f + 2) : (const void *)c->be;
+}
+
 /* pumma's call on c's data into C array cc; INFO back. */
 static int run_pumma(const type_t *t, kase_t *c, void *cc)
 {
     int info = 0;
-    /* ALPHA and BETA in the type's precision */
-    float al_s[2] = {(float)c->al[0], (float)c->al[1]};
-    float be_s[2] = {(float)c->be[0], (float)c->be[1]};
-    const void *al = t->size == 4 || t->letter == 'C' ? (void *)al_s
-                                                      : (void *)c->al;
-    const void *be = t->size == 4 || t->letter == 'C' ? (void *)be_s
-                                                      : (void *)c->be;
+    float f[4];
+    const void *al, *be;
+    scalars(t, c, f, &al, &be);
     t->pumma(&c->ta, &c->tb, &c->m, &c->n, &c->k, al, c->A.data, &c->ia,
              &c->ja, c->A.desc, c->B.data, &c->ib, &c->jb, c->B.desc, be, cc,
              &c->ic, &c->jc, c->C.desc, &c->op, &info);
@@ -433,12 +394,9 @@ static int run_pumma(const type_t *t, kase_t *c, void *cc)
 
 static void run_scalapack(const type_t *t, kase_t *c)
 {
-    float al_s[2] = {(float)c->al[0], (float)c->al[1]};
-    float be_s[2] = {(float)c->be[0], (float)c->be[1]};
-    const void *al = t->size == 4 || t->letter == 'C' ? (void *)al_s
-                                                      : (void *)c->al;
-    const void *be = t->size == 4 || t->letter == 'C' ? (void *)be_s
-                                                      : (void *)c->be;
+    float f[4];
+    const void *al, *be;
+    scalars(t, c, f, &al, &be);
     t->sl(&c->ta, &c->tb, &c->m, &c->n, &c->k, al, c->A.data, &c->ia, &c->ja,
           c->A.desc, c->B.data, &c->ib, &c->jb, c->B.desc, be, c->cs, &c->ic,
           &c->jc, c->C.desc);
