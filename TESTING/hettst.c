@@ -894,20 +894,49 @@ static void test_gemr2d(ty_t *t)
     verdict(what, bad);
 }
 
-/* INFO codes for illegal heterogeneous calls and descriptors. */
-static void test_errors(void)
+/* ScaLAPACK's error report, replaced as its own testers do (exported
+ * with -rdynamic): pumma's P?GEMM and ScaLAPACK's, reached with dlsym,
+ * report INFO here instead of aborting, so the two can be compared. */
+static struct { int calls, info; char rout[16]; } aborted;
+
+void PB_Cabort(int ctxt, const char *rout, int info)
 {
-    int ctxt, nprow, npcol, r, c, bad = 0, info, one = 1;
-    char why[200] = "";
+    (void)ctxt;
+    aborted.calls++;
+    aborted.info = info;
+    snprintf(aborted.rout, sizeof aborted.rout, "%s", rout ? rout : "");
+}
+
+/*
+ * INFO codes for illegal heterogeneous calls and descriptors. A call on
+ * three usable descriptors of one layout that is otherwise wrong gets
+ * pumma's documented codes (-3/-4/-5: not the layout's size, -8 ...: an
+ * index other than 1). Any other call with a heterogeneous descriptor --
+ * freed, another grid's layout, another context, M not its layout's, LLD
+ * too small, two layouts, mixed with block-cyclic ones -- gets exactly
+ * ScaLAPACK's INFO for the same arguments, to which DTYPE 801 is an
+ * illegal type: -(100*position + 1) for the first such descriptor, after
+ * the arguments checked before it. Each code is checked as written here,
+ * through pumma_pdgemm_opts and through PDGEMM (PB_Cabort), and, for the
+ * second kind, against ScaLAPACK's own PDGEMM (sl_d) on the same
+ * arguments.
+ */
+static void test_errors(gemm_fn *sl_d)
+{
+    int ctxt, ctxt2, nprow, npcol, r, c, bad = 0, info, one = 1, ncase = 0;
+    char why[300] = "";
     Cblacs_get(-1, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "Row", 1, 3);
+    Cblacs_get(-1, 0, &ctxt2);
+    Cblacs_gridinit(&ctxt2, "Row", 1, 3);       /* another context */
     Cblacs_gridinfo(ctxt, &nprow, &npcol, &r, &c);
     if (nprow > 0) {
         double sp[3] = {8, 1, 1}, sp2[3] = {1, 1, 1}, sp4[4] = {1, 1, 1, 1};
-        int N = 30, lay, lay2, lay4;
+        int N = 30, lay, lay2, lay4, old;
         pumma_layout_create(PUMMA_LAYOUT_SQUARE_CORNER, N, N, 3, sp, &lay, &info);
         pumma_layout_create(PUMMA_LAYOUT_COLUMNS, N, N, 3, sp2, &lay2, &info);
         pumma_layout_create(PUMMA_LAYOUT_COLUMNS, N, N, 4, sp4, &lay4, &info);
+        pumma_layout_create(PUMMA_LAYOUT_SQUARE_CORNER, N, N, 3, sp, &old, &info);
         ty_t t = {'D', 8, 0, 0, 0, 0, 0, 0};
         het_t A, B, C, D;
         het_make(&t, ctxt, lay, N, &A);
@@ -916,31 +945,91 @@ static void test_errors(void)
         het_make(&t, ctxt, lay2, N, &D);
         bc_t E;
         bc_make(&t, ctxt, N, N, 4, 4, 1, &E);
+        /* heterogeneous descriptors that are not usable here */
+        int fr[9], ld[9], cx[9], mm[9], g4[9];
+        memcpy(fr, A.desc, sizeof fr);
+        fr[4] = old;                                /* freed below */
+        memcpy(ld, B.desc, sizeof ld);
+        ld[8] = 0;                                  /* LLD too small */
+        memcpy(cx, B.desc, sizeof cx);
+        cx[1] = ctxt2;                              /* another context */
+        memcpy(mm, C.desc, sizeof mm);
+        mm[2] = N - 1;                              /* M not the layout's */
+        memcpy(g4, C.desc, sizeof g4);
+        g4[4] = lay4;                               /* a 4-process layout */
+        pumma_layout_free_(&old, &info);
         double al = 1, be = 0;
-        int M1 = N - 1, bd[9];
-        struct { const char *ta; int m, n, k, ia, jb; const int *da, *db, *dc; int want; } e[] = {
-            {"N", N, N, N, 1, 1, A.desc, B.desc, C.desc, 0},
-            {"X", N, N, N, 1, 1, A.desc, B.desc, C.desc, -1},
-            {"N", M1, N, N, 1, 1, A.desc, B.desc, C.desc, -3},
-            {"N", N, M1, N, 1, 1, A.desc, B.desc, C.desc, -4},
-            {"N", N, N, M1, 1, 1, A.desc, B.desc, C.desc, -5},
-            {"N", N, N, N, 2, 1, A.desc, B.desc, C.desc, -8},
-            {"N", N, N, N, 1, 2, A.desc, B.desc, C.desc, -13},
-            {"N", N, N, N, 1, 1, E.desc, B.desc, C.desc, -1001},
-            {"N", N, N, N, 1, 1, A.desc, E.desc, C.desc, -1401},
-            {"N", N, N, N, 1, 1, A.desc, B.desc, D.desc, -1905},
-            {"N", N, N, N, 1, 1, A.desc, bd, C.desc, -1409},
+        const int M1 = N - 1;
+        struct {
+            const char *ta, *tb;
+            int m, n, k, ia, jb;
+            const int *da, *db, *dc;
+            int want, sl;       /* sl: ScaLAPACK's PDGEMM must agree */
+        } e[] = {
+            /* usable descriptors: pumma's own codes */
+            {"N", "N", N, N, N, 1, 1, A.desc, B.desc, C.desc, 0, 0},
+            {"X", "N", N, N, N, 1, 1, A.desc, B.desc, C.desc, -1, 1},
+            {"N", "X", N, N, N, 1, 1, A.desc, B.desc, C.desc, -2, 1},
+            {"N", "N", -1, N, N, 1, 1, A.desc, B.desc, C.desc, -3, 1},
+            {"N", "N", M1, N, N, 1, 1, A.desc, B.desc, C.desc, -3, 0},
+            {"N", "N", N, M1, N, 1, 1, A.desc, B.desc, C.desc, -4, 0},
+            {"N", "N", N, N, M1, 1, 1, A.desc, B.desc, C.desc, -5, 0},
+            {"N", "N", N, N, N, 2, 1, A.desc, B.desc, C.desc, -8, 0},
+            {"N", "N", N, N, N, 1, 2, A.desc, B.desc, C.desc, -13, 0},
+            /* not a heterogeneous call pumma can make: ScaLAPACK's codes */
+            {"N", "N", N, N, N, 1, 1, E.desc, B.desc, C.desc, -1401, 1},
+            {"N", "N", N, N, N, 1, 1, A.desc, E.desc, C.desc, -1001, 1},
+            {"N", "N", N, N, N, 1, 1, A.desc, B.desc, E.desc, -1001, 1},
+            {"N", "N", N, N, N, 1, 1, E.desc, E.desc, C.desc, -1901, 1},
+            {"N", "N", N, N, N, 1, 1, A.desc, B.desc, D.desc, -1001, 1},
+            {"N", "N", N, N, N, 1, 1, A.desc, ld, C.desc, -1001, 1},
+            {"N", "N", N, N, N, 1, 1, fr, fr, fr, -1001, 1},
+            {"N", "N", N, N, N, 2, 1, fr, fr, fr, -1001, 1},
+            {"N", "N", N, N, N, 0, 1, fr, fr, fr, -8, 1},
+            {"N", "N", N, N, N, 1, 1, E.desc, fr, E.desc, -1401, 1},
+            {"N", "N", N, N, N, 1, 2, E.desc, fr, E.desc, -1401, 1},
+            {"N", "N", N, N, N, 1, 1, E.desc, E.desc, fr, -1901, 1},
+            {"X", "N", N, N, N, 1, 1, E.desc, E.desc, fr, -1, 1},
+            {"N", "X", N, N, N, 1, 1, E.desc, fr, E.desc, -2, 1},
+            {"N", "N", -1, N, N, 1, 1, E.desc, E.desc, fr, -3, 1},
+            {"N", "N", N, N, -1, 1, 1, E.desc, fr, E.desc, -5, 1},
+            {"N", "N", N, N, N, 1, 1, E.desc, cx, E.desc, -1401, 1},
+            {"N", "N", N, N, N, 1, 1, E.desc, E.desc, mm, -1901, 1},
+            {"N", "N", N, N, N, 1, 1, E.desc, E.desc, g4, -1901, 1},
+            {"N", "N", N, N, N, 1, 1, fr, B.desc, C.desc, -1001, 1},
+            {"T", "N", N, N, N, 1, 1, A.desc, B.desc, mm, -1001, 1},
         };
-        memcpy(bd, B.desc, sizeof bd);
-        bd[8] = 0;                                  /* LLD too small */
-        for (size_t i = 0; i < sizeof e / sizeof *e && !bad; i++) {
+        for (size_t i = 0; i < sizeof e / sizeof *e && !bad; i++, ncase++) {
             pumma_options_t o = {0};
-            pumma_pdgemm_opts(e[i].ta, "N", &e[i].m, &e[i].n, &e[i].k, &al, (double *)A.a,
-                              &e[i].ia, &one, e[i].da, (double *)B.a, &one, &e[i].jb, e[i].db,
-                              &be, (double *)C.a, &one, &one, e[i].dc, &o, &info);
+            pumma_pdgemm_opts(e[i].ta, e[i].tb, &e[i].m, &e[i].n, &e[i].k, &al,
+                              (double *)A.a, &e[i].ia, &one, e[i].da, (double *)B.a, &one,
+                              &e[i].jb, e[i].db, &be, (double *)C.a, &one, &one, e[i].dc,
+                              &o, &info);
             if (info != e[i].want) {
                 bad = 1;
                 sprintf(why, "case %zu: INFO %d, not %d", i, info, e[i].want);
+            }
+            if (!bad && e[i].want) {             /* the drop-in: PB_Cabort */
+                memset(&aborted, 0, sizeof aborted);
+                pdgemm_(e[i].ta, e[i].tb, &e[i].m, &e[i].n, &e[i].k, &al, (double *)A.a,
+                        &e[i].ia, &one, e[i].da, (double *)B.a, &one, &e[i].jb, e[i].db,
+                        &be, (double *)C.a, &one, &one, e[i].dc);
+                if (aborted.calls != 1 || aborted.info != e[i].want ||
+                    strcmp(aborted.rout, "PDGEMM")) {
+                    bad = 1;
+                    sprintf(why, "case %zu: PDGEMM reported %d time(s), INFO %d (%s), not %d",
+                            i, aborted.calls, aborted.info, aborted.rout, e[i].want);
+                }
+            }
+            if (!bad && e[i].sl) {               /* ScaLAPACK's own */
+                memset(&aborted, 0, sizeof aborted);
+                sl_d(e[i].ta, e[i].tb, &e[i].m, &e[i].n, &e[i].k, &al, A.a, &e[i].ia, &one,
+                     e[i].da, B.a, &one, &e[i].jb, e[i].db, &be, C.a, &one, &one, e[i].dc);
+                if (aborted.calls != 1 || aborted.info != e[i].want) {
+                    bad = 1;
+                    sprintf(why, "case %zu: ScaLAPACK's PDGEMM reported %d time(s), INFO %d, "
+                            "pumma %d", i, aborted.calls, aborted.info, e[i].want);
+                }
             }
         }
         /* PUMMA_DESCINIT */
@@ -955,13 +1044,10 @@ static void test_errors(void)
                 sprintf(why, "PUMMA_DESCINIT case %zu: INFO %d, not %d", i, info, di[i].want);
             }
         }
-        /* A descriptor kept past PUMMA_LAYOUT_FREE names no layout, even
-         * when a new layout of the same shape takes the freed one's place. */
-        int old, fresh;
-        pumma_layout_create(PUMMA_LAYOUT_SQUARE_CORNER, N, N, 3, sp, &old, &info);
-        het_t S;
-        het_make(&t, ctxt, old, N, &S);
-        pumma_layout_free_(&old, &info);
+        /* A freed handle names no layout, even when a new layout of the
+         * same shape takes the freed one's place (fr above was refused
+         * with this new layout alive). */
+        int fresh;
         pumma_layout_create(PUMMA_LAYOUT_SQUARE_CORNER, N, N, 3, sp, &fresh, &info);
         if (!bad && (info || fresh == old)) {
             bad = 1;
@@ -969,12 +1055,12 @@ static void test_errors(void)
         }
         if (!bad) {
             pumma_options_t o = {0};
-            pumma_pdgemm_opts("N", "N", &N, &N, &N, &al, (double *)S.a, &one, &one, S.desc,
-                              (double *)S.a, &one, &one, S.desc, &be, (double *)S.a, &one,
-                              &one, S.desc, &o, &info);
-            if (info != -1005) {
+            pumma_pdgemm_opts("N", "N", &N, &N, &N, &al, (double *)A.a, &one, &one, fr,
+                              (double *)A.a, &one, &one, fr, &be, (double *)A.a, &one,
+                              &one, fr, &o, &info);
+            if (info != -1001) {
                 bad = 1;
-                sprintf(why, "P?GEMM on a freed layout's descriptors: INFO %d, not -1005", info);
+                sprintf(why, "P?GEMM on a freed layout's descriptors: INFO %d, not -1001", info);
             }
         }
         pumma_layout_free_(&old, &info);
@@ -983,15 +1069,17 @@ static void test_errors(void)
             sprintf(why, "PUMMA_LAYOUT_FREE of a freed handle: INFO 0");
         }
         pumma_layout_destroy(fresh);
-        free(S.a);
         free(A.a); free(B.a); free(C.a); free(D.a); free(E.a);
         pumma_layout_destroy(lay);
         pumma_layout_destroy(lay2);
         pumma_layout_destroy(lay4);
         Cblacs_gridexit(ctxt);
+        Cblacs_gridexit(ctxt2);
     }
-    char what[300];
-    snprintf(what, sizeof what, "INFO codes of heterogeneous P?GEMM and PUMMA_DESCINIT %s", why);
+    char what[400];
+    snprintf(what, sizeof what, "INFO codes of heterogeneous P?GEMM (%d calls, through "
+             "pumma_pdgemm_opts and PDGEMM, ScaLAPACK's own where the call is not one pumma "
+             "can make) and PUMMA_DESCINIT %s", ncase, why);
     verdict(what, bad);
 }
 
@@ -1072,7 +1160,7 @@ int main(int argc, char **argv)
     test_layouts();
     test_extreme_layouts();
     for (int i = 0; i < 4; i++) test_gemr2d(&types[i]);
-    test_errors();
+    test_errors(types[1].sl);
     test_gemm(types, 4);
     test_extreme_gemm(types, 4);
     test_scalars(types, 4);
