@@ -49,7 +49,7 @@ bad() {           # bad VAR=value: must stop, quickly, naming VAR
     elif ! grep -qF "pumma: $1 is not valid; expected" $log; then
         ok=0; why="no message 'pumma: $1 is not valid; expected ...'"
     fi
-    verdict $ok "bad $1: stopped (status $status, ${secs}s) $why"
+    verdict $ok "bad $1 must stop: status $status, ${secs}s $why"
 }
 
 good() {          # good VAR=value [note]: must pass; note: pumma's note
@@ -60,7 +60,7 @@ good() {          # good VAR=value [note]: must pass; note: pumma's note
     elif [ -n "$2" ] && ! grep -qF "$2" $log; then ok=0; why="no note '$2'"
     elif [ -z "$2" ] && grep -q '^pumma:' $log; then ok=0; why="pumma printed: $(grep '^pumma:' $log | head -1)"
     fi
-    verdict $ok "good $1: passed (${secs}s) $why"
+    verdict $ok "good $1 must pass: status $status, ${secs}s $why"
 }
 
 for v in PUMMA_SEGMENT=abc PUMMA_SEGMENT=-5 PUMMA_SEGMENT=99999999999 \
