@@ -6,12 +6,12 @@
  * s_r: after every local multiply, rank r sleeps until the multiply has
  * lasted f = max(s)/s_r times the processor time it used (f at most
  * 1000, SPEED_CAP), so it computes f times slower, as the seed's
- * experiments slowed their CPUs. Processor
- * time, not elapsed time, is the base: when ranks share a core, the
- * elapsed time of a multiply includes waiting for the core, which must
- * not be multiplied by f. Sleeping (not spinning) leaves the core to the
- * others, so slowed ranks can share cores. (Assumes a single-threaded
- * BLAS per rank, as the timings here use.)
+ * experiments slowed their CPUs. Processor time, not elapsed time, is
+ * the base: when ranks share a core, the elapsed time of a multiply
+ * includes waiting for the core, which must not be multiplied by f.
+ * Sleeping (not spinning) leaves the core to the others, so slowed ranks
+ * can share cores. (Assumes a single-threaded BLAS per rank, as the
+ * timings here use.)
  *
  * PUMMA_SPEEDS_MEASURE( ICTXT, N, SPEEDS, INFO ) times an N x N x N local
  * DGEMM on every process of the grid (padded as above) and returns their
