@@ -5,9 +5,6 @@
  * jitter hook (pumma_jitter) that the stress tests use to make processes
  * drift apart.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,16 +16,9 @@ static unsigned long long jitter_rng;
 
 static double jitter_read(void)
 {
-    const char *e = getenv("PUMMA_JITTER");
-    if (!e || !*e) return 0;
-    char *end;
-    errno = 0;
-    double us = strtod(e, &end);
-    if (end == e || *end || errno || !(us >= 0 && us <= 1e6)) {
-        fprintf(stderr, "pumma: PUMMA_JITTER=%s is not valid: expected "
-                "microseconds, 0 to 1000000\n", e);
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    double us = pumma_env_double("PUMMA_JITTER", 0, 0, 1e6,
+                                 "microseconds, 0 to 1000000");
+    if (us == 0) return 0;
     int r = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
     jitter_rng = (unsigned long long)time(NULL) * 2654435761ULL ^
@@ -39,7 +29,7 @@ static double jitter_read(void)
 
 void pumma_jitter(void)
 {
-    if (jitter_max < 0) jitter_max = jitter_read();
+    if (jitter_max < 0) jitter_max = jitter_read();     /* read once */
     if (jitter_max == 0) return;
     jitter_rng = jitter_rng * 6364136223846793005ULL + 1442695040888963407ULL;
     unsigned x = (unsigned)(jitter_rng >> 33);

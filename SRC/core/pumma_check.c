@@ -141,14 +141,32 @@ int pumma_check(const char *transa, const char *transb, int m, int n, int k,
     return (err % MULT == 0) ? -(err / MULT) : -err;
 }
 
+/* 1 when descriptor d (on DESCA's context ctxt, whose grid is given) is
+ * a heterogeneous descriptor of a live layout of the grid's size, with
+ * the layout's M and N and an LLD this process can use. */
+static int het_usable(const int *d, int ctxt, int nprow, int npcol,
+                      int myrow, int mycol)
+{
+    return pumma_desc_is_layout(d) && d[CTXT_] == ctxt &&
+           !pumma_desc_layout_check(d, nprow, npcol, myrow, mycol);
+}
+
 /*
- * The check of a call with heterogeneous descriptors (any of the three):
- * all three must be heterogeneous, on DESCA's context and on one layout,
- * and the call must multiply the whole matrices: M = N = K = the layout's
- * size, IA = JA = IB = JB = IC = JC = 1. Codes as ScaLAPACK's: -position,
- * or -(100*position + entry) with the heterogeneous descriptor's own
- * entries (DTYPE 1, CTXT 2, M 3, N 4, LAYOUT 5, LLD 9); the lowest
- * position wins.
+ * The check of a call with heterogeneous descriptors (any of the three).
+ * pumma multiplies when all three are usable heterogeneous descriptors
+ * (het_usable) of one layout; the call must then multiply the whole
+ * matrices: M = N = K = the layout's size, IA = JA = IB = JB = IC = JC
+ * = 1, and pumma reports what is not so with ScaLAPACK's kind of code:
+ * -position of the first illegal scalar (-1/-2 TRANSA/TRANSB, -3/-4/-5
+ * M/N/K negative or not the layout's size, -8 ... -18 an index other
+ * than 1). Any other set of descriptors -- one block-cyclic, one that
+ * names a freed or unknown layout, another grid's layout, another
+ * context, M or N not its layout's, a bad LLD, two different layouts --
+ * is not a heterogeneous call pumma can make, and gets exactly what
+ * ScaLAPACK's P?GEMM reports for the same arguments (pumma_check): it
+ * knows no DTYPE 801, so -(100*position + 1) for the first
+ * heterogeneous descriptor in argument order, unless an argument checked
+ * before it is illegal.
  */
 int pumma_check_het(const char *transa, const char *transb, int m, int n,
                     int k, int ia, int ja, const int *desca, int ib, int jb,
@@ -156,9 +174,23 @@ int pumma_check_het(const char *transa, const char *transb, int m, int n,
                     int *ctxt)
 {
     int nprow, npcol, myrow, mycol;
-    *ctxt = desca[1];
+    *ctxt = desca[CTXT_];
     Cblacs_gridinfo(*ctxt, &nprow, &npcol, &myrow, &mycol);
     if (nprow == -1) return -(1001 + CTXT_);
+
+    const int *d[3] = {desca, descb, descc};
+    const pumma_layout_t *L = NULL;
+    int usable = 1;
+    for (int x = 0; x < 3 && usable; x++) {
+        usable = het_usable(d[x], *ctxt, nprow, npcol, myrow, mycol);
+        if (usable && !L) L = pumma_desc_layout(d[x]);
+        else if (usable && pumma_desc_layout(d[x]) != L) usable = 0;
+    }
+    if (!usable) {
+        int dA[11], dB[11], dC[11], c;
+        return pumma_check(transa, transb, m, n, k, ia, ja, desca, ib, jb,
+                           descb, ic, jc, descc, dA, dB, dC, &c);
+    }
 
     const char ta = (char)(*transa & ~0x20), tb = (char)(*transb & ~0x20);
     int err = NONE;
@@ -169,31 +201,19 @@ int pumma_check_het(const char *transa, const char *transb, int m, int n,
     if (m < 0) err = MIN(err, 3 * MULT);
     if (n < 0) err = MIN(err, 4 * MULT);
     if (k < 0) err = MIN(err, 5 * MULT);
-
-    const int *d[3] = {desca, descb, descc};
     const int pos[3] = {10, 14, 19};
     const int ipos[3][2] = {{ia, ja}, {ib, jb}, {ic, jc}};
-    const pumma_layout_t *L = NULL;
     for (int x = 0; x < 3; x++) {
-        const int dp = pos[x] * MULT;
         if (ipos[x][0] != 1) err = MIN(err, (pos[x] - 2) * MULT);
         if (ipos[x][1] != 1) err = MIN(err, (pos[x] - 1) * MULT);
-        if (!pumma_desc_is_layout(d[x])) { err = MIN(err, dp + 1); continue; }
-        if (d[x][1] != *ctxt) { err = MIN(err, dp + 2); continue; }
-        int e = pumma_desc_layout_check(d[x], nprow, npcol, myrow, mycol);
-        if (e) { err = MIN(err, dp + e); continue; }
-        const pumma_layout_t *Lx = pumma_desc_layout(d[x]);
-        if (!L) L = Lx;
-        else if (Lx != L) err = MIN(err, dp + 5);
     }
     /* Whole, square matrices: op(A) M x K, op(B) K x N, C M x N. */
-    if (L && err == NONE) {
-        if (m != L->m || m != L->n) err = MIN(err, 3 * MULT);
-        else if (n != L->n) err = MIN(err, 4 * MULT);
-        else if (k != L->n) err = MIN(err, 5 * MULT);
+    if (err == NONE) {
+        if (m != L->m || m != L->n) err = 3 * MULT;
+        else if (n != L->n) err = 4 * MULT;
+        else if (k != L->n) err = 5 * MULT;
     }
-    if (err == NONE) return 0;
-    return (err % MULT == 0) ? -(err / MULT) : -err;
+    return err == NONE ? 0 : -(err / MULT);
 }
 
 /* One operand of PUMMA_P?GEMR2D: block-cyclic (checked as for P?GEMM) or

@@ -4,6 +4,7 @@
  * sub(A), sub(B), sub(C) -> alignment (redistribute what the algorithm cannot
  * take as it is) -> run -> sub(C) back.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,11 +46,11 @@ static void bad_name(const char *var, const char *val,
 #define BAD_NAME(var, val, tab)                                             \
     bad_name(var, val, tab, (int)(sizeof tab / sizeof *tab))
 
-/* The value of an environment variable, NULL when unset or "auto". */
+/* The value of an environment variable, NULL when unset, empty or "auto". */
 static const char *env_choice(const char *var)
 {
-    const char *v = getenv(var);
-    return (!v || !*v || strcmp(v, "auto") == 0) ? NULL : v;
+    const char *v = pumma_env_get(var);
+    return (!v || strcmp(v, "auto") == 0) ? NULL : v;
 }
 
 /* The environment's defaults, read once (see README, "Environment"). */
@@ -79,18 +80,28 @@ static const pumma_opts_t *env_opts(void)
     if ((v = env_choice("PUMMA_SHIFT")) != NULL &&
         !(o.shift = pumma_shift_find(v)))
         BAD_NAME("PUMMA_SHIFT", v, shift_codes);
-    const char *sg = getenv("PUMMA_SEGMENT");
-    o.segment = sg ? atoi(sg) : 0;
-    if (o.segment < 0) o.segment = 0;
-    const char *pn = getenv("PUMMA_PANEL");
-    o.panel = pn ? atoi(pn) : PANEL_UNSET;
-    if (pn && o.panel < 0) o.panel = 0;
-    const char *sl = getenv("PUMMA_SLICE");
-    o.slice = sl ? atoi(sl) : 0;
-    if (o.slice < 0) o.slice = 0;
-    const char *pc = getenv("PUMMA_PIECE");
-    o.piece = pc ? atof(pc) : 64.0 * 1024 * 1024;
-    if (!(o.piece >= 1)) o.piece = 1;
+    /* Numbers, strictly (pumma_env.c): a bad one stops the program. */
+    o.segment = (int)pumma_env_int(
+        "PUMMA_SEGMENT", 0, 0, INT_MAX,
+        "an integer >= 0 (bytes per pipelined piece; 0: the default)");
+    o.panel = (int)pumma_env_int(
+        "PUMMA_PANEL", PANEL_UNSET, 0, INT_MAX,
+        "an integer >= 0 (columns per local multiply panel; 0: no panels)");
+    o.slice = (int)pumma_env_int(
+        "PUMMA_SLICE", 0, 0, INT_MAX,
+        "an integer >= 0 (columns of K per slice; 0: automatic)");
+    o.piece = (double)pumma_env_int(
+        "PUMMA_PIECE", 64LL * 1024 * 1024, 1, LLONG_MAX,
+        "an integer >= 1 (bytes per summed piece)");
+    /* The variables read elsewhere, read now: a bad value stops the
+     * program at its first call, not at the first call that happens to
+     * use it (or never, leaving the user to believe it took effect). */
+    pumma_speed_factor();
+    pumma_remap_latency();
+    pumma_model_env_check();
+    pumma_stats_on();
+    pumma_mem_cache_on();
+    pumma_jitter();
     done = 1;
     return &o;
 }

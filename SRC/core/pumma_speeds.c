@@ -4,13 +4,14 @@
  *
  * PUMMA_SPEEDS=s0,s1,... gives MPI_COMM_WORLD rank r the relative speed
  * s_r: after every local multiply, rank r sleeps until the multiply has
- * lasted f = max(s)/s_r times the processor time it used, so it computes
- * f times slower, as the seed's experiments slowed their CPUs. Processor
- * time, not elapsed time, is the base: when ranks share a core, the
- * elapsed time of a multiply includes waiting for the core, which must
- * not be multiplied by f. Sleeping (not spinning) leaves the core to the
- * others, so slowed ranks can share cores. (Assumes a single-threaded
- * BLAS per rank, as the timings here use.)
+ * lasted f = max(s)/s_r times the processor time it used (f at most
+ * 1000, SPEED_CAP), so it computes f times slower, as the seed's
+ * experiments slowed their CPUs. Processor time, not elapsed time, is
+ * the base: when ranks share a core, the elapsed time of a multiply
+ * includes waiting for the core, which must not be multiplied by f.
+ * Sleeping (not spinning) leaves the core to the others, so slowed ranks
+ * can share cores. (Assumes a single-threaded BLAS per rank, as the
+ * timings here use.)
  *
  * PUMMA_SPEEDS_MEASURE( ICTXT, N, SPEEDS, INFO ) times an N x N x N local
  * DGEMM on every process of the grid (padded as above) and returns their
@@ -27,6 +28,8 @@
  * cores, a polling process would take the core from one still measuring
  * and make it look slower.
  */
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,37 +42,51 @@
 #define MEASURE_WINDOW 0.3   /* seconds of repetitions per process */
 #define MEASURE_MAXREP 50
 
+/*
+ * The most PUMMA_SPEEDS slows a rank: speeds further apart are emulated
+ * as this ratio (a note on standard error says so). Speeds are relative,
+ * so any finite positive ones are legal, but sleeping 1e300 times a
+ * multiply is a hang, not an emulation; three orders of magnitude cover
+ * the heterogeneity the layouts are for (the seed's experiments go to
+ * 90:5, 18 times) while a slowed multiply still ends: a 1 ms multiply
+ * takes at most 1 s.
+ */
+#define SPEED_CAP 1000.0
+
 static double factor = -1;      /* how much slower this rank computes */
 
+/* PUMMA_SPEEDS: this rank's factor, max(s)/s_r at most SPEED_CAP. Each
+ * speed is divided by the largest before anything else, so speeds near
+ * the ends of the double range (1e308, 1e-300) give no overflow. */
 static void read_speeds(void)
 {
-    const char *e = getenv("PUMMA_SPEEDS");
+    const char *e = pumma_env_get("PUMMA_SPEEDS");
     factor = 1;
-    if (!e || !*e) return;
-    int rank, size, n = 0;
+    if (!e) return;
+    int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    double mine = 0, top = 0;
-    const char *p = e;
-    while (*p) {
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p || !(v > 0)) break;
-        if (n == rank) mine = v;
-        if (v > top) top = v;
-        n++;
-        p = end;
-        if (*p == ',') p++;
-        else break;
-    }
-    if (*p || n != size) {
-        if (rank == 0)
-            fprintf(stderr, "pumma: PUMMA_SPEEDS=%s: give one relative speed "
-                            "> 0 per MPI rank (%d), separated by commas\n",
-                    e, size);
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    factor = top / mine;
+    char expect[160];
+    snprintf(expect, sizeof expect,
+             "%d finite numbers > 0 separated by commas, one relative speed "
+             "per MPI rank", size);
+    double *v = malloc(sizeof(double) * (size_t)size);
+    if (!v) pumma_fatal(NULL, "PUMMA_SPEEDS", "speeds", PUMMA_ENOMEM);
+    int n = pumma_env_list("PUMMA_SPEEDS", v, size, nextafter(0.0, 1.0),
+                           DBL_MAX, expect);
+    if (n != size) pumma_env_bad("PUMMA_SPEEDS", e, expect);
+    double top = 0, slowest = 1;
+    for (int r = 0; r < size; r++)
+        if (v[r] > top) top = v[r];
+    for (int r = 0; r < size; r++)
+        if (v[r] / top < slowest) slowest = v[r] / top;
+    const double mine = v[rank] / top;     /* in (0, 1], or 0 by underflow */
+    factor = mine * SPEED_CAP > 1 ? 1 / mine : SPEED_CAP;
+    if (rank == 0 && slowest * SPEED_CAP < 1)
+        fprintf(stderr, "pumma: PUMMA_SPEEDS=%s: speeds more than %.0f times "
+                        "apart; the slower ranks are slowed %.0f times\n",
+                e, SPEED_CAP, SPEED_CAP);
+    free(v);
 }
 
 double pumma_speed_factor(void)
@@ -91,18 +108,24 @@ void pumma_speed_pad(double wall, double cpu, void (*progress)(void *),
     double f = pumma_speed_factor();
     if (f <= 1) return;
     double s = f * cpu - wall;
-    if (s <= 0) return;
+    if (!(s > 0)) return;
     /* A slowed process still takes part in communication while it
-     * "computes": sleep in steps of at most 1 ms, advancing it between. */
+     * "computes": sleep in steps of at most 1 ms, advancing it between.
+     * Without that, steps of at most 1 s, so the conversion to timespec
+     * stays in range. Each step's remaining time comes from the clock: a
+     * sleep cut short (a signal) is made up by the next step, never by
+     * retrying one that cannot succeed, and the loop ends with the time. */
     double end = MPI_Wtime() + s;
     for (;;) {
         double left = end - MPI_Wtime();
-        if (left <= 0) break;
+        if (!(left > 0)) break;
+        if (left > 1) left = 1;
         if (progress && left > 1e-3) left = 1e-3;
-        struct timespec ts = {(time_t)left,
-                              (long)((left - (double)(time_t)left) * 1e9)};
-        while (nanosleep(&ts, &ts) != 0)
-            ;
+        struct timespec ts;
+        ts.tv_sec = (time_t)left;
+        ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+        if (ts.tv_nsec > 999999999L) ts.tv_nsec = 999999999L;
+        nanosleep(&ts, NULL);
         if (progress) progress(ctx);
     }
 }
@@ -147,7 +170,7 @@ PUMMA_API void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(
         }
     }
     pumma_free(a);
-    double mine = best, sum = 0;      /* multiplies per second */
+    double mine = best, top = 0, sum = 0;   /* multiplies per second */
     double *all = malloc(sizeof(double) * (size_t)np);
     if (!all) pumma_fatal(g, "PUMMA_SPEEDS_MEASURE", "speeds", PUMMA_ENOMEM);
     rc = MPI_Iallgather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, g->all,
@@ -156,8 +179,11 @@ PUMMA_API void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(
     if (rc)
         pumma_fatal(g, "PUMMA_SPEEDS_MEASURE", "gather", PUMMA_EMPI);
     /* gathered by rank in g->all; returned by grid position */
-    for (int q = 0; q < np; q++) sum += all[g->rank[q]];
-    for (int q = 0; q < np; q++) speeds[q] = all[g->rank[q]] / sum;
+    /* scaled by the largest before summing, as every use of speeds is */
+    for (int q = 0; q < np; q++)
+        if (all[q] > top) top = all[q];
+    for (int q = 0; q < np; q++) sum += all[g->rank[q]] / top;
+    for (int q = 0; q < np; q++) speeds[q] = all[g->rank[q]] / top / sum;
     free(all);
     *info = 0;
 }

@@ -37,10 +37,9 @@ static pumma_model_t model;          /* the last model measured or set */
 
 int pumma_stats_on(void)
 {
-    if (enabled < 0) {
-        const char *s = getenv("PUMMA_STATS");
-        enabled = s && *s && strcmp(s, "0") != 0;
-    }
+    if (enabled < 0)
+        enabled = (int)pumma_env_int("PUMMA_STATS", 0, 0, 1,
+                                     "0 or 1 (1: print statistics at exit)");
     return enabled;
 }
 
@@ -209,15 +208,24 @@ static size_t map_len(size_t bytes)
 
 static void unmap(void *base) { munmap(base, block_size(base) + HDR); }
 
-void *pumma_malloc(size_t bytes)
+/* PUMMA_CACHE (0: off, 1: on, the default), read once, with the page
+ * size the blocks are cut to. */
+int pumma_mem_cache_on(void)
 {
-    if (bytes == 0) return NULL;
     if (cache_on < 0) {
-        const char *s = getenv("PUMMA_CACHE");
-        cache_on = !(s && strcmp(s, "0") == 0);
+        cache_on = (int)pumma_env_int(
+            "PUMMA_CACHE", 1, 0, 1,
+            "0 or 1 (0: return temporaries to the system at once)");
         long ps = sysconf(_SC_PAGESIZE);
         page = ps > 0 ? (size_t)ps : 4096;
     }
+    return cache_on;
+}
+
+void *pumma_malloc(size_t bytes)
+{
+    if (bytes == 0) return NULL;
+    if (cache_on < 0) pumma_mem_cache_on();
     char *p = NULL;
     if (bytes < CACHE_MIN) {
         void *q;

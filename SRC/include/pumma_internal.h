@@ -356,6 +356,50 @@ void pumma_speed_pad(double wall, double cpu, void (*progress)(void *),
  * PUMMA_EMPI (pumma_coll_req.c). */
 int pumma_wait_napping(MPI_Request *req);
 
+/* ---------------------------------------------------------- environment */
+
+/*
+ * Every environment variable pumma reads (README "Environment" says more),
+ * with what it accepts. Unset or empty: the default. Anything else stops
+ * the program with "pumma: VAR=value is not valid; expected ..." (numbers,
+ * through the helpers below) or "... is not known; choose one of: ..."
+ * (names, pumma_gemm.c). All are read at the first P?GEMM call
+ * (pumma_gemm.c, env_opts); PUMMA_P?GEMR2D and PUMMA_SPEEDS_MEASURE read
+ * those they use when they first use them.
+ *
+ *   PUMMA_ALGO, PUMMA_BCAST, PUMMA_REDUCE, PUMMA_SHIFT, PUMMA_TOPOLOGY
+ *                  a name of pumma_codes.h, or auto          pumma_gemm.c
+ *   PUMMA_SEGMENT  integer 0 .. 2147483647 (bytes)           pumma_gemm.c
+ *   PUMMA_PANEL    integer 0 .. 2147483647 (columns)         pumma_gemm.c
+ *   PUMMA_SLICE    integer 0 .. 2147483647 (columns of K)    pumma_gemm.c
+ *   PUMMA_PIECE    integer >= 1 (bytes)                      pumma_gemm.c
+ *   PUMMA_LATENCY  number 0 .. 10 (seconds)                  pumma_remap.c
+ *   PUMMA_SPEEDS   one number > 0 per MPI rank, commas       pumma_speeds.c
+ *   PUMMA_MODEL    name=value,..., value 0 .. 1e10           pumma_model.c
+ *   PUMMA_STATS    0 or 1                                    pumma_stats.c
+ *   PUMMA_CACHE    0 or 1                                    pumma_stats.c
+ *   PUMMA_JITTER   number 0 .. 1000000 (microseconds)        pumma_p2p.c
+ */
+const char *pumma_env_get(const char *var);        /* NULL: unset or empty */
+void pumma_env_bad(const char *var, const char *val, const char *expected);
+int pumma_env_parse_int(const char *s, long long lo, long long hi,
+                        long long *x);
+int pumma_env_parse_double(const char *s, double lo, double hi, double *x);
+long long pumma_env_int(const char *var, long long dflt, long long lo,
+                        long long hi, const char *expected);
+double pumma_env_double(const char *var, double dflt, double lo, double hi,
+                        const char *expected);
+int pumma_env_items(const char *val, int (*item)(const char *, void *),
+                    void *ctx);
+int pumma_env_list(const char *var, double *v, int max, double lo, double hi,
+                   const char *expected);
+/* The readers env_opts calls at the first P?GEMM, so a bad value stops
+ * the program there whichever paths its calls take. */
+double pumma_remap_latency(void);                   /* PUMMA_LATENCY */
+void pumma_model_env_check(void);                   /* PUMMA_MODEL */
+void pumma_jitter(void);                            /* PUMMA_JITTER */
+int pumma_mem_cache_on(void);                       /* PUMMA_CACHE */
+
 /* Temporaries: counted, so the peak can be reported (pumma_stats.c). */
 void *pumma_malloc(size_t bytes);   /* NULL only when bytes > 0 fails */
 void pumma_free(void *p);
@@ -382,9 +426,8 @@ int pumma_isend(const void *buf, int count, MPI_Datatype dt, int dest,
                 int tag, MPI_Comm comm, MPI_Request *req);
 int pumma_irecv(void *buf, int count, MPI_Datatype dt, int source, int tag,
                 MPI_Comm comm, MPI_Request *req);
-/* PUMMA_JITTER (testing): a random delay, at most 20 times the variable's
- * microseconds, at a communication point; nothing when it is unset. */
-void pumma_jitter(void);
+/* (pumma_jitter, above: PUMMA_JITTER's random delay, at most 20 times the
+ * variable's microseconds, at such a point; nothing when it is unset.) */
 
 /* Internal status codes (never shown to users as INFO). */
 enum { PUMMA_OK = 0, PUMMA_ENOMEM = 1, PUMMA_EMPI = 2, PUMMA_EGRID = 3 };

@@ -42,7 +42,9 @@ typedef struct pumma_rect {
 typedef struct pumma_layout {
     int kind;                /* PUMMA_LAYOUT_* */
     int m, n, np;
-    double *speed;           /* relative speeds as given, np of them */
+    double *speed;           /* relative speeds, np of them, divided by the
+                                largest (the fastest is 1; none below
+                                DBL_MIN), so sums of them stay finite */
     int *first;              /* process p's rectangles: rect[first[p]..first[p+1]) */
     pumma_rect_t *rect;
     pumma_rect_t *box;       /* bounding box of each region (empty: r0 == r1) */
@@ -68,7 +70,8 @@ void pumma_layout_add(pumma_layout_t *L, int p, int r0, int r1, int c0,
 
 /* out[i] >= 0 with sum total, out[i] as near total*w[i]/sum(w) as whole
  * numbers allow (largest remainders); each out[i] >= 1 when min1 and
- * total >= n. */
+ * total >= n. Any finite weights >= 0 (scaled by the largest first; all
+ * 0: equal shares). */
 void pumma_layout_round(int total, int n, const double *w, int *out,
                         int min1);
 /* Processes sorted by speed, slowest first (ties: lower index first). */

@@ -13,6 +13,7 @@
  * process calls them alike, in the same order), so every process holds
  * the same layouts under the same handles, and nothing is communicated.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,11 +58,16 @@ void pumma_layout_add(pumma_layout_t *L, int p, int r0, int r1, int c0, int c1)
 
 void pumma_layout_round(int total, int n, const double *w, int *out, int min1)
 {
-    double sum = 0;
-    for (int i = 0; i < n; i++) sum += w[i];
+    /* Shares of the weights scaled by the largest: their sum is at most
+     * n, never inf (weights near 1e308), and no share is 0/0. Weights
+     * that are all 0 (underflow) share equally. */
+    double top = 0, sum = 0;
+    for (int i = 0; i < n; i++)
+        if (w[i] > top) top = w[i];
+    for (int i = 0; i < n; i++) sum += top > 0 ? w[i] / top : 1;
     int given = 0;
     for (int i = 0; i < n; i++) {
-        out[i] = (int)floor(total * (w[i] / sum));
+        out[i] = (int)floor(total * ((top > 0 ? w[i] / top : 1) / sum));
         given += out[i];
     }
     /* Largest remainders first; ties to the lower index. A share rounded
@@ -70,7 +76,7 @@ void pumma_layout_round(int total, int n, const double *w, int *out, int min1)
         int best = -1;
         double bestrem = -1;
         for (int i = 0; i < n; i++) {
-            double exact = total * (w[i] / sum);
+            double exact = total * ((top > 0 ? w[i] / top : 1) / sum);
             double rem = out[i] > (int)floor(exact) ? -1 : exact - out[i];
             if (rem > bestrem) { best = i; bestrem = rem; }
         }
@@ -195,7 +201,18 @@ void pumma_layout_create(int kind, int m, int n, int np,
         *info = 3;
         return;
     }
-    memcpy(L->speed, speeds, sizeof(double) * (size_t)np);
+    /* Speeds are relative: any finite positive ones are legal. The
+     * builders get them divided by the largest, so that their sums and
+     * products stay finite (1e308 three times) and the fastest is 1; a
+     * speed too small to show beside the largest (1e-300 against 1e300,
+     * which underflows) becomes the smallest normal double, still > 0. */
+    double top = 0;
+    for (int p = 0; p < np; p++)
+        if (speeds[p] > top) top = speeds[p];
+    for (int p = 0; p < np; p++) {
+        double s = speeds[p] / top;
+        L->speed[p] = s < DBL_MIN ? DBL_MIN : s;
+    }
     int rc = kinds[k].build(L);
     if (rc) {
         layout_free(L);
@@ -315,16 +332,16 @@ int pumma_sqcorner_rule(int np, const double *speeds, int topo,
 {
     double s[3] = {0, 0, 0}, sum = 0;
     if (np != 2 && np != 3) return -1;
-    for (int p = 0; p < np; p++) {
+    for (int p = 0; p < np; p++)
         if (!(speeds[p] > 0) || !isfinite(speeds[p])) return -2;
-        sum += speeds[p];
-    }
-    /* s[0]: the fastest, normalised. */
+    /* s[0]: the fastest, normalised; divided by it before summing, so
+     * speeds near the top of the double range do not overflow the sum. */
     int f = 0;
     for (int p = 1; p < np; p++)
         if (speeds[p] > speeds[f]) f = p;
+    for (int p = 0; p < np; p++) sum += speeds[p] / speeds[f];
     for (int p = 0, k = 1; p < np; p++)
-        s[p == f ? 0 : k++] = speeds[p] / sum;
+        s[p == f ? 0 : k++] = speeds[p] / speeds[f] / sum;
     double sq, rect;
     if (np == 2) {
         sq = 2 * sqrt(s[1]);

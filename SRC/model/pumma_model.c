@@ -154,37 +154,63 @@ static const char *const names[NVAL] = {
     "alpha", "beta", "gamma_s", "gamma_d", "gamma_c", "gamma_z",
     "gamma_k", "gamma_t", "delta", "delta_t"};
 
-/* PUMMA_MODEL=name=value,...: which values it sets (bit i: value i). */
+/*
+ * PUMMA_MODEL=name=value,...: the values it sets, read once. Every item
+ * must name a value and give it as a number from 0 to MODEL_MAX: a
+ * typo must not leave a value measured while the user believes it set.
+ * MODEL_MAX is far above any real machine's figure (seconds per message,
+ * byte or multiply-add, or ratios near 1 and 8) and keeps every cost
+ * finite: sizes enter as at most (2^31)^3 ~ 1e28 multiply-adds.
+ */
+#define MODEL_MAX 1e10
+static int env_read = 0;
+static unsigned env_set = 0;           /* bit i: value i given */
+static double env_val[NVAL];
+
+static int model_item(const char *tok, void *ctx)
+{
+    const char *eq = strchr(tok, '=');
+    size_t len = eq ? (size_t)(eq - tok) : 0;
+    int i;
+    (void)ctx;
+    if (!eq) return -1;
+    for (i = 0; i < NVAL; i++)
+        if (strlen(names[i]) == len && !strncmp(names[i], tok, len)) break;
+    if (i == NVAL && len == 5 && !strncmp(tok, "gamma", 5)) i = 3;   /* D's */
+    if (i == NVAL ||
+        pumma_env_parse_double(eq + 1, 0, MODEL_MAX, &env_val[i]))
+        return -1;
+    env_set |= 1u << i;
+    return 0;
+}
+
+void pumma_model_env_check(void)
+{
+    if (env_read) return;
+    const char *e = pumma_env_get("PUMMA_MODEL");
+    if (e && pumma_env_items(e, model_item, NULL)) {
+        char expect[256];
+        int at = snprintf(expect, sizeof expect,
+                          "name=value,... with each value a number from 0 "
+                          "to 1e10 and names");
+        for (int j = 0; j < NVAL && at < (int)sizeof expect; j++)
+            at += snprintf(expect + at, sizeof expect - (size_t)at, " %s",
+                           names[j]);
+        if (at < (int)sizeof expect)
+            snprintf(expect + at, sizeof expect - (size_t)at,
+                     " (gamma = gamma_d)");
+        pumma_env_bad("PUMMA_MODEL", e, expect);
+    }
+    env_read = 1;
+}
+
+/* The values PUMMA_MODEL sets into v; which (bit i: value i). */
 static unsigned parse_env(double *v)
 {
-    const char *e = getenv("PUMMA_MODEL");
-    unsigned set = 0;
-    if (!e || !*e) return 0;
-    char *copy = strdup(e), *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '=');
-        int i = 0;
-        if (eq) {
-            *eq = 0;
-            for (i = 0; i < NVAL && strcmp(names[i], tok); i++) {}
-            if (i == NVAL && !strcmp(tok, "gamma")) i = 3;   /* D's */
-        }
-        char *end = NULL;
-        double x = eq ? strtod(eq + 1, &end) : 0;
-        if (!eq || i == NVAL || end == eq + 1 || *end || !(x >= 0)) {
-            fprintf(stderr, "pumma: PUMMA_MODEL: cannot read '%s'; give "
-                    "name=value pairs, value >= 0, names:", e);
-            for (int j = 0; j < NVAL; j++) fprintf(stderr, " %s", names[j]);
-            fprintf(stderr, " (gamma = gamma_d)\n");
-            free(copy);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
-        v[i] = x;
-        set |= 1u << i;
-    }
-    free(copy);
-    return set;
+    pumma_model_env_check();
+    for (int i = 0; i < NVAL; i++)
+        if (env_set & (1u << i)) v[i] = env_val[i];
+    return env_set;
 }
 
 void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo)

@@ -1,0 +1,95 @@
+#!/bin/bash
+# envtst.sh -- pumma's environment variables, read strictly.
+#
+#   bash envtst.sh "mpiexec --oversubscribe"      (from TESTING/, after
+#                                                   make xenvtst)
+#
+# Runs xenvtst (one PDGEMM on 2 ranks, envtst.c) under each value below.
+# A bad value must stop the program at once (status not 0, within the
+# timeout: no hang, no retry) with pumma's message naming the variable,
+# "pumma: VAR=value is not valid; expected ..."; a good one must let it
+# pass (status 0, "envtst: PASSED") within the timeout. PUMMA_SPEEDS
+# values more than 1000 times apart must run (slowed 1000 times, with
+# pumma's note saying so) and finish in seconds, not sleep for ever.
+# One PASSED/FAILED line per value; `N passed, N failed` last; status 1
+# when any failed. Takes about 30 seconds.
+
+MPIEXEC=${1:-mpiexec --oversubscribe}
+NP=2
+LIMIT=20                 # seconds; a run that takes longer has hung
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OPENBLAS_NUM_THREADS=1
+# Only the variable under test: none inherited from the caller.
+for v in $(env | sed -n 's/^\(PUMMA_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+
+[ -x ./xenvtst ] || { echo "envtst.sh: ./xenvtst is missing (make xenvtst)"; exit 1; }
+mkdir -p out
+pass=0 fail=0
+log=out/envtst.run
+
+# run VAR=value: status, output in $log, seconds in $secs
+run() {
+    local t0=$(date +%s.%N)
+    env "$1" timeout $LIMIT $MPIEXEC -n $NP ./xenvtst > $log 2>&1
+    status=$?
+    secs=$(echo "$(date +%s.%N) - $t0" | bc)
+}
+
+verdict() {       # verdict ok text
+    if [ "$1" = 1 ]; then pass=$((pass + 1)); echo "PASSED $2"
+    else fail=$((fail + 1)); echo "FAILED $2"; sed 's/^/    /' $log | head -5; fi
+}
+
+bad() {           # bad VAR=value: must stop, quickly, naming VAR
+    local var=${1%%=*}
+    run "$1"
+    local ok=1 why=""
+    if [ $status -eq 0 ]; then ok=0; why="ran to the end"
+    elif [ $status -eq 124 ]; then ok=0; why="still running after ${LIMIT}s"
+    elif ! grep -qF "pumma: $1 is not valid; expected" $log; then
+        ok=0; why="no message 'pumma: $1 is not valid; expected ...'"
+    fi
+    verdict $ok "bad $1 must stop: status $status, ${secs}s $why"
+}
+
+good() {          # good VAR=value [note]: must pass; note: pumma's note
+    run "$1"
+    local ok=1 why=""
+    if [ $status -ne 0 ]; then ok=0; why="status $status"
+    elif ! grep -q '^envtst: PASSED' $log; then ok=0; why="no PASSED line"
+    elif [ -n "$2" ] && ! grep -qF "$2" $log; then ok=0; why="no note '$2'"
+    elif [ -z "$2" ] && grep -q '^pumma:' $log; then ok=0; why="pumma printed: $(grep '^pumma:' $log | head -1)"
+    fi
+    verdict $ok "good $1 must pass: status $status, ${secs}s $why"
+}
+
+for v in PUMMA_SEGMENT=abc PUMMA_SEGMENT=-5 PUMMA_SEGMENT=99999999999 \
+         PUMMA_SEGMENT=12x "PUMMA_SEGMENT= 5" PUMMA_PANEL=abc PUMMA_PANEL=1.5 \
+         PUMMA_PIECE=nan PUMMA_PIECE=inf PUMMA_PIECE=0 PUMMA_SLICE=-1 \
+         PUMMA_LATENCY=abc PUMMA_LATENCY=-1 PUMMA_LATENCY=1e9 \
+         PUMMA_CACHE=abc PUMMA_CACHE=2 PUMMA_STATS=yes \
+         PUMMA_SPEEDS=1,2, PUMMA_SPEEDS=1,,2 PUMMA_SPEEDS=1,abc \
+         PUMMA_SPEEDS=0,1 PUMMA_SPEEDS=-1,1 PUMMA_SPEEDS=nan PUMMA_SPEEDS=1 \
+         PUMMA_SPEEDS=1,2,3 PUMMA_SPEEDS=1e-400,1 \
+         PUMMA_MODEL=alpha=abc PUMMA_MODEL=alpha=1, PUMMA_MODEL=alpha=inf \
+         PUMMA_MODEL=alpha PUMMA_JITTER=abc PUMMA_JITTER=-1 \
+         PUMMA_JITTER=2e6; do
+    bad "$v"
+done
+
+note="speeds more than 1000 times apart; the slower ranks are slowed 1000 times"
+for v in PUMMA_SEGMENT=0 PUMMA_SEGMENT=65536 PUMMA_SEGMENT= PUMMA_PANEL=0 \
+         PUMMA_PIECE=1 PUMMA_SLICE=0 PUMMA_LATENCY=0.001 PUMMA_CACHE=0 \
+         PUMMA_STATS=0 PUMMA_MODEL=alpha=2e-5,beta=1e-8,gamma=0 \
+         PUMMA_SPEEDS=1e308,1.7e308 PUMMA_SPEEDS=1e-300,1e-300 \
+         PUMMA_JITTER=0 PUMMA_JITTER=50; do
+    good "$v"
+done
+good PUMMA_STATS=1 "pumma-stats: PDGEMM calls=1"
+good PUMMA_SPEEDS=1e300,1 "$note"
+good PUMMA_SPEEDS=1e6,1 "$note"
+good PUMMA_SPEEDS=1e-300,1e300 "$note"
+
+rm -f $log
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
