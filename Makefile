@@ -5,7 +5,7 @@
 #                 pumma.mod, pumma.fh) and lib/pkgconfig/pumma.pc
 #   make test     pumma's own tests, the examples (also from an installed
 #                 copy), then ScaLAPACK's testers with pumma preloaded
-#   make check-stress  the long stress run (TESTING/stresstst.c; 30-40 min)
+#   make check-stress  the long stress run (TESTING/stresstst.c; about 45 min)
 #   make install PREFIX=/usr/local   (and DESTDIR=, for staging)
 #   make uninstall PREFIX=/usr/local
 #   make timing   the default TIMING run (pumma against ScaLAPACK's PDGEMM)
