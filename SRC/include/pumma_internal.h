@@ -343,6 +343,21 @@ void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
                       const void *b, int ldb, const void *beta, void *c,
                       int ldc, pumma_progress_fn progress, void *ctx);
 
+/* The one call of the BLAS ?gemm on a caller's C (pumma_local.c): C :=
+ * alpha*op(A)*op(B) + beta*C, m, n, k > 0, beta == 0 never reads C. Above
+ * PUMMA_BLAS_LDC_MAX, OpenBLAS 0.3.21's small-matrix SGEMM kernels index C
+ * with 32-bit j*LDC for j < 16 and crash or write elsewhere; such calls
+ * (pumma_blas_ldc_bad) go through a temporary of
+ * pumma_blas_gemm_workspace() bytes. */
+#define PUMMA_BLAS_LDC_MAX (INT32_MAX / 15)
+int pumma_blas_ldc_bad(const pumma_type_t *t, int n, int64_t ldc);
+size_t pumma_blas_gemm_workspace(const pumma_type_t *t, int m, int n,
+                                 int64_t ldc);
+void pumma_blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
+                     int k, const void *alpha, const void *a, int lda,
+                     const void *b, int ldb, const void *beta, void *c,
+                     int ldc);
+
 /* PUMMA_SPEEDS (pumma_speeds.c): how many times slower this rank computes
  * (1: not slowed), and the sleep that makes it so after a multiply that
  * took `wall` seconds and `cpu` seconds of processor time; progress(ctx),
