@@ -64,7 +64,7 @@ static int run(const pumma_problem_t *p)
     if (!rc) {
         char op = (p->transa == 'C' && p->transb == 'C') ? 'C' : 'T';
         rc = pumma_redist(t, g, p->m, p->n, op, p->alpha, &q.c, p->beta,
-                          (pumma_view_t *)&p->c);
+                          (pumma_view_t *)&p->c, (size_t)p->opts->piece);
     }
     pumma_free(q.c.data);
     return rc;

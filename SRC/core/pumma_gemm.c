@@ -344,6 +344,7 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     pumma_problem_t run;
     algo->align(&have, &run);
     int rc = PUMMA_OK;
+    const size_t piece = (size_t)opts.piece;
     const int tmp_a = !pumma_view_same_layout(&have.a, &run.a);
     const int tmp_b = !pumma_view_same_layout(&have.b, &run.b);
     const int tmp_c = !pumma_view_same_layout(&have.c, &run.c);
@@ -351,14 +352,14 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     if (tmp_a) {
         if (!(rc = temp_view(t, g, &run.a)))
             rc = pumma_redist(t, g, ar, ac, 'N', t->one, &have.a, t->zero,
-                              &run.a);
+                              &run.a, piece);
     } else {
         run.a = have.a;
     }
     if (!rc && tmp_b) {
         if (!(rc = temp_view(t, g, &run.b)))
             rc = pumma_redist(t, g, br, bc, 'N', t->one, &have.b, t->zero,
-                              &run.b);
+                              &run.b, piece);
     } else if (!rc) {
         run.b = have.b;
     }
@@ -369,10 +370,13 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
         run.c = have.c;
     }
     if (!rc) rc = algo->run(&run);
-    if (!rc && tmp_c)
-        rc = pumma_redist(t, g, *m, *n, 'N', t->one, &run.c, beta, &have.c);
+    /* A and B are done with before sub(C) goes back: the peak is the
+     * larger of the run's and C's way back, not their sum. */
     if (tmp_a) pumma_free(run.a.data);
     if (tmp_b) pumma_free(run.b.data);
+    if (!rc && tmp_c)
+        rc = pumma_redist(t, g, *m, *n, 'N', t->one, &run.c, beta, &have.c,
+                          piece);
     if (tmp_c) pumma_free(run.c.data);
     pumma_stats_end();
     if (rc) pumma_fatal(g, t->rout, algo->name, rc);

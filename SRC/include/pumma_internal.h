@@ -269,15 +269,21 @@ void pumma_shift_progress(pumma_shift_t *s);
 
 /* Redistribute: dst := alpha*op(src) + beta*dst over one grid (m x n = op(src)
  * dims). op is 'N', 'T' or 'C'. beta == 0 never reads dst. Collective over
- * grid->all. */
+ * grid->all. It moves the data in exchanges of at most `piece` bytes per
+ * process each way (0: no bound but Alltoallv's INT_MAX elements), so
+ * its buffers stay within pumma_redist_workspace(). */
 int pumma_redist(const pumma_type_t *t, const pumma_grid_t *g, int m, int n,
                  char op, const void *alpha, const pumma_view_t *src,
-                 const void *beta, pumma_view_t *dst);
+                 const void *beta, pumma_view_t *dst, size_t piece);
 /* The same, op 'N', from a source on the transposed grid: src->row is
  * distributed over the grid's columns and src->col over its rows. */
 int pumma_redist_xgrid(const pumma_type_t *t, const pumma_grid_t *g, int m,
                        int n, const void *alpha, const pumma_view_t *src,
-                       const void *beta, pumma_view_t *dst);
+                       const void *beta, pumma_view_t *dst, size_t piece);
+size_t pumma_redist_workspace(size_t piece, size_t src_bytes,
+                              size_t dst_bytes);
+/* Elements per process per exchange at most (INT_MAX; tests lower it). */
+extern int64_t pumma_redist_max_count;
 
 /* --------------------------------------------------------- algorithms */
 
