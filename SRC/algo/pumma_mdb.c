@@ -390,6 +390,33 @@ double pumma_mdb_cost(const pumma_problem_t *p, const pumma_model_t *mo,
     return engine_cost(&q, mo, sh, 1, 'T');
 }
 
+/* Temporaries of engine() on p (st as there): A's slabs, two while one
+ * rolls, and a stage's rows of B. On one grid column the caller's A is
+ * used in place when it needs no presorting (whether it does is global
+ * then); elsewhere that also depends on its local LLD, so it is not
+ * counted on. */
+static size_t engine_workspace(const pumma_problem_t *p, int st)
+{
+    const size_t mloc = (size_t)pumma_dist_maxcount(&p->c.row);
+    const size_t nloc = (size_t)pumma_dist_maxcount(&p->c.col);
+    const size_t kmax = (size_t)pumma_dist_maxcount(&p->a.col);
+    size_t nabuf = 2;
+    if (p->g->npcol == 1)
+        nabuf = !st && p->transa == 'N' &&
+                        pumma_groups_sorted_at(&p->a.col, 0, &p->b.row)
+                    ? 0 : 1;
+    return (nabuf * mloc * kmax + kmax * nloc) * p->t->size;
+}
+
+size_t pumma_mdb_workspace(const pumma_problem_t *p, int row)
+{
+    if (!row) return engine_workspace(p, 0);
+    pumma_problem_t q;
+    pumma_grid_t g;
+    transpose_problem(p, &q, &g);
+    return engine_workspace(&q, 1);
+}
+
 unsigned pumma_mdb_uses(const pumma_problem_t *p, int row)
 {
     int cast = row ? p->g->npcol : p->g->nprow;

@@ -137,3 +137,11 @@ double pumma_rpipe_cost(const pumma_problem_t *p, const pumma_model_t *mo,
     double T = (stages - 1) * (stage > roll ? stage : roll) + stage + red;
     return T + (R > 1 ? pumma_model_copy(mo, roll_bytes, 0) : 0);
 }
+
+size_t pumma_rpipe_workspace(const pumma_problem_t *p, int depth, int R,
+                             size_t slot_elems)
+{
+    const pumma_coll_ops_t *r = p->opts->reduce;
+    const size_t bufs = R > 1 && r->buffers ? (size_t)r->buffers(R) : 0;
+    return (size_t)depth * slot_elems * (2 + bufs) * p->t->size;
+}

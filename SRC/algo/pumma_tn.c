@@ -184,6 +184,24 @@ static unsigned uses(const pumma_problem_t *p)
            (p->g->npcol > 1 ? PUMMA_USES_SHIFT : 0u);
 }
 
+/* A's slabs (two while one rolls; on one grid column one, or none when A
+ * needs no presorting), and the reduce pipeline's slots: a destination
+ * row's product, or its piece. */
+static size_t workspace(const pumma_problem_t *p)
+{
+    const int kloc = pumma_dist_maxcount(&p->a.row);
+    const int mmax = pumma_dist_maxcount(&p->a.col);
+    const int nloc = pumma_dist_maxcount(&p->c.col);
+    const int crow = pumma_dist_maxcount(&p->c.row);
+    const int chunk = mmax < crow ? mmax : crow;
+    const size_t nabuf =
+        p->g->npcol > 1 ? 2 : !pumma_groups_sorted_at(&p->a.col, 0, &p->c.row);
+    const int piece = pumma_rpipe_piece(p, nloc, chunk);
+    return nabuf * (size_t)kloc * (size_t)mmax * p->t->size +
+           pumma_rpipe_workspace(p, DEPTH, p->g->nprow,
+                                 (size_t)chunk * (size_t)piece);
+}
+
 const pumma_algo_t pumma_algo_tn = {
     "tn", "A**T*B: partial products summed down grid columns, A rolled",
-    handles, align, run, cost, uses};
+    handles, align, run, cost, uses, workspace};

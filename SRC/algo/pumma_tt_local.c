@@ -69,4 +69,5 @@ static unsigned uses(const pumma_problem_t *p) { return pumma_mdb_uses(p, 0); }
 const pumma_algo_t pumma_algo_tt_local = {
     "tt-local",
     "A**T*B**T: transposed local GEMMs on B*A's schedule, then a blockwise transpose",
-    handles, pumma_tt_align, run, cost, uses};
+    handles, pumma_tt_align, run, cost, uses,
+    pumma_tt_workspace};   /* E is D's size, moved as D is */

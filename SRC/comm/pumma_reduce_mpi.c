@@ -38,4 +38,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_reduce_mpi = {
     "mpi", "MPI_Ireduce with MPI_SUM", start, pumma_coll_req_test,
     pumma_coll_req_wait,
-    cost};
+    cost, NULL};

@@ -232,3 +232,18 @@ int pumma_reduce_tree_wait(pumma_coll_t *c)
     release(c);
     return rc;
 }
+
+int pumma_reduce_tree_buffers(pumma_tree_shape_fn shape, int np)
+{
+    int *kids = malloc(sizeof(int) * (size_t)(np > 0 ? np : 1));
+    int most = 0;
+    if (!kids) return np;         /* a bound all the same: one per child */
+    for (int root = 0; root < np && np > 1; root++)
+        for (int me = 0; me < np; me++) {
+            int parent, nk = shape(np, root, me, &parent, kids);
+            int held = nk == 0 ? 0 : parent < 0 ? nk - 1 : nk;
+            if (held > most) most = held;
+        }
+    free(kids);
+    return most;
+}

@@ -153,6 +153,11 @@ static char last_plan[128] = "";
 
 PUMMA_API const char *pumma_last_plan(void) { return last_plan; }
 
+/* The planner's estimate of the temporaries of this process's last call
+ * that ran an algorithm of the table (for the tests). */
+static size_t last_workspace = 0;
+size_t pumma_last_workspace(void) { return last_workspace; }
+
 /* The problem both kinds of call share: the grid g, TRANSA/TRANSB as
  * upper case, 'C' read as 'T' for real types, the sizes and scalars. */
 static void problem_init(pumma_problem_t *p, const pumma_type_t *t,
@@ -219,6 +224,7 @@ static void local_call(const pumma_problem_t *p)
     const pumma_grid_t *g = p->g;
     snprintf(last_plan, sizeof last_plan,
              "algo=local bcast=- reduce=- shift=-");
+    last_workspace = pumma_blas_gemm_workspace(t, p->m, p->n, p->c.ld);
     pumma_stats_begin(t->rout, "local", "-", "-", "-");
     if (pumma_view_mloc(&p->c, g->myrow) > 0 &&
         pumma_view_nloc(&p->c, g->mycol) > 0)
@@ -338,11 +344,17 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     const char *bn = opts.uses & PUMMA_USES_BCAST ? opts.bcast->name : "-";
     const char *rn = opts.uses & PUMMA_USES_REDUCE ? opts.reduce->name : "-";
     const char *sn = opts.uses & PUMMA_USES_SHIFT ? opts.shift->name : "-";
-    snprintf(last_plan, sizeof last_plan, "algo=%s bcast=%s reduce=%s shift=%s",
-             algo->name, bn, rn, sn);
+    /* The workspace limit changed the choice: to one that fits it, or
+     * (none fits) to the least workspace there is. */
+    static const char *const limited[] = {"", " limit=fit", " limit=least"};
+    snprintf(last_plan, sizeof last_plan,
+             "algo=%s bcast=%s reduce=%s shift=%s%s", algo->name, bn, rn, sn,
+             limited[opts.limited]);
     pumma_stats_begin(t->rout, algo->name, bn, rn, sn);
+    pumma_stats_limited(opts.limited != PUMMA_LIMIT_NONE);
     pumma_problem_t run;
     algo->align(&have, &run);
+    last_workspace = pumma_plan_workspace(&have, algo, &run);
     int rc = PUMMA_OK;
     const size_t piece = (size_t)opts.piece;
     const int tmp_a = !pumma_view_same_layout(&have.a, &run.a);

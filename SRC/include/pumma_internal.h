@@ -115,6 +115,10 @@ typedef struct pumma_view {
 } pumma_view_t;
 
 int pumma_view_mloc(const pumma_view_t *v, int myrow);
+/* The most indices of d any one process holds (all n when replicated). */
+int pumma_dist_maxcount(const pumma_dist_t *d);
+/* The most elements of a view any one process holds, at most. */
+size_t pumma_view_maxelems(const pumma_view_t *v);
 struct pumma_grid;
 /* The rows x cols submatrix at 0-based (i0, j0) of the matrix with
  * block-cyclic descriptor d (11-entry form) and local array base. */
@@ -215,6 +219,9 @@ typedef struct pumma_coll_ops {
     /* Modelled time of one, alone, over np processes: `bytes` per process
      * (seg: the segment size in bytes, 0 for the default). */
     double (*cost)(const pumma_model_t *mo, int np, double bytes, double seg);
+    /* Temporaries of the whole message's size one process holds while one
+     * is in flight over np processes, at most (NULL: none). */
+    int (*buffers)(int np);
 } pumma_coll_ops_t;
 
 /* test/wait of a variant that is a single MPI request in req[0]. */
@@ -297,7 +304,10 @@ typedef struct pumma_opts {
     double piece;            /* bytes per reduce of a partial product, at most */
     int topo;                /* PUMMA_TOPO_*: the heterogeneous schedules' network */
     int slice;               /* het-overlap: K per gathered slice (0: auto) */
+    double workspace;        /* bytes of temporaries at most (0: the
+                                environment's or the default) */
     unsigned uses;           /* set by pumma_plan: the variants that run */
+    int limited;             /* set by pumma_plan: PUMMA_LIMIT_* */
 } pumma_opts_t;
 
 /* What an algorithm receives: views already aligned to its needs. */
@@ -325,6 +335,10 @@ typedef struct pumma_algo {
     /* Which variants run() calls on p's grid (PUMMA_USES_*): a collective
      * over one process is none. */
     unsigned (*uses)(const pumma_problem_t *p);
+    /* The most bytes of temporaries run() holds at once on any process (p
+     * aligned as it wants, its variants chosen): an upper bound, from
+     * global values only, so every process agrees. */
+    size_t (*workspace)(const pumma_problem_t *p);
 } pumma_algo_t;
 enum { PUMMA_USES_BCAST = 1, PUMMA_USES_REDUCE = 2, PUMMA_USES_SHIFT = 4 };
 
@@ -332,8 +346,27 @@ const pumma_algo_t *pumma_algo_find(const char *name);
 const pumma_algo_t *pumma_algo_at(int i);   /* NULL past the end */
 /* The algorithm to run, with o's NULL variants filled in: o's choices
  * where given, the model's cheapest elsewhere (pumma_plan.c). A forced
- * algorithm that does not compute p's TRANSA/TRANSB is not a choice. */
+ * algorithm that does not compute p's TRANSA/TRANSB is not a choice; nor
+ * is a plan whose workspace exceeds the limit while another fits
+ * (o->limited tells whether the limit changed the choice). */
 const pumma_algo_t *pumma_plan(pumma_problem_t *p, pumma_opts_t *o);
+/* The most bytes of temporaries a call holds at once on any process when
+ * algorithm a runs on `have` (want: have aligned by a, o's variants): a's
+ * own (its workspace member) and the driver's, the temporaries of the
+ * operands a cannot take as they are and their redistributions. */
+size_t pumma_plan_workspace(const pumma_problem_t *have,
+                            const pumma_algo_t *a,
+                            const pumma_problem_t *want);
+/* The workspace limit for the call `have` (bytes): o->workspace when set,
+ * else PUMMA_MAX_WORKSPACE, else the default, PUMMA_WORKSPACE_FACTOR times
+ * the largest local parts of sub(A), sub(B) and sub(C), at least
+ * PUMMA_WORKSPACE_FLOOR (README, "Memory"). */
+double pumma_plan_limit(const pumma_problem_t *have, const pumma_opts_t *o);
+/* pumma_plan_workspace of the last call's plan (pumma_gemm.c; tests). */
+size_t pumma_last_workspace(void);
+#define PUMMA_WORKSPACE_FACTOR 2.0
+#define PUMMA_WORKSPACE_FLOOR (256.0 * 1024 * 1024)
+enum { PUMMA_LIMIT_NONE = 0, PUMMA_LIMIT_FIT = 1, PUMMA_LIMIT_LEAST = 2 };
 
 /* ------------------------------------------------------- local helpers */
 
@@ -387,6 +420,9 @@ int pumma_stats_on(void);
 void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
                        const char *reduce, const char *shift);
 void pumma_stats_end(void);
+/* The call just begun runs another plan than it would have without the
+ * workspace limit (changed = 1). */
+void pumma_stats_limited(int changed);
 void pumma_stats_model(const pumma_model_t *mo);   /* printed with the rest */
 double pumma_stats_clock(void);
 void pumma_stats_gemm(double since);
