@@ -220,8 +220,9 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
             int cn = (c + 1) % Q;
             anext = abuf[next_buf];
             rc = pumma_shift_start(p, &roll, acur,
-                                   mloc * pumma_dist_count(Ak, c), anext,
-                                   mloc * pumma_dist_count(Ak, cn),
+                                   (int64_t)mloc * pumma_dist_count(Ak, c),
+                                   anext,
+                                   (int64_t)mloc * pumma_dist_count(Ak, cn),
                                    (me_c - 1 + Q) % Q, (me_c + 1) % Q, g->row,
                                    PUMMA_TAG_ROLL);
             if (rc) goto out;
@@ -256,7 +257,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
                 cl->buf = whole ? gbuf
                                 : bbuf + (size_t)ga.runs[u].sorted * nloc *
                                              t->size;
-                cl->count = (whole ? kr : ga.runs[u].len) * nloc;
+                cl->count = (int64_t)(whole ? kr : ga.runs[u].len) * nloc;
                 cl->dt = t->mpi;
                 cl->t = t;
                 cl->segment = p->opts->segment / (int)t->size;
@@ -307,7 +308,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
                 }
                 if (sh->msg_per_block) {             /* SDB: this block */
                     const char *buf = coll[i].buf;
-                    int len = coll[i].count / nloc;
+                    int len = (int)(coll[i].count / nloc);
                     int at = (int)((buf - bbuf) / ((size_t)nloc * t->size));
                     multiply(p, ct, mloc, nloc, len,
                              pumma_at(t, acur, 0, at, lda), lda, buf, len,

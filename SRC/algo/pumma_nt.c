@@ -111,8 +111,10 @@ static int run(const pumma_problem_t *p)
         const int rolling = (P > 1 && s < P - 1);
         char *bnext = rolling ? bbuf[next_buf] : NULL;
         if (rolling &&
-            (rc = pumma_shift_start(p, &roll, bcur, nbc * kloc, bnext,
-                                    pumma_dist_count(Bn, (c + 1) % P) * kloc,
+            (rc = pumma_shift_start(p, &roll, bcur, (int64_t)nbc * kloc,
+                                    bnext,
+                                    (int64_t)pumma_dist_count(Bn, (c + 1) % P) *
+                                        kloc,
                                     (me_r - 1 + P) % P, (me_r + 1) % P,
                                     g->col, PUMMA_TAG_ROLL)))
             goto out;

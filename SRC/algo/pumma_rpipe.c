@@ -59,7 +59,7 @@ int pumma_rpipe_post(pumma_rpipe_t *rp, pumma_rslot_t *s, int root,
     }
     s->coll.buf = s->in_c ? NULL : s->part;
     s->coll.rbuf = s->sum;
-    s->coll.count = s->rows * s->cols;
+    s->coll.count = (int64_t)s->rows * s->cols;
     s->coll.dt = rp->p->t->mpi;
     s->coll.t = rp->p->t;
     s->coll.segment = rp->p->opts->segment / (int)rp->p->t->size;

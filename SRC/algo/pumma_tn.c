@@ -114,8 +114,10 @@ static int run(const pumma_problem_t *p)
         char *anext = rolling ? abuf[next_buf] : NULL;
         if (rolling &&
             (rc = pumma_shift_start(p, &roll, acur,
-                                    kloc * pumma_dist_count(Am, c), anext,
-                                    kloc * pumma_dist_count(Am, (c + 1) % Q),
+                                    (int64_t)kloc * pumma_dist_count(Am, c),
+                                    anext,
+                                    (int64_t)kloc *
+                                        pumma_dist_count(Am, (c + 1) % Q),
                                     (me_c - 1 + Q) % Q, (me_c + 1) % Q,
                                     g->row, PUMMA_TAG_ROLL)))
             goto out;

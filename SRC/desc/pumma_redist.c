@@ -34,10 +34,6 @@
 
 #include "pumma_internal.h"
 
-/* The most elements one process sends, or receives, in one exchange:
- * Alltoallv's int; lowered by tests only, to see windows at work. */
-int64_t pumma_redist_max_count = INT_MAX;
-
 typedef struct seg {
     int lo, hi;
     int first_pair, npairs;
@@ -273,7 +269,7 @@ static int64_t weight(const segs_t *S, int64_t *cnt, int nc)
 static int64_t exchange_cap(const pumma_type_t *t, size_t piece)
 {
     int64_t cap = piece ? (int64_t)(piece / t->size) : INT64_MAX;
-    if (cap > pumma_redist_max_count) cap = pumma_redist_max_count;
+    if (cap > pumma_count_max) cap = pumma_count_max;   /* Alltoallv's int */
     return cap < 1 ? 1 : cap;
 }
 

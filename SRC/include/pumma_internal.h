@@ -198,7 +198,7 @@ typedef struct pumma_coll {
                                 reduce: contribution (read-only; NULL at
                                 the root: it contributes nothing) */
     void *rbuf;              /* reduce: result at the root */
-    int count;               /* elements (> 0) */
+    int64_t count;           /* elements (> 0; beyond INT_MAX too) */
     MPI_Datatype dt;         /* t->mpi */
     const struct pumma_type *t;   /* element size, and geadd for sums */
     int root;                /* rank in comm */
@@ -243,7 +243,7 @@ const pumma_coll_ops_t *pumma_comm_at(pumma_table_kind_t kind, int i);
 typedef struct pumma_shift {
     const void *sbuf;
     void *rbuf;
-    int scount, rcount;
+    int64_t scount, rcount;  /* elements (beyond INT_MAX too) */
     MPI_Datatype dt;
     int dest, source, tag;
     MPI_Comm comm;
@@ -266,8 +266,9 @@ const pumma_shift_ops_t *pumma_shift_find(const char *name);
 /* Fill s and start it with the variant of p's options. */
 struct pumma_problem;
 int pumma_shift_start(const struct pumma_problem *p, pumma_shift_t *s,
-                      const void *sbuf, int scount, void *rbuf, int rcount,
-                      int dest, int source, MPI_Comm comm, int tag);
+                      const void *sbuf, int64_t scount, void *rbuf,
+                      int64_t rcount, int dest, int source, MPI_Comm comm,
+                      int tag);
 int pumma_shift_wait(const struct pumma_problem *p, pumma_shift_t *s);
 /* Let MPI advance the roll (from a multiply's progress points): a large
  * message is matched, and copied, only inside an MPI call, so without this
@@ -289,8 +290,6 @@ int pumma_redist_xgrid(const pumma_type_t *t, const pumma_grid_t *g, int m,
                        const void *beta, pumma_view_t *dst, size_t piece);
 size_t pumma_redist_workspace(size_t piece, size_t src_bytes,
                               size_t dst_bytes);
-/* Elements per process per exchange at most (INT_MAX; tests lower it). */
-extern int64_t pumma_redist_max_count;
 
 /* --------------------------------------------------------- algorithms */
 
@@ -434,11 +433,25 @@ void pumma_stats_sent(double bytes);
 void pumma_stats_het(const pumma_grid_t *g, double elements);
 /* MPI_Isend and MPI_Irecv as pumma makes them: every point-to-point
  * message goes through these two (pumma_p2p.c). The send is counted for
- * the statistics; both are points where PUMMA_JITTER may delay. */
-int pumma_isend(const void *buf, int count, MPI_Datatype dt, int dest,
+ * the statistics; both are points where PUMMA_JITTER may delay. A count
+ * beyond pumma_count_max travels as one element of a derived type (whole
+ * blocks of pumma_count_max elements and the rest), which both sides
+ * build alike: one message, one request, whatever its size. */
+int pumma_isend(const void *buf, int64_t count, MPI_Datatype dt, int dest,
                 int tag, MPI_Comm comm, MPI_Request *req);
-int pumma_irecv(void *buf, int count, MPI_Datatype dt, int source, int tag,
-                MPI_Comm comm, MPI_Request *req);
+int pumma_irecv(void *buf, int64_t count, MPI_Datatype dt, int source,
+                int tag, MPI_Comm comm, MPI_Request *req);
+/* The most elements pumma gives MPI as one count: INT_MAX, MPI's int.
+ * Messages above it go as a derived type (point to point, MPI_Ibcast), in
+ * pieces (the tree engines, MPI_Ireduce, whose MPI_SUM takes predefined
+ * types only) or in exchanges (redistributions). Tests lower it, so that
+ * all of this runs on small messages; it must be the same everywhere. */
+extern int64_t pumma_count_max;
+/* (dt, count) when count <= pumma_count_max; else a new committed type of
+ * count elements of dt and 1 (*made = 1: free it once the operation is
+ * posted, MPI keeps what it needs). PUMMA_OK or PUMMA_EMPI. */
+int pumma_count_type(int64_t count, MPI_Datatype dt, MPI_Datatype *type,
+                     int *n, int *made);
 /* PUMMA_JITTER (testing): a random delay, at most 20 times the variable's
  * microseconds, at a communication point; nothing when it is unset. */
 void pumma_jitter(void);
