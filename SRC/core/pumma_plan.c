@@ -41,9 +41,10 @@
 /*
  * PUMMA_MAX_WORKSPACE, read once: bytes (a number, optionally followed by
  * K, M, G or T for powers of 1024), 0 for no limit; -1 when unset.
- * Anything else stops the program, as every malformed variable does.
- * (A strict parser of its own until the shared one of SRC/core/pumma_env.c
- * takes it over: fold this function into it.)
+ * Anything else (blanks, other suffixes, NaN, negative, beyond 9e18)
+ * stops the program with the reason: a limit misread would silently
+ * change plans. A strict parser of its own until the shared one of
+ * SRC/core/pumma_env.c takes over: fold this function into it.
  */
 static double env_max_workspace(void)
 {
