@@ -3,7 +3,7 @@
  * reduce of the tables (pumma_comm_at) and every shift (pumma_shift_at), so
  * a new table row is tested without touching this file.
  *
- * Usage: mpiexec -n 6 ./xcommtst
+ * Usage: mpiexec -n 6 ./xcommtst [small]
  *
  * For communicators of 1 .. 6 processes (sub-communicators of
  * MPI_COMM_WORLD), the four types (S, D, C, Z), several counts (1, 7, a few
@@ -21,6 +21,12 @@
  *              and test() reports done;
  *   shift      slabs of different sizes per process (one empty) rolled round
  *              the ring in both directions until they come home.
+ * small: messages beyond pumma_count_max (MPI's int, INT_MAX elements)
+ * go as derived types or in pieces, which only messages of 8+ GB would
+ * show; this run lowers it to 1000 elements (the hook is the library's
+ * own variable) and repeats the cases above it: 2000 elements (whole
+ * blocks only), 3001 (a remainder), 3001 in 700-element segments, and
+ * shifts of 1990 to 2015.
  * The verdicts are combined over MPI_COMM_WORLD; process 0 prints one
  * PASSED/FAILED line per variant and type (a failure with the first failing
  * case) and the closing "N passed, N failed". Exit status 1 on a failure. A
@@ -48,7 +54,7 @@ static const pumma_type_t *const types[] = {&pumma_type_s, &pumma_type_d,
                                             &pumma_type_c, &pumma_type_z};
 #define NTYPES 4
 
-static int wrank, wsize;
+static int wrank, wsize, small;
 static MPI_Comm comms[MAXNP + 1];    /* comms[n]: the first n processes */
 static int ntag;                     /* advances identically everywhere */
 
@@ -320,10 +326,13 @@ static void run_coll(const pumma_coll_ops_t *ops, const pumma_type_t *t,
      * 1 MB the whole message and 1000-element pieces (segment 1 would be
      * capped by the variants anyway, and time matters there). */
     const int big = (int)((1 << 20) / t->size) + 3;
-    const int cases[][2] = {{1, 0},    {1, 1},    {1, 1000},    {7, 0},
-                            {7, 1},    {7, 1000}, {3001, 0},    {3001, 1},
-                            {3001, 1000}, {big, 0}, {big, 1000}};
-    const int ncs = (int)(sizeof cases / sizeof cases[0]);
+    const int all[][2] = {{1, 0},    {1, 1},    {1, 1000},    {7, 0},
+                          {7, 1},    {7, 1000}, {3001, 0},    {3001, 1},
+                          {3001, 1000}, {big, 0}, {big, 1000}};
+    /* pumma_count_max lowered to 1000: the counts above it */
+    const int above[][2] = {{2000, 0}, {3001, 0}, {3001, 700}};
+    const int (*cases)[2] = small ? above : all;
+    const int ncs = small ? 3 : (int)(sizeof all / sizeof all[0]);
     for (int np = 1; np <= wsize && np <= MAXNP; np++) {
         for (int ic = 0; ic < ncs; ic++) {
             setup_t s = {ops, t, is_reduce, comms[np], np, -1,
@@ -403,9 +412,11 @@ static void case_shift(const pumma_shift_ops_t *ops, const pumma_type_t *t,
 
 static void run_shift(const pumma_shift_ops_t *ops, const pumma_type_t *t)
 {
-    const int bases[] = {1, 7, 3001, (int)((1 << 20) / t->size) + 3};
+    const int all[] = {1, 7, 3001, (int)((1 << 20) / t->size) + 3};
+    const int above[] = {1990, 3001};     /* 1990 + 5 * 2 = 2000 */
+    const int *bases = small ? above : all;
     for (int np = 1; np <= wsize && np <= MAXNP; np++)
-        for (int ib = 0; ib < 4; ib++)
+        for (int ib = 0; ib < (small ? 2 : 4); ib++)
             for (int d = -1; d <= 1; d += 2) {
                 describe("shift %s %c np=%d slabs %d+ direction %+d",
                          ops->name, t->letter, np, bases[ib], d);
@@ -454,6 +465,8 @@ int main(int argc, char **argv)
         MPI_Comm_split(MPI_COMM_WORLD, wrank < n ? 0 : MPI_UNDEFINED, wrank,
                        &comms[n]);
     signal(SIGALRM, watchdog);
+    small = argc > 1 && strcmp(argv[1], "small") == 0;
+    if (small) pumma_count_max = 1000;
     double t0 = MPI_Wtime();
     int passed = 0, failed = 0;
 

@@ -31,8 +31,10 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "pumma.h"
 #include "pumma_internal.h"
 
 static int npass, nfail;
@@ -416,13 +418,338 @@ static void test_sense(void)
     group_end(G);
 }
 
+/* ------------------------------------------------------- the limit */
+
+/* The workspace of every combination open to p (o's forced choices kept
+ * when keep): the least, and whether any is within lim. */
+static size_t least_workspace(pumma_problem_t *p, const pumma_opts_t *o,
+                              int keep, double lim, int *fits)
+{
+    size_t least = SIZE_MAX;
+    *fits = 0;
+    const pumma_algo_t *x;
+    const pumma_coll_ops_t *b, *r;
+    const pumma_shift_ops_t *s;
+    for (int i = 0; (x = pumma_algo_at(i)); i++) {
+        if (!x->handles(p->transa, p->transb)) continue;
+        if (keep && o->algo && pumma_algo_find(o->algo)->handles(p->transa, p->transb) &&
+            strcmp(o->algo, x->name))
+            continue;
+        for (int ib = 0; (b = pumma_comm_at(PUMMA_BCAST_TABLE, ib)); ib++)
+            for (int ir = 0; (r = pumma_comm_at(PUMMA_REDUCE_TABLE, ir)); ir++)
+                for (int is = 0; (s = pumma_shift_at(is)); is++) {
+                    if (keep && ((o->bcast && b != o->bcast) ||
+                                 (o->reduce && r != o->reduce) ||
+                                 (o->shift && s != o->shift)))
+                        continue;
+                    pumma_opts_t t = *o;
+                    t.bcast = b; t.reduce = r; t.shift = s;
+                    pumma_problem_t h = *p, want;
+                    h.opts = &t;
+                    x->align(&h, &want);
+                    size_t ws = pumma_plan_workspace(&h, x, &want);
+                    if (ws < least) least = ws;
+                    if ((double)ws <= lim) *fits = 1;
+                }
+    }
+    return least;
+}
+
+static void test_limit(void)
+{
+    const char *G = "under a workspace limit the plan fits it, or has the least";
+    const char *G2 = "the limit keeps forced choices that fit, reports changes";
+    pumma_model_t mo = model(3e-7, 5e-10, 4e-11, 1.4e-10, 3.8e-10, 1.06);
+    const int grids[][2] = {{1, 2}, {2, 1}, {2, 2}, {2, 3}, {1, 6}};
+    const char tr[][2] = {{'N', 'N'}, {'T', 'N'}, {'N', 'T'}, {'T', 'T'}};
+    const int sizes[][4] = {{300, 200, 100, 32}, {2000, 2000, 50, 64},
+                            {50, 3000, 3000, 100}, {3000, 40, 2000, 64}};
+    int cases = 0, changed = 0, least = 0;
+    for (int ig = 0; ig < 5; ig++) {
+        pumma_grid_t g = grid(grids[ig][0], grids[ig][1], &mo);
+        for (int it = 0; it < 4; it++)
+            for (int iz = 0; iz < 4; iz++)
+                for (int il = 0; il < 4; il++) {
+                    const int *z = sizes[iz];
+                    pumma_problem_t p = problem(&g, tr[it][0], tr[it][1], z[0],
+                                                z[1], z[2], z[3]);
+                    /* the unconstrained plan's workspace, scaled */
+                    pumma_opts_t o;
+                    memset(&o, 0, sizeof o);
+                    o.piece = 64.0 * 1024 * 1024;
+                    o.workspace = 1e30;
+                    const pumma_algo_t *a = pumma_plan(&p, &o);
+                    pumma_problem_t want;
+                    a->align(&p, &want);
+                    const size_t free_ws = pumma_plan_workspace(&p, a, &want);
+                    check(o.limited == PUMMA_LIMIT_NONE, G2,
+                          "no limit, yet limited %d", o.limited);
+                    static const double scale[] = {1.01, 0.9, 0.5, 0.01};
+                    memset(&o, 0, sizeof o);
+                    o.piece = 64.0 * 1024 * 1024;
+                    o.workspace = scale[il] * (double)free_ws;
+                    if (il == 1) {    /* forced algorithm, if it applies */
+                        o.algo = tr[it][0] == 'N' ? (tr[it][1] == 'N' ? "mdb2-row" : "nt")
+                                                  : (tr[it][1] == 'N' ? "tn" : "tt-local");
+                    }
+                    pumma_opts_t asked = o;
+                    const double lim = o.workspace;
+                    int fits, fits_kept;
+                    const size_t lw = least_workspace(&p, &o, 0, lim, &fits);
+                    least_workspace(&p, &o, 1, lim, &fits_kept);
+                    const pumma_algo_t *b = pumma_plan(&p, &o);
+                    b->align(&p, &want);
+                    const size_t ws = pumma_plan_workspace(&p, b, &want);
+                    cases++;
+                    changed += o.limited == PUMMA_LIMIT_FIT;
+                    least += o.limited == PUMMA_LIMIT_LEAST;
+                    check(b->handles(p.transa, p.transb), G, "%s for %c%c",
+                          b->name, p.transa, p.transb);
+                    if (fits)
+                        check((double)ws <= lim, G, "grid %dx%d %c%c size %d "
+                              "limit %.0f: %s needs %zu", g.nprow, g.npcol,
+                              p.transa, p.transb, iz, lim, b->name, ws);
+                    else
+                        check(ws == lw && o.limited == PUMMA_LIMIT_LEAST, G,
+                              "grid %dx%d %c%c size %d limit %.0f: nothing "
+                              "fits, %s needs %zu, the least is %zu (%d)",
+                              g.nprow, g.npcol, p.transa, p.transb, iz, lim,
+                              b->name, ws, lw, o.limited);
+                    if (fits_kept && asked.algo &&
+                        pumma_algo_find(asked.algo)->handles(p.transa, p.transb))
+                        check(!strcmp(b->name, asked.algo), G2,
+                              "forced %s fits but %s ran", asked.algo, b->name);
+                    if (il == 0 && !asked.algo)
+                        check(o.limited == PUMMA_LIMIT_NONE && b == a, G2,
+                              "a limit above the plan changed it: %s, %d",
+                              b->name, o.limited);
+                    if (il >= 2 && fits)
+                        check(o.limited == PUMMA_LIMIT_FIT || ws == free_ws,
+                              G2, "limited %d", o.limited);
+                }
+    }
+    group_end(G);
+    group_end(G2);
+    printf("(%d planned calls under limits: %d changed to fit, %d took the "
+           "least)\n", cases, changed, least);
+}
+
+/* ------------------------------------------------- real calls: peaks */
+
+void Cblacs_pinfo(int *, int *);
+void Cblacs_gridinit(int *, const char *, int, int);
+void Cblacs_gridexit(int);
+
+/* A local array for an M x N matrix in blocks mb x nb from (0, 0). */
+static double *local_array(int M, int N, int mb, int nb, int P, int Q,
+                           int r, int c, int ctxt, int cplx, int desc[9])
+{
+    int ml = 0, nl = 0;
+    for (int x = 0, b = 0; x < M; x += mb, b++)
+        if (b % P == r) ml += M - x < mb ? M - x : mb;
+    for (int x = 0, b = 0; x < N; x += nb, b++)
+        if (b % Q == c) nl += N - x < nb ? N - x : nb;
+    int lld = ml > 1 ? ml : 1;
+    int d[9] = {1, ctxt, M, N, mb, nb, 0, 0, lld};
+    memcpy(desc, d, sizeof d);
+    size_t cnt = (size_t)lld * (size_t)(nl > 0 ? nl : 1) * (cplx ? 2 : 1);
+    double *x = malloc(cnt * sizeof(double));
+    for (size_t i = 0; i < cnt; i++) x[i] = (double)((i * 7919) % 13) / 13 - 0.5;
+    return x;
+}
+
+/* One real call with the algorithm (and reduce) forced: its peak of
+ * temporaries (the most any process of the grid held) and the planner's
+ * estimate of it. */
+static void real_call(int ctxt, int P, int Q, int r, int c, int cplx,
+                      int algo, int reduce, char ta, char tb, int m, int n,
+                      int k, int off, int nb_a, int nb_b, int nb_c,
+                      size_t *measured, size_t *estimate, char *plan,
+                      size_t plen)
+{
+    const int ar = ta == 'N' ? m : k, ac = ta == 'N' ? k : m;
+    const int br = tb == 'N' ? k : n, bc = tb == 'N' ? n : k;
+    int da[9], db[9], dc[9], one = 1, ia = 1 + off;
+    double *a = local_array(ar + off, ac + off, nb_a, nb_a, P, Q, r, c, ctxt,
+                            cplx, da);
+    double *b = local_array(br, bc, nb_b, nb_b, P, Q, r, c, ctxt, cplx, db);
+    double *cc = local_array(m, n, nb_c, nb_c, P, Q, r, c, ctxt, cplx, dc);
+    double al[2] = {1, 0}, be[2] = {0.5, 0};
+    pumma_options_t op = {.algo = algo, .reduce = reduce};
+    int info;
+    pumma_mem_peak(1);
+    if (cplx)
+        pumma_pzgemm_opts(&ta, &tb, &m, &n, &k, al, a, &ia, &ia, da, b, &one,
+                          &one, db, be, cc, &one, &one, dc, &op, &info);
+    else
+        pumma_pdgemm_opts(&ta, &tb, &m, &n, &k, al, a, &ia, &ia, da, b, &one,
+                          &one, db, be, cc, &one, &one, dc, &op, &info);
+    unsigned long long mine = pumma_mem_peak(1), most = 0;
+    MPI_Allreduce(&mine, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX,
+                  MPI_COMM_WORLD);
+    *measured = (size_t)most;
+    *estimate = pumma_last_workspace();
+    snprintf(plan, plen, "%s", pumma_last_plan());
+    free(a); free(b); free(cc);
+}
+
+/*
+ * Every algorithm on grids of 2 and 4 processes, with operands that need
+ * aligning and with ones that do not, D and Z, several sizes: the
+ * planner's estimate must hold what the call measured (pumma_mem_peak,
+ * most over the grid's processes: the estimate is one bound for all) and
+ * be within PEAK_FACTOR of it, plus PEAK_SLACK for rounding (a temporary
+ * of 1 MiB or more is counted in whole pages).
+ */
+#define PEAK_FACTOR 3.0
+#define PEAK_SLACK (32 * 1024)
+static void test_peaks(int me, int np)
+{
+    const char *G = "workspace estimates hold the measured peaks, within 3x";
+    const int grids[][2] = {{1, 2}, {2, 1}, {2, 2}, {1, 4}, {4, 1}};
+    static const struct { int m, n, k, off, nba, nbb, nbc; } sz[] = {
+        {300, 200, 100, 0, 32, 32, 32},     /* aligned as they come */
+        {250, 310, 90, 3, 16, 24, 40},      /* offsets, other blocks */
+        {60, 400, 500, 1, 8, 64, 16},
+        {400, 50, 30, 0, 64, 64, 64},
+        {700, 650, 200, 5, 32, 48, 32}};
+    const int reduces[] = {PUMMA_REDUCE_AUTO, PUMMA_REDUCE_DIRECT,
+                           PUMMA_REDUCE_RING, PUMMA_REDUCE_MST};
+    double worst = 0;
+    int cases = 0;
+    for (int gi = 0; gi < 5; gi++) {
+        int P = grids[gi][0], Q = grids[gi][1];
+        if (P * Q > np) continue;
+        int ctxt, pr, pc, r, c;
+        Cblacs_get(-1, 0, &ctxt);
+        Cblacs_gridinit(&ctxt, "Row", P, Q);
+        Cblacs_gridinfo(ctxt, &pr, &pc, &r, &c);
+        for (int algo = PUMMA_ALGO_SDB; algo <= PUMMA_ALGO_TT_LOCAL; algo++)
+            for (int cplx = 0; cplx < 2; cplx++)
+                for (int iz = 0; iz < 5; iz++)
+                    for (int ir = 0; ir < 4; ir++) {
+                        const int tn = algo == PUMMA_ALGO_TN,
+                                  nt = algo == PUMMA_ALGO_NT;
+                        if (ir > 0 && !tn && !nt) continue;
+                        const char ta = algo >= PUMMA_ALGO_TN && !nt
+                                            ? (cplx ? 'C' : 'T') : 'N';
+                        const char tb = nt || algo >= PUMMA_ALGO_TT ? 'T' : 'N';
+                        size_t meas = 0, est = 0;
+                        char plan[128] = "";
+                        if (pr > 0)
+                            real_call(ctxt, P, Q, r, c, cplx, algo, reduces[ir],
+                                      ta, tb, sz[iz].m, sz[iz].n, sz[iz].k,
+                                      sz[iz].off, sz[iz].nba, sz[iz].nbb,
+                                      sz[iz].nbc, &meas, &est, plan,
+                                      sizeof plan);
+                        else     /* outside the grid: only the reduction */
+                            MPI_Allreduce(MPI_IN_PLACE, &(unsigned long long){0},
+                                          1, MPI_UNSIGNED_LONG_LONG, MPI_MAX,
+                                          MPI_COMM_WORLD);
+                        if (pr <= 0 || me != 0) continue;
+                        cases++;
+                        if (getenv("PLANTST_VERBOSE"))
+                            printf("grid %dx%d %c %-50s %d %d %d: measured "
+                                   "%zu estimated %zu ratio %.2f\n", P, Q,
+                                   cplx ? 'Z' : 'D', plan, sz[iz].m, sz[iz].n,
+                                   sz[iz].k, meas, est,
+                                   meas ? (double)est / meas : 0);
+                        double ratio = meas ? (double)est / (double)meas : 0;
+                        if (ratio > worst) worst = ratio;
+                        check(meas <= est + PEAK_SLACK &&
+                                  est <= PEAK_FACTOR * meas + PEAK_SLACK,
+                              G, "grid %dx%d %c %s m=%d n=%d k=%d: measured "
+                              "%zu, estimated %zu", P, Q, cplx ? 'Z' : 'D',
+                              plan, sz[iz].m, sz[iz].n, sz[iz].k, meas, est);
+                    }
+        if (pr > 0) Cblacs_gridexit(ctxt);
+    }
+    if (me == 0) {
+        group_end(G);
+        printf("(%d real calls; estimate / measured at most %.2f)\n", cases,
+               worst);
+    }
+}
+
+/*
+ * Real calls under PUMMA_MAX_WORKSPACE (set by the Makefile: 340000): a
+ * call whose plan fits keeps it; mdb2 forced on a 300 x 200 x 100 product
+ * over 1x2 (estimated 360448 bytes) gives way to a plan that fits
+ * (mdb2-row's 323200), which must hold what it measured; A**T*B**T of 400
+ * x 400 on 2x2 fits nowhere (C's part alone is 320000) and takes the
+ * least -- tt when it was forced, tt-local needing no less. The plan says
+ * which ("limit=fit", "limit=least").
+ */
+static void test_limit_env(int me, int np)
+{
+    const char *G = "PUMMA_MAX_WORKSPACE: plans fit it, or take the least, and say so";
+    pumma_problem_t none;
+    memset(&none, 0, sizeof none);
+    none.t = &pumma_type_d;
+    const double lim = pumma_plan_limit(&none, NULL);
+    static const struct {
+        int P, Q, algo; char ta, tb; int m, n, k; const char *tag;
+    } cs[] = {{1, 2, 0, 'N', 'N', 60, 50, 40, ""},
+              {1, 2, PUMMA_ALGO_MDB2, 'N', 'N', 300, 200, 100, "fit"},
+              {2, 2, 0, 'T', 'T', 400, 400, 30, "least"},
+              {2, 2, PUMMA_ALGO_TT, 'T', 'T', 400, 400, 30, "least"}};
+    for (int i = 0; i < 4; i++) {
+        if (cs[i].P * cs[i].Q > np) continue;
+        int ctxt, pr, pc, r, c;
+        Cblacs_get(-1, 0, &ctxt);
+        Cblacs_gridinit(&ctxt, "Row", cs[i].P, cs[i].Q);
+        Cblacs_gridinfo(ctxt, &pr, &pc, &r, &c);
+        size_t meas = 0, est = 0;
+        char plan[128] = "";
+        if (pr > 0)
+            real_call(ctxt, cs[i].P, cs[i].Q, r, c, 0, cs[i].algo, 0, cs[i].ta,
+                      cs[i].tb, cs[i].m, cs[i].n, cs[i].k, 0, 32, 32, 32, &meas,
+                      &est, plan, sizeof plan);
+        else
+            MPI_Allreduce(MPI_IN_PLACE, &(unsigned long long){0}, 1,
+                          MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+        if (pr > 0) Cblacs_gridexit(ctxt);
+        if (me != 0) continue;
+        const char *tag = strstr(plan, " limit=");
+        const char *got = tag ? tag + 7 : "";
+        printf("limit %.0f: %c%c %d x %d x %d on %dx%d: \"%s\", estimated %zu, "
+               "measured %zu\n", lim, cs[i].ta, cs[i].tb, cs[i].m, cs[i].n,
+               cs[i].k, cs[i].P, cs[i].Q, plan, est, meas);
+        check(!strcmp(got, cs[i].tag), G, "case %d: \"%s\", want limit=%s", i,
+              plan, cs[i].tag);
+        /* tt forced, and tt-local needs no less: the forced choice stays */
+        if (cs[i].algo == PUMMA_ALGO_TT)
+            check(!strncmp(plan, "algo=tt ", 8), G, "case %d: \"%s\", want "
+                  "the forced tt (none fits, it has the least)", i, plan);
+        check(meas <= est + PEAK_SLACK, G, "case %d: measured %zu over the "
+              "estimate %zu", i, meas, est);
+        if (strcmp(cs[i].tag, "least"))
+            check((double)est <= lim && (double)meas <= lim + PEAK_SLACK, G,
+                  "case %d: estimated %zu, measured %zu, limit %.0f", i, est,
+                  meas, lim);
+    }
+    if (me == 0) group_end(G);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    test_costs();
-    test_search();
-    test_sense();
-    printf("%d passed, %d failed\n", npass, nfail);
+    int me, np;
+    Cblacs_pinfo(&me, &np);
+    const char *mode = argc > 1 ? argv[1] : "plan";
+    if (!strcmp(mode, "peaks")) {
+        test_peaks(me, np);
+    } else if (!strcmp(mode, "limit")) {
+        test_limit_env(me, np);
+    } else {
+        test_costs();
+        test_search();
+        test_sense();
+        test_limit();
+    }
+    int bad = nfail;
+    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (me == 0) printf("%d passed, %d failed\n", npass, nfail);
     MPI_Finalize();
-    return nfail ? 1 : 0;
+    return bad ? 1 : 0;
 }

@@ -10,6 +10,8 @@ void pumma_presort_cols(const pumma_type_t *t, char op, int st,
                         const pumma_groups_t *g, int m, const void *src,
                         int lds, void *dst, int ldd);
 int pumma_groups_in_order(const pumma_groups_t *g);
+int pumma_groups_sorted_at(const pumma_dist_t *d, int me,
+                           const pumma_dist_t *key);
 int pumma_groups_contiguous(const pumma_groups_t *g, int grp, int *first);
 void pumma_presort_rows(const pumma_type_t *t, char op,
                         const pumma_groups_t *g, int n, const void *src,
@@ -61,6 +63,11 @@ void pumma_rpipe_free(pumma_rpipe_t *rp);
 /* The width of the piece of an n-wide partial product (`other` long) that
  * one reduce carries. */
 int pumma_rpipe_piece(const pumma_problem_t *p, int n, int other);
+/* The temporaries of a reduce pipeline of `depth` slots of slot_elems
+ * summed over R processes, at most: each slot's product, the sum at its
+ * root, and the reduce variant's own buffers. */
+size_t pumma_rpipe_workspace(const pumma_problem_t *p, int depth, int R,
+                             size_t slot_elems);
 /* Modelled time of a reduce-pipeline algorithm: `stages` stages (the roll
  * of `roll_bytes` around that many processes between them); in each, R
  * products of `area` elements with inner dimension k, each summed over R
@@ -92,6 +99,8 @@ double pumma_mdb_cost(const pumma_problem_t *p, const pumma_model_t *mo,
 /* Variants used: the cast along one grid dimension, the roll along the
  * other (row: the mirror). */
 unsigned pumma_mdb_uses(const pumma_problem_t *p, int row);
+/* Its temporaries, at most (the algorithms' workspace member). */
+size_t pumma_mdb_workspace(const pumma_problem_t *p, int row);
 
 /* A**T*B**T as MDB2's B*A (pumma_tt.c; tt-local shares them). */
 void pumma_tt_as_mdb2(const pumma_problem_t *p, pumma_problem_t *q);
@@ -99,5 +108,6 @@ void pumma_tt_align(const pumma_problem_t *have, pumma_problem_t *want);
 void pumma_mdb_align(const pumma_problem_t *have, pumma_problem_t *want,
                      int row);
 int pumma_mdb_handles(char ta, char tb);
+size_t pumma_tt_workspace(const pumma_problem_t *p);
 
 #endif

@@ -334,8 +334,8 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
     long nr = pumma_ilist_len(&h.rows[me]), nc = pumma_ilist_len(&h.cols[me]);
     h.lpa = pb->transa == 'N' ? (int)nr : n;
     h.lpb = pb->transb == 'N' ? n : (int)nc;
-    h.pa = pumma_malloc((size_t)(nr * n) * t->size);
-    h.pbp = pumma_malloc((size_t)(nc * n) * t->size);
+    h.pa = pumma_malloc((size_t)nr * (size_t)n * t->size);
+    h.pbp = pumma_malloc((size_t)nc * (size_t)n * t->size);
     if (!h.pa || !h.pbp) { h.rc = PUMMA_ENOMEM; goto out; }
 
     /* Slices of K: one for het; for het-overlap PUMMA_SLICE, or about

@@ -220,8 +220,9 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
             int cn = (c + 1) % Q;
             anext = abuf[next_buf];
             rc = pumma_shift_start(p, &roll, acur,
-                                   mloc * pumma_dist_count(Ak, c), anext,
-                                   mloc * pumma_dist_count(Ak, cn),
+                                   (int64_t)mloc * pumma_dist_count(Ak, c),
+                                   anext,
+                                   (int64_t)mloc * pumma_dist_count(Ak, cn),
                                    (me_c - 1 + Q) % Q, (me_c + 1) % Q, g->row,
                                    PUMMA_TAG_ROLL);
             if (rc) goto out;
@@ -256,7 +257,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
                 cl->buf = whole ? gbuf
                                 : bbuf + (size_t)ga.runs[u].sorted * nloc *
                                              t->size;
-                cl->count = (whole ? kr : ga.runs[u].len) * nloc;
+                cl->count = (int64_t)(whole ? kr : ga.runs[u].len) * nloc;
                 cl->dt = t->mpi;
                 cl->t = t;
                 cl->segment = p->opts->segment / (int)t->size;
@@ -307,7 +308,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
                 }
                 if (sh->msg_per_block) {             /* SDB: this block */
                     const char *buf = coll[i].buf;
-                    int len = coll[i].count / nloc;
+                    int len = (int)(coll[i].count / nloc);
                     int at = (int)((buf - bbuf) / ((size_t)nloc * t->size));
                     multiply(p, ct, mloc, nloc, len,
                              pumma_at(t, acur, 0, at, lda), lda, buf, len,
@@ -388,6 +389,33 @@ double pumma_mdb_cost(const pumma_problem_t *p, const pumma_model_t *mo,
     pumma_grid_t g;
     transpose_problem(p, &q, &g);
     return engine_cost(&q, mo, sh, 1, 'T');
+}
+
+/* Temporaries of engine() on p (st as there): A's slabs, two while one
+ * rolls, and a stage's rows of B. On one grid column the caller's A is
+ * used in place when it needs no presorting (whether it does is global
+ * then); elsewhere that also depends on its local LLD, so it is not
+ * counted on. */
+static size_t engine_workspace(const pumma_problem_t *p, int st)
+{
+    const size_t mloc = (size_t)pumma_dist_maxcount(&p->c.row);
+    const size_t nloc = (size_t)pumma_dist_maxcount(&p->c.col);
+    const size_t kmax = (size_t)pumma_dist_maxcount(&p->a.col);
+    size_t nabuf = 2;
+    if (p->g->npcol == 1)
+        nabuf = !st && p->transa == 'N' &&
+                        pumma_groups_sorted_at(&p->a.col, 0, &p->b.row)
+                    ? 0 : 1;
+    return (nabuf * mloc * kmax + kmax * nloc) * p->t->size;
+}
+
+size_t pumma_mdb_workspace(const pumma_problem_t *p, int row)
+{
+    if (!row) return engine_workspace(p, 0);
+    pumma_problem_t q;
+    pumma_grid_t g;
+    transpose_problem(p, &q, &g);
+    return engine_workspace(&q, 1);
 }
 
 unsigned pumma_mdb_uses(const pumma_problem_t *p, int row)

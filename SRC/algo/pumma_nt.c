@@ -111,8 +111,10 @@ static int run(const pumma_problem_t *p)
         const int rolling = (P > 1 && s < P - 1);
         char *bnext = rolling ? bbuf[next_buf] : NULL;
         if (rolling &&
-            (rc = pumma_shift_start(p, &roll, bcur, nbc * kloc, bnext,
-                                    pumma_dist_count(Bn, (c + 1) % P) * kloc,
+            (rc = pumma_shift_start(p, &roll, bcur, (int64_t)nbc * kloc,
+                                    bnext,
+                                    (int64_t)pumma_dist_count(Bn, (c + 1) % P) *
+                                        kloc,
                                     (me_r - 1 + P) % P, (me_r + 1) % P,
                                     g->col, PUMMA_TAG_ROLL)))
             goto out;
@@ -182,6 +184,24 @@ static unsigned uses(const pumma_problem_t *p)
            (p->g->nprow > 1 ? PUMMA_USES_SHIFT : 0u);
 }
 
+/* B's slabs (two while one rolls; on one grid row one, or none when B
+ * needs no presorting), and the reduce pipeline's slots: a destination
+ * column's product, or its piece. */
+static size_t workspace(const pumma_problem_t *p)
+{
+    const int nmax = pumma_dist_maxcount(&p->b.row);
+    const int kloc = pumma_dist_maxcount(&p->a.col);
+    const int mloc = pumma_dist_maxcount(&p->c.row);
+    const int ccol = pumma_dist_maxcount(&p->c.col);
+    const int chunk = nmax < ccol ? nmax : ccol;
+    const size_t nbbuf =
+        p->g->nprow > 1 ? 2 : !pumma_groups_sorted_at(&p->b.row, 0, &p->c.col);
+    const int piece = pumma_rpipe_piece(p, chunk, mloc);
+    return nbbuf * (size_t)nmax * (size_t)kloc * p->t->size +
+           pumma_rpipe_workspace(p, DEPTH, p->g->npcol,
+                                 (size_t)mloc * (size_t)piece);
+}
+
 const pumma_algo_t pumma_algo_nt = {
     "nt", "A*B**T: partial products summed along grid rows, B rolled up",
-    handles, align, run, cost, uses};
+    handles, align, run, cost, uses, workspace};

@@ -22,6 +22,19 @@ int pumma_groups_in_order(const pumma_groups_t *g)
     return 1;
 }
 
+/* 1 when presorting d's indices held at grid coordinate `me` by their
+ * owner in `key` would move nothing (a bound needs it from global values:
+ * the workspace estimates). */
+int pumma_groups_sorted_at(const pumma_dist_t *d, int me,
+                           const pumma_dist_t *key)
+{
+    pumma_groups_t g = {0};
+    if (pumma_groups_build(d, me, key, &g)) return 0;
+    int in = pumma_groups_in_order(&g);
+    pumma_groups_free(&g);
+    return in;
+}
+
 /* 1 when group grp's indices are one contiguous local range (from *first). */
 int pumma_groups_contiguous(const pumma_groups_t *g, int grp, int *first)
 {

@@ -59,7 +59,7 @@ int pumma_rpipe_post(pumma_rpipe_t *rp, pumma_rslot_t *s, int root,
     }
     s->coll.buf = s->in_c ? NULL : s->part;
     s->coll.rbuf = s->sum;
-    s->coll.count = s->rows * s->cols;
+    s->coll.count = (int64_t)s->rows * s->cols;
     s->coll.dt = rp->p->t->mpi;
     s->coll.t = rp->p->t;
     s->coll.segment = rp->p->opts->segment / (int)rp->p->t->size;
@@ -136,4 +136,12 @@ double pumma_rpipe_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                              : 0;
     double T = (stages - 1) * (stage > roll ? stage : roll) + stage + red;
     return T + (R > 1 ? pumma_model_copy(mo, roll_bytes, 0) : 0);
+}
+
+size_t pumma_rpipe_workspace(const pumma_problem_t *p, int depth, int R,
+                             size_t slot_elems)
+{
+    const pumma_coll_ops_t *r = p->opts->reduce;
+    const size_t bufs = R > 1 && r->buffers ? (size_t)r->buffers(R) : 0;
+    return (size_t)depth * slot_elems * (2 + bufs) * p->t->size;
 }

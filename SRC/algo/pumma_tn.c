@@ -114,8 +114,10 @@ static int run(const pumma_problem_t *p)
         char *anext = rolling ? abuf[next_buf] : NULL;
         if (rolling &&
             (rc = pumma_shift_start(p, &roll, acur,
-                                    kloc * pumma_dist_count(Am, c), anext,
-                                    kloc * pumma_dist_count(Am, (c + 1) % Q),
+                                    (int64_t)kloc * pumma_dist_count(Am, c),
+                                    anext,
+                                    (int64_t)kloc *
+                                        pumma_dist_count(Am, (c + 1) % Q),
                                     (me_c - 1 + Q) % Q, (me_c + 1) % Q,
                                     g->row, PUMMA_TAG_ROLL)))
             goto out;
@@ -184,6 +186,24 @@ static unsigned uses(const pumma_problem_t *p)
            (p->g->npcol > 1 ? PUMMA_USES_SHIFT : 0u);
 }
 
+/* A's slabs (two while one rolls; on one grid column one, or none when A
+ * needs no presorting), and the reduce pipeline's slots: a destination
+ * row's product, or its piece. */
+static size_t workspace(const pumma_problem_t *p)
+{
+    const int kloc = pumma_dist_maxcount(&p->a.row);
+    const int mmax = pumma_dist_maxcount(&p->a.col);
+    const int nloc = pumma_dist_maxcount(&p->c.col);
+    const int crow = pumma_dist_maxcount(&p->c.row);
+    const int chunk = mmax < crow ? mmax : crow;
+    const size_t nabuf =
+        p->g->npcol > 1 ? 2 : !pumma_groups_sorted_at(&p->a.col, 0, &p->c.row);
+    const int piece = pumma_rpipe_piece(p, nloc, chunk);
+    return nabuf * (size_t)kloc * (size_t)mmax * p->t->size +
+           pumma_rpipe_workspace(p, DEPTH, p->g->nprow,
+                                 (size_t)chunk * (size_t)piece);
+}
+
 const pumma_algo_t pumma_algo_tn = {
     "tn", "A**T*B: partial products summed down grid columns, A rolled",
-    handles, align, run, cost, uses};
+    handles, align, run, cost, uses, workspace};

@@ -64,7 +64,7 @@ static int run(const pumma_problem_t *p)
     if (!rc) {
         char op = (p->transa == 'C' && p->transb == 'C') ? 'C' : 'T';
         rc = pumma_redist(t, g, p->m, p->n, op, p->alpha, &q.c, p->beta,
-                          (pumma_view_t *)&p->c);
+                          (pumma_view_t *)&p->c, (size_t)p->opts->piece);
     }
     pumma_free(q.c.data);
     return rc;
@@ -85,6 +85,19 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
 /* MDB2's on the same grid (B*A: the cast down the columns). */
 static unsigned uses(const pumma_problem_t *p) { return pumma_mdb_uses(p, 0); }
 
+/* D = B*A, with MDB2's temporaries while it is computed, then the
+ * transposing redistribution's buffers (at most PUMMA_PIECE each way). */
+size_t pumma_tt_workspace(const pumma_problem_t *p)
+{
+    pumma_problem_t q;
+    pumma_tt_as_mdb2(p, &q);
+    const size_t e = p->t->size, d = pumma_view_maxelems(&q.c) * e;
+    const size_t mdb = pumma_mdb_workspace(&q, 0);
+    const size_t back = pumma_redist_workspace((size_t)p->opts->piece, d,
+                                               pumma_view_maxelems(&p->c) * e);
+    return d + (mdb > back ? mdb : back);
+}
+
 const pumma_algo_t pumma_algo_tt = {
     "tt", "A**T*B**T: D = B*A by MDB2, then a distributed transpose into C",
-    handles, pumma_tt_align, run, cost, uses};
+    handles, pumma_tt_align, run, cost, uses, pumma_tt_workspace};

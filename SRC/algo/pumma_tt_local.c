@@ -45,7 +45,7 @@ static int run(const pumma_problem_t *p)
     int rc = pumma_mdb_run(&q, &mdb2);
     if (!rc)
         rc = pumma_redist_xgrid(t, g, p->m, p->n, p->alpha, &e, p->beta,
-                                (pumma_view_t *)&p->c);
+                                (pumma_view_t *)&p->c, (size_t)p->opts->piece);
     pumma_free(e.data);
     return rc;
 }
@@ -69,4 +69,5 @@ static unsigned uses(const pumma_problem_t *p) { return pumma_mdb_uses(p, 0); }
 const pumma_algo_t pumma_algo_tt_local = {
     "tt-local",
     "A**T*B**T: transposed local GEMMs on B*A's schedule, then a blockwise transpose",
-    handles, pumma_tt_align, run, cost, uses};
+    handles, pumma_tt_align, run, cost, uses,
+    pumma_tt_workspace};   /* E is D's size, moved as D is */

@@ -1,6 +1,7 @@
 /*
  * pumma_bcast_mpi.c -- broadcast variant "mpi": MPI's own MPI_Ibcast, so the
- * MPI library picks its topology.
+ * MPI library picks its topology. A count beyond MPI's int goes as one
+ * element of a derived type (pumma_count_type), alike on every process.
  */
 #include "pumma_internal.h"
 
@@ -12,8 +13,12 @@ static int start(pumma_coll_t *c)
     MPI_Comm_rank(c->comm, &me);
     /* MPI picks the tree: count the root's message, once. */
     if (me == c->root) pumma_stats_sent((double)c->count * c->t->size);
-    return MPI_Ibcast(c->buf, c->count, c->dt, c->root, c->comm, &c->req[0]) ==
-                   MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
+    MPI_Datatype type;
+    int n, made;
+    if (pumma_count_type(c->count, c->dt, &type, &n, &made)) return PUMMA_EMPI;
+    int rc = MPI_Ibcast(c->buf, n, type, c->root, c->comm, &c->req[0]);
+    if (made) MPI_Type_free(&type);
+    return rc == MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
 }
 
 /* Modelled as a binomial tree (Open MPI's choice for mid-sized messages). */
@@ -26,4 +31,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_mpi = {
     "mpi", "MPI_Ibcast: the MPI library's own algorithm", start, pumma_coll_req_test,
     pumma_coll_req_wait,
-    cost};
+    cost, NULL};

@@ -87,4 +87,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_ring_inc = {
     "ring-inc", "increasing ring, forwarded as soon as received", start, test,
     wait,
-    cost};
+    cost, NULL};

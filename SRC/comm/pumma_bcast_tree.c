@@ -34,14 +34,16 @@ typedef struct tree {
     int kids[];                 /* in sending order */
 } tree_t;
 
-/* Pieces of `count` elements cut at `segment` (0: one piece). */
-static void cut(int count, int segment, int *npieces, int *piece)
+/* Pieces of `count` elements cut at `segment` (0: one piece), none
+ * beyond pumma_count_max (an MPI count, and the reduce's int length). */
+static void cut(int64_t count, int segment, int *npieces, int *piece)
 {
-    int p = segment > 0 && segment < count ? segment : count;
-    int min = (int)(((int64_t)count + MAX_PIECES - 1) / MAX_PIECES);
+    int64_t p = segment > 0 && segment < count ? segment : count;
+    int64_t min = (count + MAX_PIECES - 1) / MAX_PIECES;
     if (p < min) p = min;
-    *piece = p;
-    *npieces = (count + p - 1) / p;
+    if (p > pumma_count_max) p = pumma_count_max;
+    *piece = (int)p;
+    *npieces = (int)((count + p - 1) / p);
 }
 
 static char *at(const pumma_coll_t *c, const tree_t *t, int k)
@@ -51,8 +53,8 @@ static char *at(const pumma_coll_t *c, const tree_t *t, int k)
 
 static int len(const pumma_coll_t *c, const tree_t *t, int k)
 {
-    int rest = c->count - k * t->piece;
-    return rest < t->piece ? rest : t->piece;
+    int64_t rest = c->count - (int64_t)k * t->piece;
+    return rest < t->piece ? (int)rest : t->piece;
 }
 
 /* Send piece k to every child. */

@@ -3,8 +3,12 @@
  * of pumma is sent and received (pumma_isend, pumma_irecv): sends are
  * counted for PUMMA_STATS, and both are communication points for the
  * jitter hook (pumma_jitter) that the stress tests use to make processes
- * drift apart.
+ * drift apart. Their counts are 64-bit: a message beyond MPI's int count
+ * (a roll of a whole local operand past 2^31 elements) goes as one
+ * element of a derived type (pumma_count_type), so it is still one
+ * message with one request, matched as any other.
  */
+#include <limits.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,19 +48,70 @@ void pumma_jitter(void)
     nanosleep(&ts, NULL);
 }
 
-int pumma_isend(const void *buf, int count, MPI_Datatype dt, int dest,
+int64_t pumma_count_max = INT_MAX;
+
+/*
+ * pumma_count_type: count elements of dt as what MPI can take in an int.
+ * Beyond pumma_count_max, one element of a type made of q blocks of
+ * pumma_count_max elements followed by the r left over: its type
+ * signature is count elements of dt, so it meets a receive (or a
+ * broadcast's other side) built the same way, and a message of any size
+ * stays one message with one request. Point to point and MPI_Ibcast use
+ * it; MPI_SUM takes predefined types only, so reduces go in pieces.
+ *   count (local input) > 0; dt (local input) a predefined type.
+ *   type, n, made (local output): what to pass MPI, and whether type
+ *   must be freed (MPI_Type_free) once the operation has been posted.
+ */
+int pumma_count_type(int64_t count, MPI_Datatype dt, MPI_Datatype *type,
+                     int *n, int *made)
+{
+    *made = 0;
+    if (count <= pumma_count_max) {
+        *type = dt;
+        *n = (int)count;
+        return PUMMA_OK;
+    }
+    const int64_t q = count / pumma_count_max, r = count % pumma_count_max;
+    if (q > INT_MAX) return PUMMA_EMPI;
+    MPI_Datatype blk;
+    MPI_Aint lb, ext;
+    if (MPI_Type_contiguous((int)pumma_count_max, dt, &blk) != MPI_SUCCESS ||
+        MPI_Type_get_extent(dt, &lb, &ext) != MPI_SUCCESS)
+        return PUMMA_EMPI;
+    int lens[2] = {(int)q, (int)r};
+    MPI_Aint disp[2] = {0, (MPI_Aint)(q * pumma_count_max) * ext};
+    MPI_Datatype types[2] = {blk, dt};
+    int rc = MPI_Type_create_struct(r ? 2 : 1, lens, disp, types, type);
+    MPI_Type_free(&blk);
+    if (rc != MPI_SUCCESS || MPI_Type_commit(type) != MPI_SUCCESS)
+        return PUMMA_EMPI;
+    *n = 1;
+    *made = 1;
+    return PUMMA_OK;
+}
+
+int pumma_isend(const void *buf, int64_t count, MPI_Datatype dt, int dest,
                 int tag, MPI_Comm comm, MPI_Request *req)
 {
     pumma_jitter();
-    int sz = 0;
+    int sz = 0, n, made;
+    MPI_Datatype type;
     MPI_Type_size(dt, &sz);
     pumma_stats_sent((double)count * sz);
-    return MPI_Isend(buf, count, dt, dest, tag, comm, req);
+    if (pumma_count_type(count, dt, &type, &n, &made)) return MPI_ERR_TYPE;
+    int rc = MPI_Isend(buf, n, type, dest, tag, comm, req);
+    if (made) MPI_Type_free(&type);
+    return rc;
 }
 
-int pumma_irecv(void *buf, int count, MPI_Datatype dt, int source, int tag,
-                MPI_Comm comm, MPI_Request *req)
+int pumma_irecv(void *buf, int64_t count, MPI_Datatype dt, int source,
+                int tag, MPI_Comm comm, MPI_Request *req)
 {
     pumma_jitter();
-    return MPI_Irecv(buf, count, dt, source, tag, comm, req);
+    int n, made;
+    MPI_Datatype type;
+    if (pumma_count_type(count, dt, &type, &n, &made)) return MPI_ERR_TYPE;
+    int rc = MPI_Irecv(buf, n, type, source, tag, comm, req);
+    if (made) MPI_Type_free(&type);
+    return rc;
 }

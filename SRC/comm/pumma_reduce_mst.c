@@ -32,7 +32,9 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
            (pumma_model_msg(mo, bytes) + pumma_model_copy(mo, bytes, 0));
 }
 
+static int buffers(int np) { return pumma_reduce_tree_buffers(shape, np); }
+
 const pumma_coll_ops_t pumma_reduce_mst = {
     "mst", "minimum spanning tree collect (PUMMA Fig. 23(b))", start,
     pumma_reduce_tree_test, pumma_reduce_tree_wait,
-    cost};
+    cost, buffers};

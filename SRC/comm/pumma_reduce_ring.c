@@ -32,7 +32,9 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
                            pumma_model_copy(mo, bytes / s, 0));
 }
 
+static int buffers(int np) { return pumma_reduce_tree_buffers(shape, np); }
+
 const pumma_coll_ops_t pumma_reduce_ring = {
     "ring", "chain ending at the root, pipelined by segments", start,
     pumma_reduce_tree_test, pumma_reduce_tree_wait,
-    cost};
+    cost, buffers};

@@ -52,13 +52,16 @@ typedef struct rtree {
     int kids[];                 /* in summation order */
 } rtree_t;
 
-static void cut(int count, int segment, int *npieces, int *piece)
+/* Pieces as the broadcasts cut them: none beyond pumma_count_max, an MPI
+ * count and geadd's int length. */
+static void cut(int64_t count, int segment, int *npieces, int *piece)
 {
-    int p = segment > 0 && segment < count ? segment : count;
-    int min = (int)(((int64_t)count + MAX_PIECES - 1) / MAX_PIECES);
+    int64_t p = segment > 0 && segment < count ? segment : count;
+    int64_t min = (count + MAX_PIECES - 1) / MAX_PIECES;
     if (p < min) p = min;
-    *piece = p;
-    *npieces = (count + p - 1) / p;
+    if (p > pumma_count_max) p = pumma_count_max;
+    *piece = (int)p;
+    *npieces = (int)((count + p - 1) / p);
 }
 
 static size_t off(const pumma_coll_t *c, const rtree_t *t, int k)
@@ -68,8 +71,8 @@ static size_t off(const pumma_coll_t *c, const rtree_t *t, int k)
 
 static int len(const pumma_coll_t *c, const rtree_t *t, int k)
 {
-    int rest = c->count - k * t->piece;
-    return rest < t->piece ? rest : t->piece;
+    int64_t rest = c->count - (int64_t)k * t->piece;
+    return rest < t->piece ? (int)rest : t->piece;
 }
 
 static int send_piece(pumma_coll_t *c, rtree_t *t, const char *base, int k)
@@ -231,4 +234,19 @@ int pumma_reduce_tree_wait(pumma_coll_t *c)
     if (rc == PUMMA_OK) rc = pumma_sends_wait(t->sreq, t->nsend, &t->sdone);
     release(c);
     return rc;
+}
+
+int pumma_reduce_tree_buffers(pumma_tree_shape_fn shape, int np)
+{
+    int *kids = malloc(sizeof(int) * (size_t)(np > 0 ? np : 1));
+    int most = 0;
+    if (!kids) return np;         /* a bound all the same: one per child */
+    for (int root = 0; root < np && np > 1; root++)
+        for (int me = 0; me < np; me++) {
+            int parent, nk = shape(np, root, me, &parent, kids);
+            int held = nk == 0 ? 0 : parent < 0 ? nk - 1 : nk;
+            if (held > most) most = held;
+        }
+    free(kids);
+    return most;
 }

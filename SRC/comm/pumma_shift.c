@@ -27,8 +27,9 @@ const pumma_shift_ops_t *pumma_shift_find(const char *name)
 }
 
 int pumma_shift_start(const pumma_problem_t *p, pumma_shift_t *s,
-                      const void *sbuf, int scount, void *rbuf, int rcount,
-                      int dest, int source, MPI_Comm comm, int tag)
+                      const void *sbuf, int64_t scount, void *rbuf,
+                      int64_t rcount, int dest, int source, MPI_Comm comm,
+                      int tag)
 {
     s->sbuf = sbuf;
     s->rbuf = rbuf;

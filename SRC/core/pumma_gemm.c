@@ -102,6 +102,7 @@ static const pumma_opts_t *env_opts(void)
     pumma_stats_on();
     pumma_mem_cache_on();
     pumma_jitter();
+    pumma_plan_env_limit();
     done = 1;
     return &o;
 }
@@ -164,17 +165,20 @@ static char last_plan[128] = "";
 
 PUMMA_API const char *pumma_last_plan(void) { return last_plan; }
 
-/* The problem both kinds of call share: the grid of ctxt (its MPI
- * communicators made on first use), TRANSA/TRANSB as upper case, 'C' read
- * as 'T' for real types, the sizes and scalars. */
-static void problem_init(pumma_problem_t *p, const pumma_type_t *t, int ctxt,
-                         const char *transa, const char *transb, int m,
-                         int n, int k, const void *alpha, const void *beta)
+/* The planner's estimate of the temporaries of this process's last call
+ * that ran an algorithm of the table (for the tests). */
+static size_t last_workspace = 0;
+size_t pumma_last_workspace(void) { return last_workspace; }
+
+/* The problem both kinds of call share: the grid g, TRANSA/TRANSB as
+ * upper case, 'C' read as 'T' for real types, the sizes and scalars. */
+static void problem_init(pumma_problem_t *p, const pumma_type_t *t,
+                         const pumma_grid_t *g, const char *transa,
+                         const char *transb, int m, int n, int k,
+                         const void *alpha, const void *beta)
 {
     p->t = t;
-    p->g = pumma_grid_enter(ctxt);
-    if (!p->g) pumma_fatal(NULL, t->rout, "no MPI communicator for the grid",
-                           PUMMA_EGRID);
+    p->g = g;
     p->transa = (char)(*transa & ~0x20);
     p->transb = (char)(*transb & ~0x20);
     if (!t->is_complex) {      /* for real types 'C' is 'T' */
@@ -184,6 +188,62 @@ static void problem_init(pumma_problem_t *p, const pumma_type_t *t, int ctxt,
     p->m = m; p->n = n; p->k = k;
     p->alpha = alpha;
     p->beta = beta;
+}
+
+/* The grid of ctxt with its MPI communicators (made on first use), for a
+ * call that communicates; fatal when MPI cannot give them. */
+static const pumma_grid_t *enter(const pumma_type_t *t, int ctxt)
+{
+    const pumma_grid_t *g = pumma_grid_enter(ctxt);
+    if (!g) pumma_fatal(NULL, t->rout, "no MPI communicator for the grid",
+                        PUMMA_EGRID);
+    return g;
+}
+
+/* ------------------------------------------------- the local multiply */
+
+/* Along one grid dimension, who holds all of a distribution's indices:
+ * every coordinate (-1: replicated, or one process along it), one (its
+ * coordinate), or nobody (-2: they are spread). */
+static int holder(const pumma_dist_t *d)
+{
+    if (d->src < 0 || d->np == 1) return -1;
+    return pumma_dist_nblocks(d) <= 1 ? d->src : -2;
+}
+
+/* 1 when every process holding a piece of sub(C) holds all of it, and all
+ * of sub(A) and sub(B) too: the product is then local to each of them (a
+ * 1x1 grid always; else submatrices inside one block, or replicated). From
+ * the descriptors only, so every process decides alike. */
+static int product_is_local(const pumma_problem_t *p)
+{
+    const int cr = holder(&p->c.row), cc = holder(&p->c.col);
+    if (cr == -2 || cc == -2) return 0;
+    const pumma_dist_t *op[4] = {&p->a.row, &p->b.row, &p->a.col, &p->b.col};
+    for (int i = 0; i < 4; i++) {
+        const int need = i < 2 ? cr : cc, have = holder(op[i]);
+        if (!(have == -1 || (need >= 0 && need == have))) return 0;
+    }
+    return 1;
+}
+
+/* The whole product on each process that holds sub(C): one multiply on
+ * the caller's arrays, no temporary, no message (the BLAS applies beta,
+ * and never reads C when beta = 0). */
+static void local_call(const pumma_problem_t *p)
+{
+    const pumma_type_t *t = p->t;
+    const pumma_grid_t *g = p->g;
+    snprintf(last_plan, sizeof last_plan,
+             "algo=local bcast=- reduce=- shift=-");
+    last_workspace = pumma_blas_gemm_workspace(t, p->m, p->n, p->c.ld);
+    pumma_stats_begin(t->rout, "local", "-", "-", "-");
+    if (pumma_view_mloc(&p->c, g->myrow) > 0 &&
+        pumma_view_nloc(&p->c, g->mycol) > 0)
+        pumma_local_gemm(p, p->transa, p->transb, p->m, p->n, p->k, p->alpha,
+                         p->a.data, p->a.ld, p->b.data, p->b.ld, p->beta,
+                         p->c.data, p->c.ld, NULL, NULL);
+    pumma_stats_end();
 }
 
 /* A call on heterogeneous descriptors (checked): C := beta*C alone when
@@ -196,8 +256,8 @@ static void het_call(const pumma_type_t *t, int ctxt, const char *transa,
 {
     const pumma_layout_t *L = pumma_desc_layout(desca);
     pumma_problem_t p = {0};
-    problem_init(&p, t, ctxt, transa, transb, L->n, L->n, L->n, alpha, beta);
-    const pumma_grid_t *g = p.g;
+    const pumma_grid_t *g = enter(t, ctxt);
+    problem_init(&p, t, g, transa, transb, L->n, L->n, L->n, alpha, beta);
     const int me = g->myrow * g->npcol + g->mycol;
     if (t->is_zero(alpha)) {
         if (!t->is_one(beta)) pumma_het_scale(t, L, me, beta, c, descc[8]);
@@ -262,23 +322,32 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     const int nowork = t->is_zero(alpha) || *k == 0;
     if (nowork && t->is_one(beta)) return;
 
+    /* The views need the grid's shape and this process's place only;
+     * communicators are made (pumma_grid_enter) for calls that talk. */
+    pumma_grid_t shape = {0};
+    Cblacs_gridinfo(ctxt, &shape.nprow, &shape.npcol, &shape.myrow,
+                    &shape.mycol);
     pumma_problem_t have = {0};
-    problem_init(&have, t, ctxt, transa, transb, *m, *n, *k, alpha, beta);
-    const pumma_grid_t *g = have.g;
+    problem_init(&have, t, &shape, transa, transb, *m, *n, *k, alpha, beta);
     int ar = have.transa == 'N' ? *m : *k, ac = have.transa == 'N' ? *k : *m;
     int br = have.transb == 'N' ? *k : *n, bc = have.transb == 'N' ? *n : *k;
-    have.a = pumma_view_of(t, g, a, dA, *ia - 1, *ja - 1, ar, ac);
-    have.b = pumma_view_of(t, g, b, dB, *ib - 1, *jb - 1, br, bc);
-    have.c = pumma_view_of(t, g, c, dC, *ic - 1, *jc - 1, *m, *n);
+    have.a = pumma_view_of(t, &shape, a, dA, *ia - 1, *ja - 1, ar, ac);
+    have.b = pumma_view_of(t, &shape, b, dB, *ib - 1, *jb - 1, br, bc);
+    have.c = pumma_view_of(t, &shape, c, dC, *ic - 1, *jc - 1, *m, *n);
 
     if (nowork) {              /* sub(C) := beta*sub(C), A and B unread */
-        pumma_local_scale(t, pumma_view_mloc(&have.c, g->myrow),
-                          pumma_view_nloc(&have.c, g->mycol), beta,
+        pumma_local_scale(t, pumma_view_mloc(&have.c, shape.myrow),
+                          pumma_view_nloc(&have.c, shape.mycol), beta,
                           have.c.data, have.c.ld);
         return;
     }
-
     have.opts = &opts;
+    if (product_is_local(&have)) {
+        local_call(&have);
+        return;
+    }
+    const pumma_grid_t *g = have.g = enter(t, ctxt);
+
     const pumma_algo_t *algo = pumma_plan(&have, &opts);
 
     /* Align: operands the algorithm cannot take as they are go through
@@ -287,12 +356,19 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     const char *bn = opts.uses & PUMMA_USES_BCAST ? opts.bcast->name : "-";
     const char *rn = opts.uses & PUMMA_USES_REDUCE ? opts.reduce->name : "-";
     const char *sn = opts.uses & PUMMA_USES_SHIFT ? opts.shift->name : "-";
-    snprintf(last_plan, sizeof last_plan, "algo=%s bcast=%s reduce=%s shift=%s",
-             algo->name, bn, rn, sn);
+    /* The workspace limit changed the choice: to one that fits it, or
+     * (none fits) to the least workspace there is. */
+    static const char *const limited[] = {"", " limit=fit", " limit=least"};
+    snprintf(last_plan, sizeof last_plan,
+             "algo=%s bcast=%s reduce=%s shift=%s%s", algo->name, bn, rn, sn,
+             limited[opts.limited]);
     pumma_stats_begin(t->rout, algo->name, bn, rn, sn);
+    pumma_stats_limited(opts.limited != PUMMA_LIMIT_NONE);
     pumma_problem_t run;
     algo->align(&have, &run);
+    last_workspace = pumma_plan_workspace(&have, algo, &run);
     int rc = PUMMA_OK;
+    const size_t piece = (size_t)opts.piece;
     const int tmp_a = !pumma_view_same_layout(&have.a, &run.a);
     const int tmp_b = !pumma_view_same_layout(&have.b, &run.b);
     const int tmp_c = !pumma_view_same_layout(&have.c, &run.c);
@@ -300,14 +376,14 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     if (tmp_a) {
         if (!(rc = temp_view(t, g, &run.a)))
             rc = pumma_redist(t, g, ar, ac, 'N', t->one, &have.a, t->zero,
-                              &run.a);
+                              &run.a, piece);
     } else {
         run.a = have.a;
     }
     if (!rc && tmp_b) {
         if (!(rc = temp_view(t, g, &run.b)))
             rc = pumma_redist(t, g, br, bc, 'N', t->one, &have.b, t->zero,
-                              &run.b);
+                              &run.b, piece);
     } else if (!rc) {
         run.b = have.b;
     }
@@ -318,10 +394,13 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
         run.c = have.c;
     }
     if (!rc) rc = algo->run(&run);
-    if (!rc && tmp_c)
-        rc = pumma_redist(t, g, *m, *n, 'N', t->one, &run.c, beta, &have.c);
+    /* A and B are done with before sub(C) goes back: the peak is the
+     * larger of the run's and C's way back, not their sum. */
     if (tmp_a) pumma_free(run.a.data);
     if (tmp_b) pumma_free(run.b.data);
+    if (!rc && tmp_c)
+        rc = pumma_redist(t, g, *m, *n, 'N', t->one, &run.c, beta, &have.c,
+                          piece);
     if (tmp_c) pumma_free(run.c.data);
     pumma_stats_end();
     if (rc) pumma_fatal(g, t->rout, algo->name, rc);

@@ -15,10 +15,113 @@
  * its variants, tt before tt-local, direct reduce first). Every process
  * prices the same combinations with the same broadcast model, so all
  * choose alike.
+ *
+ * The workspace limit: each combination also has an estimate of the most
+ * temporaries it holds on any process (pumma_plan_workspace: the
+ * algorithm's workspace member plus the driver's alignment temporaries and
+ * their redistributions). When auto's (or the forced) choice exceeds the
+ * limit (pumma_plan_limit), the choice is made again among the
+ * combinations that fit -- those keeping the forced choices first, then
+ * any -- by the same rule; when none fits, the one with the least
+ * workspace (the cheapest of those, the forced choices if they tie) runs.
+ * o->limited records which.
  */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "pumma_internal.h"
 
 #define MARGIN 0.03
+
+/* ---------------------------------------------------- the workspace limit */
+
+/*
+ * pumma_plan_env_limit: PUMMA_MAX_WORKSPACE, read once: bytes (a number,
+ * optionally followed by K, M, G or T for powers of 1024), 0 for no limit;
+ * -1 when unset. Anything else (blanks, other suffixes, NaN, negative,
+ * beyond 9e18) stops the program through the shared reader
+ * (pumma_env.c): a limit misread would silently change plans.
+ */
+double pumma_plan_env_limit(void)
+{
+    static int done = 0;
+    static double bytes = -1;
+    if (done) return bytes;
+    done = 1;
+    const char *e = pumma_env_get("PUMMA_MAX_WORKSPACE");
+    if (!e) return bytes;
+    static const char expected[] =
+        "bytes of temporaries per process, 0 (no limit) to 9e18, "
+        "optionally followed by K, M, G or T";
+    char num[64];
+    size_t len = strlen(e);
+    double unit = 1, x;
+    if (len >= sizeof num) pumma_env_bad("PUMMA_MAX_WORKSPACE", e, expected);
+    memcpy(num, e, len + 1);
+    const char *units = "KMGT";
+    const char *u = strchr(units, toupper((unsigned char)num[len - 1]));
+    if (u && *u) {
+        unit = ldexp(1.0, 10 * (int)(u - units + 1));
+        num[len - 1] = '\0';
+    }
+    if (pumma_env_parse_double(num, 0, 9.0e18, &x) || !(x * unit <= 9.0e18))
+        pumma_env_bad("PUMMA_MAX_WORKSPACE", e, expected);
+    bytes = floor(x * unit);
+    return bytes;
+}
+
+/*
+ * The default: twice the largest local parts of sub(A), sub(B) and sub(C),
+ * at least 256 MiB. Twice, because that is what pumma's plans keep to on
+ * the bench (TIMING's target mem <= 2.0): the default leaves them alone
+ * and catches only the plans far above it, such as tt's three copies of C
+ * when K is small. The floor, because temporaries under 256 MiB matter on
+ * no machine that runs MPI, so small and middling calls keep every choice.
+ */
+double pumma_plan_limit(const pumma_problem_t *have, const pumma_opts_t *o)
+{
+    if (o && o->workspace > 0) return o->workspace;
+    const double env = pumma_plan_env_limit();
+    if (env == 0) return INFINITY;
+    if (env > 0) return env;
+    const double ops = ((double)pumma_view_maxelems(&have->a) +
+                        (double)pumma_view_maxelems(&have->b) +
+                        (double)pumma_view_maxelems(&have->c)) *
+                       (double)have->t->size;
+    const double lim = PUMMA_WORKSPACE_FACTOR * ops;
+    return lim > PUMMA_WORKSPACE_FLOOR ? lim : PUMMA_WORKSPACE_FLOOR;
+}
+
+/*
+ * The driver's part follows pumma_gemm.c: operands the algorithm cannot
+ * take are redistributed into temporaries, A first, then B; C's
+ * temporary is made for the run and goes back once A's and B's are freed.
+ */
+size_t pumma_plan_workspace(const pumma_problem_t *have,
+                            const pumma_algo_t *a,
+                            const pumma_problem_t *want)
+{
+    const size_t e = have->t->size;
+    const size_t piece = (size_t)want->opts->piece;
+    const pumma_view_t *h[3] = {&have->a, &have->b, &have->c};
+    const pumma_view_t *w[3] = {&want->a, &want->b, &want->c};
+    size_t tmp[3] = {0, 0, 0}, move[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        if (pumma_view_same_layout(h[i], w[i])) continue;
+        tmp[i] = pumma_view_maxelems(w[i]) * e;
+        move[i] = pumma_redist_workspace(piece, pumma_view_maxelems(h[i]) * e,
+                                         tmp[i]);
+    }
+    size_t peak = tmp[0] + tmp[1] + tmp[2] + a->workspace(want);
+    const size_t phase[3] = {tmp[0] + move[0], tmp[0] + tmp[1] + move[1],
+                             tmp[2] + move[2]};
+    for (int i = 0; i < 3; i++)
+        if (phase[i] > peak) peak = phase[i];
+    return peak;
+}
 
 /* The redistributions into and out of the temporaries align() implies. */
 static double align_cost(const pumma_problem_t *have,
@@ -55,60 +158,126 @@ static const pumma_shift_ops_t *shift_at(const pumma_shift_ops_t *forced,
     return pumma_shift_at(i);
 }
 
+/* A combination and what it costs. */
+typedef struct choice {
+    const pumma_algo_t *a;
+    const pumma_coll_ops_t *b, *r;
+    const pumma_shift_ops_t *s;
+    unsigned u;
+    double cost;
+    size_t ws;
+} choice_t;
+
+/*
+ * The combinations open to the call -- the forced algorithm and variants
+ * of f, or every one that computes p's TRANSA/TRANSB -- searched in the
+ * tables' order: the first priced within MARGIN of the cheapest among
+ * those whose workspace is at most lim; with least, the one of least
+ * workspace (the first of the cheapest of those) whatever lim says.
+ * Returns 0 when no combination qualifies. o's variants are overwritten.
+ */
+static int search(pumma_problem_t *have, pumma_opts_t *o,
+                  const pumma_opts_t *f, const pumma_algo_t *fa,
+                  const pumma_model_t *mo, double lim, int least,
+                  choice_t *out)
+{
+    const char ta = have->transa, tb = have->transb;
+    const int check = least || lim < INFINITY;
+    const pumma_algo_t *a;
+    const pumma_coll_ops_t *b, *r;
+    const pumma_shift_ops_t *s;
+    choice_t best = {0};
+    int found = 0;
+    /* Pass 0 finds the cheapest price (least: the least workspace, then
+     * the cheapest), pass 1 the first within MARGIN of it. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++) {
+            if (fa ? a != fa : !a->handles(ta, tb)) continue;
+            pumma_problem_t want;
+            a->align(have, &want);
+            const double moves = align_cost(have, &want, mo);
+            const unsigned u = a->uses(&want);
+            for (int ib = 0; (b = coll_at(PUMMA_BCAST_TABLE, f->bcast,
+                                          u & PUMMA_USES_BCAST, ib));
+                 ib++)
+                for (int ir = 0; (r = coll_at(PUMMA_REDUCE_TABLE, f->reduce,
+                                              u & PUMMA_USES_REDUCE, ir));
+                     ir++)
+                    for (int is = 0;
+                         (s = shift_at(f->shift, u & PUMMA_USES_SHIFT, is));
+                         is++) {
+                        o->bcast = b;
+                        o->reduce = r;
+                        o->shift = s;
+                        const size_t ws =
+                            check ? pumma_plan_workspace(have, a, &want) : 0;
+                        if (!least && (double)ws > lim) continue;
+                        const double c = moves + a->cost(&want, mo);
+                        if (pass == 0 &&
+                            (!found || (least && ws < best.ws) ||
+                             ((!least || ws == best.ws) && c < best.cost))) {
+                            best = (choice_t){a, b, r, s, u, c, ws};
+                            found = 1;
+                        }
+                        if (pass == 1 && (!least || ws == best.ws) &&
+                            c <= best.cost * (1 + MARGIN)) {
+                            *out = (choice_t){a, b, r, s, u, c, ws};
+                            return 1;
+                        }
+                    }
+        }
+        if (!found) return 0;
+    }
+    *out = best;                 /* (pass 1 always finds best itself) */
+    return 1;
+}
+
 const pumma_algo_t *pumma_plan(pumma_problem_t *have, pumma_opts_t *o)
 {
     const char ta = have->transa, tb = have->transb;
     const pumma_algo_t *forced = o->algo ? pumma_algo_find(o->algo) : NULL;
     if (forced && !forced->handles(ta, tb)) forced = NULL;
     have->opts = o;
+    o->limited = PUMMA_LIMIT_NONE;
+    const pumma_opts_t f = *o;           /* the forced choices */
+    const double lim = pumma_plan_limit(have, o);
+    pumma_problem_t want;
+    choice_t c;
     if (forced && o->bcast && o->reduce && o->shift) {
-        o->uses = forced->uses(have);
-        return forced;
-    }
-
-    const pumma_model_t *mo = pumma_grid_model(have->g);
-    const pumma_coll_ops_t *fb = o->bcast, *fr = o->reduce;
-    const pumma_shift_ops_t *fs = o->shift;
-    const pumma_algo_t *best = NULL, *a;
-    const pumma_coll_ops_t *bb = NULL, *br = NULL, *b, *r;
-    const pumma_shift_ops_t *bs = NULL, *s;
-    double least = 0;
-    unsigned bu = 0;
-    /* Pass 0 finds the cheapest price, pass 1 the first within MARGIN. */
-    for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++) {
-            if (forced ? a != forced : !a->handles(ta, tb)) continue;
-            pumma_problem_t want;
-            a->align(have, &want);
-            const double moves = align_cost(have, &want, mo);
-            const unsigned u = a->uses(&want);
-            for (int ib = 0; (b = coll_at(PUMMA_BCAST_TABLE, fb,
-                                          u & PUMMA_USES_BCAST, ib));
-                 ib++)
-                for (int ir = 0; (r = coll_at(PUMMA_REDUCE_TABLE, fr,
-                                              u & PUMMA_USES_REDUCE, ir));
-                     ir++)
-                    for (int is = 0;
-                         (s = shift_at(fs, u & PUMMA_USES_SHIFT, is)); is++) {
-                        o->bcast = b;
-                        o->reduce = r;
-                        o->shift = s;
-                        double c = moves + a->cost(&want, mo);
-                        if (pass == 0 && (!best || c < least)) {
-                            least = c;
-                            best = a;
-                        }
-                        if (pass == 1 && c <= least * (1 + MARGIN)) {
-                            best = a; bb = b; br = r; bs = s; bu = u;
-                            goto chosen;
-                        }
-                    }
+        /* Everything forced: no model needed, unless it does not fit. */
+        forced->align(have, &want);
+        if ((double)pumma_plan_workspace(have, forced, &want) <= lim) {
+            o->uses = forced->uses(have);
+            return forced;
         }
+    } else {
+        search(have, o, &f, forced, pumma_grid_model(have->g), INFINITY, 0,
+               &c);
+        o->bcast = c.b;
+        o->reduce = c.r;
+        o->shift = c.s;
+        o->uses = c.u;
+        if (lim == INFINITY) return c.a;
+        c.a->align(have, &want);
+        if ((double)pumma_plan_workspace(have, c.a, &want) <= lim) return c.a;
     }
-chosen:
-    o->bcast = bb;
-    o->reduce = br;
-    o->shift = bs;
-    o->uses = bu;
-    return best;
+    /* The limit changes the choice: what fits, keeping the forced choices
+     * if possible; else the least workspace there is. */
+    const pumma_model_t *mo = pumma_grid_model(have->g);
+    const pumma_opts_t any = {0};
+    if (search(have, o, &f, forced, mo, lim, 0, &c) ||
+        search(have, o, &any, NULL, mo, lim, 0, &c)) {
+        o->limited = PUMMA_LIMIT_FIT;
+    } else {
+        /* the forced choices still win a tie */
+        choice_t k;
+        search(have, o, &any, NULL, mo, lim, 1, &c);
+        if (search(have, o, &f, forced, mo, lim, 1, &k) && k.ws <= c.ws) c = k;
+        o->limited = PUMMA_LIMIT_LEAST;
+    }
+    o->bcast = c.b;
+    o->reduce = c.r;
+    o->shift = c.s;
+    o->uses = c.u;
+    return c.a;
 }

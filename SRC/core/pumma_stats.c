@@ -22,7 +22,7 @@
 
 typedef struct rec {
     char rout[8], algo[24], bcast[16], reduce[16], shift[16];
-    long calls;
+    long calls, limited;
     double total, gemm, comm, bytes;
 } rec_t;
 
@@ -76,9 +76,10 @@ static void report(void)
         rec_t *r = &recs[i];
         printf("pumma-stats: %s calls=%ld algo=%s bcast=%s reduce=%s "
                "shift=%s time=%.6f gemm=%.6f comm=%.6f bytes_sent=%.0f "
-               "peak_mem=%zu cached_mem=%zu\n",
+               "peak_mem=%zu cached_mem=%zu limited=%ld\n",
                r->rout, r->calls, r->algo, r->bcast, r->reduce, r->shift,
-               r->total, r->gemm, r->comm, r->bytes, mem_peak, cached);
+               r->total, r->gemm, r->comm, r->bytes, mem_peak, cached,
+               r->limited);
     }
     if (nelems > 0) {
         per_process("elements_sent", elems, 0);
@@ -113,6 +114,11 @@ void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
     if (cur) cur->calls++;
     call_gemm = 0;
     t_begin = MPI_Wtime();
+}
+
+void pumma_stats_limited(int changed)
+{
+    if (cur && changed) cur->limited++;
 }
 
 void pumma_stats_end(void)

@@ -109,6 +109,23 @@ int pumma_view_mloc(const pumma_view_t *v, int myrow)
     return pumma_dist_count(&v->row, myrow);
 }
 
+int pumma_dist_maxcount(const pumma_dist_t *d)
+{
+    if (d->src < 0) return d->n;
+    int most = 0;
+    for (int p = 0; p < d->np; p++) {
+        int c = pumma_dist_count(d, p);
+        if (c > most) most = c;
+    }
+    return most;
+}
+
+size_t pumma_view_maxelems(const pumma_view_t *v)
+{
+    return (size_t)pumma_dist_maxcount(&v->row) *
+           (size_t)pumma_dist_maxcount(&v->col);
+}
+
 int pumma_view_nloc(const pumma_view_t *v, int mycol)
 {
     return pumma_dist_count(&v->col, mycol);

@@ -264,7 +264,7 @@ static int send_now(pumma_remap_t *r, int i, int to)
 {
     msg_t *m = &r->msg[i];
     sent += (double)m->count;
-    return pumma_isend(m->buf, (int)m->count, r->t->mpi, r->g->rank[to],
+    return pumma_isend(m->buf, m->count, r->t->mpi, r->g->rank[to],
                        r->tagbase + m->origin * r->np + m->dest, r->g->all,
                        &r->req[i]) == MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
 }
@@ -407,7 +407,7 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
                                       : post_send(r, i, hop(r, me, d));
             } else {
                 m->kind = d == me ? M_RECV : M_RELAY;
-                if (pumma_irecv(m->buf, (int)cnt, t->mpi,
+                if (pumma_irecv(m->buf, cnt, t->mpi,
                                 g->rank[hop(r, me, o)],
                                 r->tagbase + o * np + d, g->all,
                                 &r->req[i]) != MPI_SUCCESS)

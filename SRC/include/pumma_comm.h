@@ -70,6 +70,10 @@ int pumma_reduce_tree_start(pumma_coll_t *c, pumma_tree_shape_fn shape,
                             int segment);
 int pumma_reduce_tree_test(pumma_coll_t *c, int *done);
 int pumma_reduce_tree_wait(pumma_coll_t *c);
+/* The most whole-message buffers the engine gives one process (over every
+ * root and member) in one reduce over np: an inner node's receive buffers,
+ * and off the root its running sum (rbuf, the root's sum, not counted). */
+int pumma_reduce_tree_buffers(pumma_tree_shape_fn shape, int np);
 
 /* The tree engines' sends, completed in posting order: test advances *done
  * past those complete and sets *all when every one of the n is; wait

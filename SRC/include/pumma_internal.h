@@ -115,6 +115,10 @@ typedef struct pumma_view {
 } pumma_view_t;
 
 int pumma_view_mloc(const pumma_view_t *v, int myrow);
+/* The most indices of d any one process holds (all n when replicated). */
+int pumma_dist_maxcount(const pumma_dist_t *d);
+/* The most elements of a view any one process holds, at most. */
+size_t pumma_view_maxelems(const pumma_view_t *v);
 struct pumma_grid;
 /* The rows x cols submatrix at 0-based (i0, j0) of the matrix with
  * block-cyclic descriptor d (11-entry form) and local array base. */
@@ -194,7 +198,7 @@ typedef struct pumma_coll {
                                 reduce: contribution (read-only; NULL at
                                 the root: it contributes nothing) */
     void *rbuf;              /* reduce: result at the root */
-    int count;               /* elements (> 0) */
+    int64_t count;           /* elements (> 0; beyond INT_MAX too) */
     MPI_Datatype dt;         /* t->mpi */
     const struct pumma_type *t;   /* element size, and geadd for sums */
     int root;                /* rank in comm */
@@ -215,6 +219,9 @@ typedef struct pumma_coll_ops {
     /* Modelled time of one, alone, over np processes: `bytes` per process
      * (seg: the segment size in bytes, 0 for the default). */
     double (*cost)(const pumma_model_t *mo, int np, double bytes, double seg);
+    /* Temporaries of the whole message's size one process holds while one
+     * is in flight over np processes, at most (NULL: none). */
+    int (*buffers)(int np);
 } pumma_coll_ops_t;
 
 /* test/wait of a variant that is a single MPI request in req[0]. */
@@ -236,7 +243,7 @@ const pumma_coll_ops_t *pumma_comm_at(pumma_table_kind_t kind, int i);
 typedef struct pumma_shift {
     const void *sbuf;
     void *rbuf;
-    int scount, rcount;
+    int64_t scount, rcount;  /* elements (beyond INT_MAX too) */
     MPI_Datatype dt;
     int dest, source, tag;
     MPI_Comm comm;
@@ -259,8 +266,9 @@ const pumma_shift_ops_t *pumma_shift_find(const char *name);
 /* Fill s and start it with the variant of p's options. */
 struct pumma_problem;
 int pumma_shift_start(const struct pumma_problem *p, pumma_shift_t *s,
-                      const void *sbuf, int scount, void *rbuf, int rcount,
-                      int dest, int source, MPI_Comm comm, int tag);
+                      const void *sbuf, int64_t scount, void *rbuf,
+                      int64_t rcount, int dest, int source, MPI_Comm comm,
+                      int tag);
 int pumma_shift_wait(const struct pumma_problem *p, pumma_shift_t *s);
 /* Let MPI advance the roll (from a multiply's progress points): a large
  * message is matched, and copied, only inside an MPI call, so without this
@@ -269,15 +277,19 @@ void pumma_shift_progress(pumma_shift_t *s);
 
 /* Redistribute: dst := alpha*op(src) + beta*dst over one grid (m x n = op(src)
  * dims). op is 'N', 'T' or 'C'. beta == 0 never reads dst. Collective over
- * grid->all. */
+ * grid->all. It moves the data in exchanges of at most `piece` bytes per
+ * process each way (0: no bound but Alltoallv's INT_MAX elements), so
+ * its buffers stay within pumma_redist_workspace(). */
 int pumma_redist(const pumma_type_t *t, const pumma_grid_t *g, int m, int n,
                  char op, const void *alpha, const pumma_view_t *src,
-                 const void *beta, pumma_view_t *dst);
+                 const void *beta, pumma_view_t *dst, size_t piece);
 /* The same, op 'N', from a source on the transposed grid: src->row is
  * distributed over the grid's columns and src->col over its rows. */
 int pumma_redist_xgrid(const pumma_type_t *t, const pumma_grid_t *g, int m,
                        int n, const void *alpha, const pumma_view_t *src,
-                       const void *beta, pumma_view_t *dst);
+                       const void *beta, pumma_view_t *dst, size_t piece);
+size_t pumma_redist_workspace(size_t piece, size_t src_bytes,
+                              size_t dst_bytes);
 
 /* --------------------------------------------------------- algorithms */
 
@@ -291,7 +303,10 @@ typedef struct pumma_opts {
     double piece;            /* bytes per reduce of a partial product, at most */
     int topo;                /* PUMMA_TOPO_*: the heterogeneous schedules' network */
     int slice;               /* het-overlap: K per gathered slice (0: auto) */
+    double workspace;        /* bytes of temporaries at most (0: the
+                                environment's or the default) */
     unsigned uses;           /* set by pumma_plan: the variants that run */
+    int limited;             /* set by pumma_plan: PUMMA_LIMIT_* */
 } pumma_opts_t;
 
 /* What an algorithm receives: views already aligned to its needs. */
@@ -319,6 +334,10 @@ typedef struct pumma_algo {
     /* Which variants run() calls on p's grid (PUMMA_USES_*): a collective
      * over one process is none. */
     unsigned (*uses)(const pumma_problem_t *p);
+    /* The most bytes of temporaries run() holds at once on any process (p
+     * aligned as it wants, its variants chosen): an upper bound, from
+     * global values only, so every process agrees. */
+    size_t (*workspace)(const pumma_problem_t *p);
 } pumma_algo_t;
 enum { PUMMA_USES_BCAST = 1, PUMMA_USES_REDUCE = 2, PUMMA_USES_SHIFT = 4 };
 
@@ -326,8 +345,27 @@ const pumma_algo_t *pumma_algo_find(const char *name);
 const pumma_algo_t *pumma_algo_at(int i);   /* NULL past the end */
 /* The algorithm to run, with o's NULL variants filled in: o's choices
  * where given, the model's cheapest elsewhere (pumma_plan.c). A forced
- * algorithm that does not compute p's TRANSA/TRANSB is not a choice. */
+ * algorithm that does not compute p's TRANSA/TRANSB is not a choice; nor
+ * is a plan whose workspace exceeds the limit while another fits
+ * (o->limited tells whether the limit changed the choice). */
 const pumma_algo_t *pumma_plan(pumma_problem_t *p, pumma_opts_t *o);
+/* The most bytes of temporaries a call holds at once on any process when
+ * algorithm a runs on `have` (want: have aligned by a, o's variants): a's
+ * own (its workspace member) and the driver's, the temporaries of the
+ * operands a cannot take as they are and their redistributions. */
+size_t pumma_plan_workspace(const pumma_problem_t *have,
+                            const pumma_algo_t *a,
+                            const pumma_problem_t *want);
+/* The workspace limit for the call `have` (bytes): o->workspace when set,
+ * else PUMMA_MAX_WORKSPACE, else the default, PUMMA_WORKSPACE_FACTOR times
+ * the largest local parts of sub(A), sub(B) and sub(C), at least
+ * PUMMA_WORKSPACE_FLOOR (README, "Memory"). */
+double pumma_plan_limit(const pumma_problem_t *have, const pumma_opts_t *o);
+/* pumma_plan_workspace of the last call's plan (pumma_gemm.c; tests). */
+size_t pumma_last_workspace(void);
+#define PUMMA_WORKSPACE_FACTOR 2.0
+#define PUMMA_WORKSPACE_FLOOR (256.0 * 1024 * 1024)
+enum { PUMMA_LIMIT_NONE = 0, PUMMA_LIMIT_FIT = 1, PUMMA_LIMIT_LEAST = 2 };
 
 /* ------------------------------------------------------- local helpers */
 
@@ -342,6 +380,21 @@ void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
                       int n, int k, const void *alpha, const void *a, int lda,
                       const void *b, int ldb, const void *beta, void *c,
                       int ldc, pumma_progress_fn progress, void *ctx);
+
+/* The one call of the BLAS ?gemm on a caller's C (pumma_local.c): C :=
+ * alpha*op(A)*op(B) + beta*C, m, n, k > 0, beta == 0 never reads C. Above
+ * PUMMA_BLAS_LDC_MAX, OpenBLAS 0.3.21's small-matrix SGEMM kernels index C
+ * with 32-bit j*LDC for j < 16 and crash or write elsewhere; such calls
+ * (pumma_blas_ldc_bad) go through a temporary of
+ * pumma_blas_gemm_workspace() bytes. */
+#define PUMMA_BLAS_LDC_MAX (INT32_MAX / 15)
+int pumma_blas_ldc_bad(const pumma_type_t *t, int n, int64_t ldc);
+size_t pumma_blas_gemm_workspace(const pumma_type_t *t, int m, int n,
+                                 int64_t ldc);
+void pumma_blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
+                     int k, const void *alpha, const void *a, int lda,
+                     const void *b, int ldb, const void *beta, void *c,
+                     int ldc);
 
 /* PUMMA_SPEEDS (pumma_speeds.c): how many times slower this rank computes
  * (1: not slowed), and the sleep that makes it so after a multiply that
@@ -379,6 +432,7 @@ int pumma_wait_napping(MPI_Request *req);
  *   PUMMA_STATS    0 or 1                                    pumma_stats.c
  *   PUMMA_CACHE    0 or 1                                    pumma_stats.c
  *   PUMMA_JITTER   number 0 .. 1000000 (microseconds)        pumma_p2p.c
+ *   PUMMA_MAX_WORKSPACE  number 0 .. 9e18 (bytes), K/M/G/T   pumma_plan.c
  */
 const char *pumma_env_get(const char *var);        /* NULL: unset or empty */
 void pumma_env_bad(const char *var, const char *val, const char *expected);
@@ -398,6 +452,7 @@ int pumma_env_list(const char *var, double *v, int max, double lo, double hi,
 double pumma_remap_latency(void);                   /* PUMMA_LATENCY */
 void pumma_model_env_check(void);                   /* PUMMA_MODEL */
 void pumma_jitter(void);                            /* PUMMA_JITTER */
+double pumma_plan_env_limit(void);          /* PUMMA_MAX_WORKSPACE, -1 unset */
 int pumma_mem_cache_on(void);                       /* PUMMA_CACHE */
 
 /* Temporaries: counted, so the peak can be reported (pumma_stats.c). */
@@ -410,6 +465,9 @@ int pumma_stats_on(void);
 void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
                        const char *reduce, const char *shift);
 void pumma_stats_end(void);
+/* The call just begun runs another plan than it would have without the
+ * workspace limit (changed = 1). */
+void pumma_stats_limited(int changed);
 void pumma_stats_model(const pumma_model_t *mo);   /* printed with the rest */
 double pumma_stats_clock(void);
 void pumma_stats_gemm(double since);
@@ -421,11 +479,25 @@ void pumma_stats_sent(double bytes);
 void pumma_stats_het(const pumma_grid_t *g, double elements);
 /* MPI_Isend and MPI_Irecv as pumma makes them: every point-to-point
  * message goes through these two (pumma_p2p.c). The send is counted for
- * the statistics; both are points where PUMMA_JITTER may delay. */
-int pumma_isend(const void *buf, int count, MPI_Datatype dt, int dest,
+ * the statistics; both are points where PUMMA_JITTER may delay. A count
+ * beyond pumma_count_max travels as one element of a derived type (whole
+ * blocks of pumma_count_max elements and the rest), which both sides
+ * build alike: one message, one request, whatever its size. */
+int pumma_isend(const void *buf, int64_t count, MPI_Datatype dt, int dest,
                 int tag, MPI_Comm comm, MPI_Request *req);
-int pumma_irecv(void *buf, int count, MPI_Datatype dt, int source, int tag,
-                MPI_Comm comm, MPI_Request *req);
+int pumma_irecv(void *buf, int64_t count, MPI_Datatype dt, int source,
+                int tag, MPI_Comm comm, MPI_Request *req);
+/* The most elements pumma gives MPI as one count: INT_MAX, MPI's int.
+ * Messages above it go as a derived type (point to point, MPI_Ibcast), in
+ * pieces (the tree engines, MPI_Ireduce, whose MPI_SUM takes predefined
+ * types only) or in exchanges (redistributions). Tests lower it, so that
+ * all of this runs on small messages; it must be the same everywhere. */
+extern int64_t pumma_count_max;
+/* (dt, count) when count <= pumma_count_max; else a new committed type of
+ * count elements of dt and 1 (*made = 1: free it once the operation is
+ * posted, MPI keeps what it needs). PUMMA_OK or PUMMA_EMPI. */
+int pumma_count_type(int64_t count, MPI_Datatype dt, MPI_Datatype *type,
+                     int *n, int *made);
 /* (pumma_jitter, above: PUMMA_JITTER's random delay, at most 20 times the
  * variable's microseconds, at such a point; nothing when it is unset.) */
 
