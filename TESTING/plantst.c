@@ -421,7 +421,9 @@ static void test_sense(void)
 /* ------------------------------------------------------- the limit */
 
 /* The workspace of every combination open to p (o's forced choices kept
- * when keep): the least, and whether any is within lim. */
+ * when keep) at the least piece the limit may lower PUMMA_PIECE to (the
+ * least workspace each can have): the least, and whether any is within
+ * lim. */
 static size_t least_workspace(pumma_problem_t *p, const pumma_opts_t *o,
                               int keep, double lim, int *fits)
 {
@@ -444,6 +446,7 @@ static size_t least_workspace(pumma_problem_t *p, const pumma_opts_t *o,
                         continue;
                     pumma_opts_t t = *o;
                     t.bcast = b; t.reduce = r; t.shift = s;
+                    t.piece = PUMMA_PIECE_MIN;
                     pumma_problem_t h = *p, want;
                     h.opts = &t;
                     x->align(&h, &want);
@@ -731,6 +734,45 @@ static void test_limit_env(int me, int np)
     if (me == 0) group_end(G);
 }
 
+/*
+ * Under PUMMA_MAX_WORKSPACE=12M (the Makefile's second run): tt forced on
+ * a 2000 x 2000 A**T*B**T over 2x2 holds D (8 MB), then transposes it
+ * into C through windows of PUMMA_PIECE each way (64 MiB: all of D, 8 MB
+ * more each way, 24 MB in all). Lowering the piece is what makes it fit:
+ * tt must run, within the limit, measured.
+ */
+static void test_limit_piece(int me, int np)
+{
+    const char *G = "PUMMA_MAX_WORKSPACE: a lower PUMMA_PIECE makes tt fit";
+    pumma_problem_t none;
+    memset(&none, 0, sizeof none);
+    none.t = &pumma_type_d;
+    const double lim = pumma_plan_limit(&none, NULL);
+    if (np < 4) return;
+    int ctxt, pr, pc, r, c;
+    Cblacs_get(-1, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", 2, 2);
+    Cblacs_gridinfo(ctxt, &pr, &pc, &r, &c);
+    size_t meas = 0, est = 0;
+    char plan[128] = "";
+    if (pr > 0)
+        real_call(ctxt, 2, 2, r, c, 0, PUMMA_ALGO_TT, 0, 'T', 'T', 2000, 2000,
+                  30, 0, 64, 64, 64, &meas, &est, plan, sizeof plan);
+    else
+        MPI_Allreduce(MPI_IN_PLACE, &(unsigned long long){0}, 1,
+                      MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    if (pr > 0) Cblacs_gridexit(ctxt);
+    if (me != 0) return;
+    printf("limit %.0f: TT 2000 x 2000 x 30 on 2x2, tt forced: \"%s\", "
+           "estimated %zu, measured %zu\n", lim, plan, est, meas);
+    check(!strncmp(plan, "algo=tt ", 8) && strstr(plan, " limit=fit"), G,
+          "\"%s\", want tt with limit=fit", plan);
+    check((double)est <= lim && (double)meas <= lim + PEAK_SLACK &&
+              meas <= est + PEAK_SLACK, G,
+          "estimated %zu, measured %zu, limit %.0f", est, meas, lim);
+    group_end(G);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -741,6 +783,8 @@ int main(int argc, char **argv)
         test_peaks(me, np);
     } else if (!strcmp(mode, "limit")) {
         test_limit_env(me, np);
+    } else if (!strcmp(mode, "limit-piece")) {
+        test_limit_piece(me, np);
     } else {
         test_costs();
         test_search();

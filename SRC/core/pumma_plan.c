@@ -21,10 +21,11 @@
  * algorithm's workspace member plus the driver's alignment temporaries and
  * their redistributions). When auto's (or the forced) choice exceeds the
  * limit (pumma_plan_limit), the choice is made again among the
- * combinations that fit -- those keeping the forced choices first, then
- * any -- by the same rule; when none fits, the one with the least
- * workspace (the cheapest of those, the forced choices if they tie) runs.
- * o->limited records which.
+ * combinations that fit, with PUMMA_PIECE lowered as far as
+ * PUMMA_PIECE_MIN if that is what makes one fit -- those keeping the
+ * forced choices first, then any -- by the same rule; when none fits, the
+ * one with the least workspace (the least piece; the cheapest of those,
+ * the forced choices if they tie) runs. o->limited records which.
  */
 #include <ctype.h>
 #include <math.h>
@@ -166,14 +167,50 @@ typedef struct choice {
     unsigned u;
     double cost;
     size_t ws;
+    double piece;            /* PUMMA_PIECE it runs with */
 } choice_t;
+
+/*
+ * The workspace of algorithm a on `have` (want: aligned, its opts o) at
+ * the largest piece, from `piece` down to PUMMA_PIECE_MIN, that keeps it
+ * within lim: smaller pieces shrink the redistributions' buffers (tt's
+ * transpose of C above all) and tn's and nt's partial products, for some
+ * more messages. The piece is left in o->piece; *ws is SIZE_MAX when even
+ * the least piece does not fit.
+ */
+static void fit_piece(pumma_problem_t *have, const pumma_algo_t *a,
+                      pumma_problem_t *want, pumma_opts_t *o, double piece,
+                      double lim, size_t *ws)
+{
+    o->piece = piece;
+    *ws = pumma_plan_workspace(have, a, want);
+    if ((double)*ws <= lim || piece <= PUMMA_PIECE_MIN) {
+        if ((double)*ws > lim) *ws = SIZE_MAX;
+        return;
+    }
+    o->piece = PUMMA_PIECE_MIN;
+    if ((double)pumma_plan_workspace(have, a, want) > lim) {
+        o->piece = piece;
+        *ws = SIZE_MAX;
+        return;
+    }
+    double lo = PUMMA_PIECE_MIN, hi = piece;   /* lo fits, hi does not */
+    while (hi > lo * 1.125) {
+        o->piece = floor(sqrt(lo * hi));
+        if ((double)pumma_plan_workspace(have, a, want) <= lim) lo = o->piece;
+        else hi = o->piece;
+    }
+    o->piece = lo;
+    *ws = pumma_plan_workspace(have, a, want);
+}
 
 /*
  * The combinations open to the call -- the forced algorithm and variants
  * of f, or every one that computes p's TRANSA/TRANSB -- searched in the
  * tables' order: the first priced within MARGIN of the cheapest among
- * those whose workspace is at most lim; with least, the one of least
- * workspace (the first of the cheapest of those) whatever lim says.
+ * those whose workspace is at most lim (at the configured piece, or a
+ * smaller one: fit_piece); with least, the one of least workspace (at
+ * the least piece; the first of the cheapest of those) whatever lim says.
  * Returns 0 when no combination qualifies. o's variants are overwritten.
  */
 static int search(pumma_problem_t *have, pumma_opts_t *o,
@@ -183,6 +220,7 @@ static int search(pumma_problem_t *have, pumma_opts_t *o,
 {
     const char ta = have->transa, tb = have->transb;
     const int check = least || lim < INFINITY;
+    const double piece = o->piece;
     const pumma_algo_t *a;
     const pumma_coll_ops_t *b, *r;
     const pumma_shift_ops_t *s;
@@ -209,19 +247,27 @@ static int search(pumma_problem_t *have, pumma_opts_t *o,
                         o->bcast = b;
                         o->reduce = r;
                         o->shift = s;
-                        const size_t ws =
-                            check ? pumma_plan_workspace(have, a, &want) : 0;
-                        if (!least && (double)ws > lim) continue;
+                        size_t ws = 0;
+                        if (least) {
+                            o->piece = piece < PUMMA_PIECE_MIN ? piece
+                                                               : PUMMA_PIECE_MIN;
+                            ws = pumma_plan_workspace(have, a, &want);
+                        } else if (check) {
+                            fit_piece(have, a, &want, o, piece, lim, &ws);
+                            if (ws == SIZE_MAX) continue;
+                        }
                         const double c = moves + a->cost(&want, mo);
+                        const choice_t x = {a, b, r, s, u, c, ws, o->piece};
+                        o->piece = piece;
                         if (pass == 0 &&
                             (!found || (least && ws < best.ws) ||
                              ((!least || ws == best.ws) && c < best.cost))) {
-                            best = (choice_t){a, b, r, s, u, c, ws};
+                            best = x;
                             found = 1;
                         }
                         if (pass == 1 && (!least || ws == best.ws) &&
                             c <= best.cost * (1 + MARGIN)) {
-                            *out = (choice_t){a, b, r, s, u, c, ws};
+                            *out = x;
                             return 1;
                         }
                     }
@@ -279,5 +325,6 @@ const pumma_algo_t *pumma_plan(pumma_problem_t *have, pumma_opts_t *o)
     o->reduce = c.r;
     o->shift = c.s;
     o->uses = c.u;
+    o->piece = c.piece;
     return c.a;
 }

@@ -363,6 +363,8 @@ size_t pumma_plan_workspace(const pumma_problem_t *have,
 double pumma_plan_limit(const pumma_problem_t *have, const pumma_opts_t *o);
 /* pumma_plan_workspace of the last call's plan (pumma_gemm.c; tests). */
 size_t pumma_last_workspace(void);
+/* The least PUMMA_PIECE the limit may lower a plan's to (bytes). */
+#define PUMMA_PIECE_MIN (1024.0 * 1024)
 #define PUMMA_WORKSPACE_FACTOR 2.0
 #define PUMMA_WORKSPACE_FLOOR (256.0 * 1024 * 1024)
 enum { PUMMA_LIMIT_NONE = 0, PUMMA_LIMIT_FIT = 1, PUMMA_LIMIT_LEAST = 2 };
