@@ -9,6 +9,8 @@
 #   make check-asan    pumma's drivers (and some of ScaLAPACK's testers) on
 #                 a build under AddressSanitizer and UBSan, leaks included
 #                 (build-asan/, lib-asan/)
+#   make check-valgrind  a small run of the drivers under valgrind's
+#                 memcheck (build-vg/, lib-vg/)
 #   make install PREFIX=/usr/local   (and DESTDIR=, for staging)
 #   make uninstall PREFIX=/usr/local
 #   make timing   the default TIMING run (pumma against ScaLAPACK's PDGEMM)
@@ -22,10 +24,10 @@ ifeq ($(strip $(CDEFS)),)
 CDEFS := $(shell $(TOP)/INSTALL/mangle.sh $(FC) 2>/dev/null || echo -DAdd_)
 endif
 
-# The objects and the library: build/ and lib/. `make check-asan` builds
-# the same sources with its own SANFLAGS into directories of its own
-# (BUILD, LIBDIR), so that its objects never mix with these and `make`,
-# `make test` are unaffected.
+# The objects and the library: build/ and lib/. `make check-asan` and
+# `make check-valgrind` build the same sources with their own SANFLAGS into
+# directories of their own (BUILD, LIBDIR), so that their objects never mix
+# with these and `make`, `make test` are unaffected.
 BUILD    ?= build
 LIBDIR   ?= lib
 SANFLAGS ?=
@@ -58,7 +60,7 @@ PC       := lib/pkgconfig/pumma.pc
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: all lib deps test check-stress checklib check-asan timing bench install uninstall clean
+.PHONY: all lib deps test check-stress checklib check-asan check-valgrind timing bench install uninstall clean
 all: lib
 lib: $(LIBA) $(LIBSO) $(INCLUDES) $(PC)
 
@@ -164,13 +166,15 @@ timing: lib
 check-stress: lib
 	$(MAKE) -C TESTING check-stress
 
-# The checking build: the library compiled for AddressSanitizer with
-# UBSan (UB is fatal: -fno-sanitize-recover), its temporaries all from
-# malloc (PUMMA_CHECK_MEMORY, SRC/core/pumma_stats.c); TESTING builds
-# pumma's drivers against it and runs them (run-asan: see there).
+# The checking builds, their temporaries all from malloc
+# (PUMMA_CHECK_MEMORY, SRC/core/pumma_stats.c): the library compiled for
+# AddressSanitizer with UBSan (UB is fatal: -fno-sanitize-recover), and
+# for memcheck (-g -O1: reports with exact lines); TESTING builds pumma's
+# drivers against each and runs them (run-asan, run-valgrind: see there).
 # `checklib` is the library alone, for the BUILD/LIBDIR given.
 ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
               -fno-omit-frame-pointer -g -O1 -DPUMMA_CHECK_MEMORY
+VG_FLAGS   := -g -O1 -DPUMMA_CHECK_MEMORY
 
 checklib: $(LIBA) $(LIBSO)
 
@@ -178,11 +182,16 @@ check-asan:
 	$(MAKE) --no-print-directory BUILD=build-asan LIBDIR=lib-asan SANFLAGS='$(ASAN_FLAGS)' checklib
 	$(MAKE) --no-print-directory -C TESTING run-asan SANFLAGS='$(ASAN_FLAGS)'
 
+check-valgrind:
+	@command -v valgrind >/dev/null 2>&1 || $(TOP)/INSTALL/deps.sh valgrind
+	$(MAKE) --no-print-directory BUILD=build-vg LIBDIR=lib-vg SANFLAGS='$(VG_FLAGS)' checklib
+	$(MAKE) --no-print-directory -C TESTING run-valgrind SANFLAGS='$(VG_FLAGS)'
+
 bench: lib
 	$(MAKE) -C TIMING bench
 
 clean:
-	rm -rf build lib include build-asan lib-asan
+	rm -rf build lib include build-asan lib-asan build-vg lib-vg
 	$(MAKE) -C EXAMPLES clean
 	$(MAKE) -C TESTING clean
 	$(MAKE) -C TIMING clean
