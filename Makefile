@@ -6,6 +6,11 @@
 #   make test     pumma's own tests, the examples (also from an installed
 #                 copy), then ScaLAPACK's testers with pumma preloaded
 #   make check-stress  the long stress run (TESTING/stresstst.c; about 45 min)
+#   make check-asan    pumma's drivers (and some of ScaLAPACK's testers) on
+#                 a build under AddressSanitizer and UBSan, leaks included
+#                 (build-asan/, lib-asan/)
+#   make check-valgrind  a small run of the drivers under valgrind's
+#                 memcheck (build-vg/, lib-vg/)
 #   make install PREFIX=/usr/local   (and DESTDIR=, for staging)
 #   make uninstall PREFIX=/usr/local
 #   make timing   the default TIMING run (pumma against ScaLAPACK's PDGEMM)
@@ -19,8 +24,16 @@ ifeq ($(strip $(CDEFS)),)
 CDEFS := $(shell $(TOP)/INSTALL/mangle.sh $(FC) 2>/dev/null || echo -DAdd_)
 endif
 
+# The objects and the library: build/ and lib/. `make check-asan` and
+# `make check-valgrind` build the same sources with their own SANFLAGS into
+# directories of their own (BUILD, LIBDIR), so that their objects never mix
+# with these and `make`, `make test` are unaffected.
+BUILD    ?= build
+LIBDIR   ?= lib
+SANFLAGS ?=
+
 SRCS := $(sort $(wildcard SRC/*/*.c))
-OBJS := $(patsubst SRC/%.c,build/%.o,$(SRCS))
+OBJS := $(patsubst SRC/%.c,$(BUILD)/%.o,$(SRCS))
 HDRS := $(wildcard SRC/*/*.h)
 INC  := -ISRC/include
 
@@ -32,9 +45,9 @@ VERSION  := $(shell sed -n 's/^\#define PUMMA_VERSION "\(.*\)"/\1/p' SRC/include
 # the soname are symbolic links to the file named by the full version.
 SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 SONAME  := libpumma.so.$(SOMAJOR)
-LIBA    := lib/libpumma.a
-LIBSOV  := lib/libpumma.so.$(VERSION)
-LIBSO   := lib/libpumma.so
+LIBA    := $(LIBDIR)/libpumma.a
+LIBSOV  := $(LIBDIR)/libpumma.so.$(VERSION)
+LIBSO   := $(LIBDIR)/libpumma.so
 MANGLING := $(patsubst -D%,%,$(filter -DAdd_ -DNoChange -DUpCase,$(CDEFS)))
 
 # What programs compile against, in include/ beside lib/ (and installed).
@@ -47,7 +60,7 @@ PC       := lib/pkgconfig/pumma.pc
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: all lib deps test check-stress timing bench install uninstall clean
+.PHONY: all lib deps test check-stress checklib check-asan check-valgrind timing bench install uninstall clean
 all: lib
 lib: $(LIBA) $(LIBSO) $(INCLUDES) $(PC)
 
@@ -62,20 +75,20 @@ deps:
 	  && command -v pkg-config >/dev/null 2>&1 \
 	  || $(TOP)/INSTALL/deps.sh
 
-build/%.o: SRC/%.c $(HDRS) make.inc | deps
+$(BUILD)/%.o: SRC/%.c $(HDRS) make.inc | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CCFLAGS) -fvisibility=hidden $(CDEFS) $(INC) -c -o $@ $<
+	$(CC) $(CCFLAGS) $(SANFLAGS) -fvisibility=hidden $(CDEFS) $(INC) -c -o $@ $<
 
 $(LIBA): $(OBJS)
-	@mkdir -p lib
+	@mkdir -p $(LIBDIR)
 	rm -f $@ && ar rcs $@ $^
 
 $(LIBSOV): $(OBJS)
-	@mkdir -p lib
-	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDFLAGS) $(LIBS)
+	@mkdir -p $(LIBDIR)
+	$(CC) $(SANFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDFLAGS) $(LIBS)
 
 $(LIBSO): $(LIBSOV)
-	ln -sf $(notdir $(LIBSOV)) lib/$(SONAME)
+	ln -sf $(notdir $(LIBSOV)) $(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $@
 
 include/%.h: SRC/include/%.h
@@ -125,7 +138,7 @@ DEST     = $(DESTDIR)$(PREFIX)
 DOCDIR   = share/doc/pumma
 # the sources only: `make -C EXAMPLES` leaves programs and objects there
 EXAMPLES := EXAMPLES/Makefile $(sort $(wildcard EXAMPLES/*.c EXAMPLES/*.f EXAMPLES/*.f90))
-INSTALLED = $(LIBA) $(LIBSOV) lib/$(SONAME) $(LIBSO) $(INCLUDES) $(PC) $(DOCDIR)/README \
+INSTALLED = $(addprefix lib/,$(notdir $(LIBA) $(LIBSOV)) $(SONAME) $(notdir $(LIBSO))) $(INCLUDES) $(PC) $(DOCDIR)/README \
             $(DOCDIR)/bindings-README $(patsubst EXAMPLES/%,$(DOCDIR)/examples/%,$(EXAMPLES))
 
 install: lib
@@ -153,11 +166,32 @@ timing: lib
 check-stress: lib
 	$(MAKE) -C TESTING check-stress
 
+# The checking builds, their temporaries all from malloc
+# (PUMMA_CHECK_MEMORY, SRC/core/pumma_stats.c): the library compiled for
+# AddressSanitizer with UBSan (UB is fatal: -fno-sanitize-recover), and
+# for memcheck (-g -O1: reports with exact lines); TESTING builds pumma's
+# drivers against each and runs them (run-asan, run-valgrind: see there).
+# `checklib` is the library alone, for the BUILD/LIBDIR given.
+ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+              -fno-omit-frame-pointer -g -O1 -DPUMMA_CHECK_MEMORY
+VG_FLAGS   := -g -O1 -DPUMMA_CHECK_MEMORY
+
+checklib: $(LIBA) $(LIBSO)
+
+check-asan:
+	$(MAKE) --no-print-directory BUILD=build-asan LIBDIR=lib-asan SANFLAGS='$(ASAN_FLAGS)' checklib
+	$(MAKE) --no-print-directory -C TESTING run-asan SANFLAGS='$(ASAN_FLAGS)'
+
+check-valgrind:
+	@command -v valgrind >/dev/null 2>&1 || $(TOP)/INSTALL/deps.sh valgrind
+	$(MAKE) --no-print-directory BUILD=build-vg LIBDIR=lib-vg SANFLAGS='$(VG_FLAGS)' checklib
+	$(MAKE) --no-print-directory -C TESTING run-valgrind SANFLAGS='$(VG_FLAGS)'
+
 bench: lib
 	$(MAKE) -C TIMING bench
 
 clean:
-	rm -rf build lib include
+	rm -rf build lib include build-asan lib-asan build-vg lib-vg
 	$(MAKE) -C EXAMPLES clean
 	$(MAKE) -C TESTING clean
 	$(MAKE) -C TIMING clean

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Installs, from Debian packages, whatever pumma needs that this machine lacks.
+# Installs, from Debian packages, whatever pumma needs that this machine lacks,
+# and the packages named as arguments (`make check-valgrind`: valgrind).
 # Non-interactive; safe to run again (it does nothing when all is present).
 set -eu
 PKGS="openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libblas-dev liblapack-dev
       libopenblas-dev gfortran scalapack-mpi-test make gcc python3 python3-matplotlib
-      pkgconf"
+      pkgconf $*"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

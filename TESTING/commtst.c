@@ -3,7 +3,7 @@
  * reduce of the tables (pumma_comm_at) and every shift (pumma_shift_at), so
  * a new table row is tested without touching this file.
  *
- * Usage: mpiexec -n 6 ./xcommtst [small]
+ * Usage: mpiexec -n 6 ./xcommtst [small] [brief]
  *
  * For communicators of 1 .. 6 processes (sub-communicators of
  * MPI_COMM_WORLD), the four types (S, D, C, Z), several counts (1, 7, a few
@@ -27,6 +27,10 @@
  * own variable) and repeats the cases above it: 2000 elements (whole
  * blocks only), 3001 (a remainder), 3001 in 700-element segments, and
  * shifts of 1990 to 2015.
+ * brief (run-valgrind, where a process runs some 50 times slower): the
+ * cases below 1 MB only, in S and Z only -- every code path of the
+ * variants in a fraction of the time -- with 5 times the watchdog's time;
+ * with small too, small's cases in S and Z.
  * The verdicts are combined over MPI_COMM_WORLD; process 0 prints one
  * PASSED/FAILED line per variant and type (a failure with the first failing
  * case) and the closing "N passed, N failed". Exit status 1 on a failure. A
@@ -54,7 +58,7 @@ static const pumma_type_t *const types[] = {&pumma_type_s, &pumma_type_d,
                                             &pumma_type_c, &pumma_type_z};
 #define NTYPES 4
 
-static int wrank, wsize, small;
+static int wrank, wsize, small, brief;
 static MPI_Comm comms[MAXNP + 1];    /* comms[n]: the first n processes */
 static int ntag;                     /* advances identically everywhere */
 
@@ -335,6 +339,7 @@ static void run_coll(const pumma_coll_ops_t *ops, const pumma_type_t *t,
     const int ncs = small ? 3 : (int)(sizeof all / sizeof all[0]);
     for (int np = 1; np <= wsize && np <= MAXNP; np++) {
         for (int ic = 0; ic < ncs; ic++) {
+            if (brief && cases[ic][0] == big) continue;
             setup_t s = {ops, t, is_reduce, comms[np], np, -1,
                          cases[ic][0], cases[ic][1]};
             int ntags = np + 2 * (np + 1);
@@ -416,7 +421,7 @@ static void run_shift(const pumma_shift_ops_t *ops, const pumma_type_t *t)
     const int above[] = {1990, 3001};     /* 1990 + 5 * 2 = 2000 */
     const int *bases = small ? above : all;
     for (int np = 1; np <= wsize && np <= MAXNP; np++)
-        for (int ib = 0; ib < (small ? 2 : 4); ib++)
+        for (int ib = 0; ib < (small ? 2 : brief ? 3 : 4); ib++)
             for (int d = -1; d <= 1; d += 2) {
                 describe("shift %s %c np=%d slabs %d+ direction %+d",
                          ops->name, t->letter, np, bases[ib], d);
@@ -456,6 +461,12 @@ static int verdict(const char *kind, const char *name, char letter,
     return bad != 0;
 }
 
+/* brief runs S (4-byte real) and Z (16-byte complex) only. */
+static int keep_type(int it)
+{
+    return !brief || types[it]->letter == 'S' || types[it]->letter == 'Z';
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -465,7 +476,14 @@ int main(int argc, char **argv)
         MPI_Comm_split(MPI_COMM_WORLD, wrank < n ? 0 : MPI_UNDEFINED, wrank,
                        &comms[n]);
     signal(SIGALRM, watchdog);
-    small = argc > 1 && strcmp(argv[1], "small") == 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "small") == 0) small = 1;
+        else if (strcmp(argv[i], "brief") == 0) brief = 1;
+        else {
+            if (wrank == 0) fprintf(stderr, "xcommtst: unknown argument %s\n", argv[i]);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
     if (small) pumma_count_max = 1000;
     double t0 = MPI_Wtime();
     int passed = 0, failed = 0;
@@ -475,7 +493,8 @@ int main(int argc, char **argv)
         pumma_table_kind_t tk = kind ? PUMMA_REDUCE_TABLE : PUMMA_BCAST_TABLE;
         for (int v = 0; (ops = pumma_comm_at(tk, v)) != NULL; v++)
             for (int it = 0; it < NTYPES; it++) {
-                alarm(WATCHDOG_S);
+                if (!keep_type(it)) continue;
+                alarm(brief ? 5 * WATCHDOG_S : WATCHDOG_S);
                 double t1 = MPI_Wtime();
                 run_coll(ops, types[it], kind);
                 int bad = verdict(kind ? "reduce" : "bcast", ops->name,
@@ -487,7 +506,8 @@ int main(int argc, char **argv)
     const pumma_shift_ops_t *sh;
     for (int v = 0; (sh = pumma_shift_at(v)) != NULL; v++)
         for (int it = 0; it < NTYPES; it++) {
-            alarm(WATCHDOG_S);
+            if (!keep_type(it)) continue;
+            alarm(brief ? 5 * WATCHDOG_S : WATCHDOG_S);
             double t1 = MPI_Wtime();
             run_shift(sh, types[it]);
             int bad = verdict("shift", sh->name, types[it]->letter,

@@ -2,7 +2,7 @@
  * hettst.c -- heterogeneous layouts, descriptors and multiplies, checked
  * against the seed's formulas and against ScaLAPACK.
  *
- *   mpiexec -n 6 ./xhettst
+ *   mpiexec -n 6 ./xhettst [brief]
  *
  * 1. Layouts (process 0): every kind on many speed vectors and sizes
  *    covers the matrix exactly once; areas follow the speeds to within the
@@ -33,6 +33,11 @@
  * 6. PUMMA_SPEEDS_MEASURE: speeds summing to 1; under PUMMA_SPEEDS (the
  *    argument `speeds` runs this group alone) their ratios.
  * One PASSED/FAILED line per group; `N passed, N failed` last.
+ *
+ * The argument `brief` (run-valgrind, where a process runs some 50 times
+ * slower) multiplies in one type per layout in 3 and 4, S, D, C, Z in
+ * turn, instead of all four, and in 3 on matrices of 24 to 69, not 37 to
+ * 136.
  */
 #include <complex.h>
 #include <dlfcn.h>
@@ -74,6 +79,13 @@ void descinit_(int *, const int *, const int *, const int *, const int *,
                const int *, const int *, const int *, const int *, int *);
 
 static int npass, nfail, me_world;
+static int brief;                   /* the argument `brief` */
+
+/* Does case cs of a group multiply in type ti (of the four)? */
+static int keep_type(int ti, int cs)
+{
+    return !brief || ti == cs % 4;
+}
 
 static void verdict(const char *what, int bad)
 {
@@ -531,6 +543,7 @@ static void gemm_case(ty_t *types, int ntypes, int P, int Q, int kind,
     }
     const pumma_layout_t *L = pumma_layout_get(layout);
     for (int ti = 0; ti < ntypes && nprow > 0 && !bad; ti++) {
+        if (!keep_type(ti, cs)) continue;
         ty_t *t = &types[ti];
         for (int a = 0; a < 3 && !bad; a++)
             for (int b = 0; b < 3 && !bad; b++) {
@@ -626,11 +639,13 @@ static void gemm_case(ty_t *types, int ntypes, int P, int Q, int kind,
     char what[500], spd[100] = "";
     for (int p = 0; p < P * Q && label; p++)
         snprintf(spd + strlen(spd), sizeof spd - strlen(spd), "%s%g", p ? "," : " speeds ", sp[p]);
+    char tn[8] = "S/D/C/Z";
+    if (brief) tn[0] = types[cs % 4].letter, tn[1] = 0;
     snprintf(what, sizeof what,
-             "P?GEMM on %s %dx%d, N=%d%s: %d calls (S/D/C/Z, all transposes, het and "
+             "P?GEMM on %s %dx%d, N=%d%s: %d calls (%s, all transposes, het and "
              "het-overlap, full and linear) against ScaLAPACK, volumes as the "
              "formulas (NN) and element counts %s",
-             kind_name[kind], P, Q, N, spd, ncalls, why);
+             kind_name[kind], P, Q, N, spd, ncalls, tn, why);
     verdict(what, bad);
     if (nprow > 0) Cblacs_gridexit(ctxt);
 }
@@ -651,7 +666,7 @@ static void test_gemm(ty_t *types, int ntypes)
     };
     for (int cs = 0; cs < (int)(sizeof cases / sizeof *cases); cs++)
         gemm_case(types, ntypes, cases[cs].P, cases[cs].Q, cases[cs].kind,
-                  cases[cs].sp, 37 + 11 * cs, cs, 0);
+                  cases[cs].sp, brief ? 24 + 5 * cs : 37 + 11 * cs, cs, 0);
 }
 
 /*
@@ -731,7 +746,7 @@ static void test_extreme_layouts(void)
             }
         }
     }
-    char what[400];
+    char what[800];
     snprintf(what, sizeof what, "layouts at the ends of the double range (speeds 1e308 x3, "
              "1.7e308,1.7e308,1, 1e-300,1, 1e300,1e-300,1; N = 1, 2, 50, 500): %d built, "
              "exact cover, areas, INFO, the square-corner rule %s", built, why);
@@ -794,6 +809,7 @@ static void test_scalars(ty_t *types, int ntypes)
         pumma_layout_create(cases[cs].kind, N, N, P * Q, cases[cs].sp, &layout, &info);
         if (info) { cbad = 1; sprintf(why, "layout INFO %d", info); }
         for (int ti = 0; ti < ntypes && nprow > 0 && !cbad; ti++) {
+            if (!keep_type(ti, (int)cs)) continue;
             ty_t *t = &types[ti];
             for (size_t k = 0; k < sizeof sc / sizeof *sc && !cbad; k++)
                 for (int sched = 0; sched < 2 && !cbad; sched++) {
@@ -856,9 +872,9 @@ static void test_scalars(ty_t *types, int ntypes)
     }
     char what[400];
     snprintf(what, sizeof what,
-             "alpha = 0 and beta = 0 on layouts: %d calls (S/D/C/Z, het and het-overlap, "
+             "alpha = 0 and beta = 0 on layouts: %d calls (%s, het and het-overlap, "
              "NaN in the operands not read) against ScaLAPACK, nothing sent for alpha = 0 %s",
-             ncalls, why);
+             ncalls, brief ? "one type per layout" : "S/D/C/Z", why);
     verdict(what, bad);
 }
 
@@ -1076,7 +1092,7 @@ static void test_errors(gemm_fn *sl_d)
         Cblacs_gridexit(ctxt);
         Cblacs_gridexit(ctxt2);
     }
-    char what[400];
+    char what[800];
     snprintf(what, sizeof what, "INFO codes of heterogeneous P?GEMM (%d calls, through "
              "pumma_pdgemm_opts and PDGEMM, ScaLAPACK's own where the call is not one pumma "
              "can make) and PUMMA_DESCINIT %s", ncase, why);
@@ -1151,6 +1167,7 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
+    brief = argc > 1 && !strcmp(argv[1], "brief");
     test_speeds();
     if (argc > 1 && !strcmp(argv[1], "speeds")) {     /* run-het's third run */
         if (me_world == 0) printf("%d passed, %d failed\n", npass, nfail);

@@ -186,7 +186,15 @@ void pumma_stats_sent(double bytes)
 /* A header before each block remembers its size; 64 bytes keep the
  * alignment the BLAS kernels like. */
 enum { HDR = 64, CACHE_SLOTS = 6 };
+/* The checking builds (make check-asan, check-valgrind) define
+ * PUMMA_CHECK_MEMORY: every temporary then comes from posix_memalign at
+ * its exact size, as mappings are out of ASan's sight and read as set to
+ * memcheck. */
+#ifdef PUMMA_CHECK_MEMORY
+#define CACHE_MIN SIZE_MAX
+#else
 #define CACHE_MIN ((size_t)1 << 20)
+#endif
 
 /*
  * Large temporaries (CACHE_MIN and up) are mappings of their own, kept for

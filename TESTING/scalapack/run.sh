@@ -49,7 +49,9 @@
 #
 # Environment: TIMEOUT (s, default 300), OUT (log dir, default
 # TESTING/out/scalapack), SCALAPACK_TESTS (tester dir), MPIEXEC (default mpiexec),
-# MPIEXEC_FLAGS (extra flags, default "--oversubscribe --bind-to none").
+# MPIEXEC_FLAGS (extra flags, default "--oversubscribe --bind-to none"),
+# PRELOAD_FIRST (objects preloaded before LIBSO, ':'-separated: run-asan gives
+# libasan, which must come before an ASan-built LIBSO).
 # Exit status: 0 all passed, 1 something failed, 2 usage/setup error.
 
 set -u
@@ -333,7 +335,7 @@ run_one() {
 
     # shellcheck disable=SC2206 # MPIEXEC_FLAGS is a list of words
     local -a cmd=("$MPIEXEC" $MPIEXEC_FLAGS -n "$np")
-    [ -z "$PRELOAD" ] || cmd+=(-x "LD_PRELOAD=$PRELOAD")
+    [ -z "$PRELOAD" ] || cmd+=(-x "LD_PRELOAD=${PRELOAD_FIRST:+$PRELOAD_FIRST:}$PRELOAD")
     cmd+=(-x LD_DEBUG=bindings -x "LD_DEBUG_OUTPUT=$d/ld/ld" "$exe")
     printf '%q ' timeout -k 10 "$TIMEOUT" "${cmd[@]}" > "$d/cmd"; echo >> "$d/cmd"
 
