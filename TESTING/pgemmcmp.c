@@ -3,7 +3,7 @@
  * ScaLAPACK's own, on the same local data, over many random legal calls:
  * sizes (including 0 and 1), offsets off block boundaries, IMB != MB,
  * different block sizes and sources per operand (replicated -1 too), all
- * TRANSA/TRANSB, alpha/beta edge values.
+ * TRANSA/TRANSB, alpha/beta edge values (BETA = 0 with NaN in C).
  *
  *   mpiexec -n NP ./xpgemmcmp NCASES SEED
  *
@@ -148,6 +148,15 @@ int main(int argc, char **argv)
                 static const double choice[] = {0.0, 1.0, -1.5, 0.75};
                 double al[2] = {choice[rnd(0, 3)], cplx ? choice[rnd(0, 3)] : 0};
                 double be[2] = {choice[rnd(0, 3)], cplx ? choice[rnd(0, 3)] : 0};
+                /* BETA = 0: C need not be set on input (PBLAS), so NaN in
+                 * it must not reach the result; half of such calls. */
+                if (be[0] == 0 && be[1] == 0 && rnd(0, 1)) {
+                    const int ld = nine ? C1.desc[8] : C1.desc[10];
+                    const size_t len = (size_t)ld * (C1.nloc > 0 ? C1.nloc : 1) *
+                                       (cplx ? 2 : 1);
+                    for (size_t e = 0; e < len; e++)
+                        ((double *)C1.data)[e] = ((double *)C2.data)[e] = NAN;
+                }
                 pumma_options_t op = {
                     algo_codes[rnd(0, NCODES(algo_codes) - 1)],
                     bcast_codes[rnd(0, NCODES(bcast_codes) - 1)],

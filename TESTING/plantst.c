@@ -627,16 +627,22 @@ static void test_peaks(int me, int np)
         Cblacs_get(-1, 0, &ctxt);
         Cblacs_gridinit(&ctxt, "Row", P, Q);
         Cblacs_gridinfo(ctxt, &pr, &pc, &r, &c);
-        for (int algo = PUMMA_ALGO_SDB; algo <= PUMMA_ALGO_TT_LOCAL; algo++)
+        for (int algo = PUMMA_ALGO_SDB; algo <= PUMMA_ALGO_RANKK; algo++)
             for (int cplx = 0; cplx < 2; cplx++)
                 for (int iz = 0; iz < 5; iz++)
                     for (int ir = 0; ir < 4; ir++) {
+                        if (algo > PUMMA_ALGO_TT_LOCAL && algo < PUMMA_ALGO_RANKK)
+                            continue;          /* the heterogeneous codes */
                         const int tn = algo == PUMMA_ALGO_TN,
-                                  nt = algo == PUMMA_ALGO_NT;
-                        if (ir > 0 && !tn && !nt) continue;
-                        const char ta = algo >= PUMMA_ALGO_TN && !nt
-                                            ? (cplx ? 'C' : 'T') : 'N';
-                        const char tb = nt || algo >= PUMMA_ALGO_TT ? 'T' : 'N';
+                                  nt = algo == PUMMA_ALGO_NT,
+                                  rk = algo == PUMMA_ALGO_RANKK;
+                        if (ir > 0 && !tn && !nt && !rk) continue;
+                        /* rankk computes every pair: ir picks NN, TN, NT, TT */
+                        const char T = cplx ? 'C' : 'T';
+                        const char ta = rk ? (ir & 1 ? T : 'N')
+                                           : algo >= PUMMA_ALGO_TN && !nt ? T : 'N';
+                        const char tb = rk ? (ir & 2 ? 'T' : 'N')
+                                           : nt || algo >= PUMMA_ALGO_TT ? 'T' : 'N';
                         size_t meas = 0, est = 0;
                         char plan[128] = "";
                         if (pr > 0)
@@ -679,9 +685,11 @@ static void test_peaks(int me, int np)
  * call whose plan fits keeps it; mdb2 forced on a 300 x 200 x 100 product
  * over 1x2 (estimated 360448 bytes) gives way to a plan that fits
  * (mdb2-row's 323200), which must hold what it measured; A**T*B**T of 400
- * x 400 on 2x2 fits nowhere (C's part alone is 320000) and takes the
- * least -- tt when it was forced, tt-local needing no less. The plan says
- * which ("limit=fit", "limit=least").
+ * x 400 x 400 on 2x2 fits nowhere (C's part alone is 320000, rankk's
+ * transposed A and B as much) and takes the least -- tt when it was
+ * forced, tt-local needing no less. With K = 30 rankk fits (C stays, A and
+ * B are thin): auto takes it, and so does tt forced, which does not fit.
+ * The plan says which ("limit=fit", "limit=least").
  */
 static void test_limit_env(int me, int np)
 {
@@ -694,9 +702,11 @@ static void test_limit_env(int me, int np)
         int P, Q, algo; char ta, tb; int m, n, k; const char *tag;
     } cs[] = {{1, 2, 0, 'N', 'N', 60, 50, 40, ""},
               {1, 2, PUMMA_ALGO_MDB2, 'N', 'N', 300, 200, 100, "fit"},
-              {2, 2, 0, 'T', 'T', 400, 400, 30, "least"},
-              {2, 2, PUMMA_ALGO_TT, 'T', 'T', 400, 400, 30, "least"}};
-    for (int i = 0; i < 4; i++) {
+              {2, 2, 0, 'T', 'T', 400, 400, 400, "least"},
+              {2, 2, PUMMA_ALGO_TT, 'T', 'T', 400, 400, 400, "least"},
+              {2, 2, 0, 'T', 'T', 400, 400, 30, ""},
+              {2, 2, PUMMA_ALGO_TT, 'T', 'T', 400, 400, 30, "fit"}};
+    for (int i = 0; i < (int)(sizeof cs / sizeof *cs); i++) {
         if (cs[i].P * cs[i].Q > np) continue;
         int ctxt, pr, pc, r, c;
         Cblacs_get(-1, 0, &ctxt);
@@ -721,7 +731,7 @@ static void test_limit_env(int me, int np)
         check(!strcmp(got, cs[i].tag), G, "case %d: \"%s\", want limit=%s", i,
               plan, cs[i].tag);
         /* tt forced, and tt-local needs no less: the forced choice stays */
-        if (cs[i].algo == PUMMA_ALGO_TT)
+        if (cs[i].algo == PUMMA_ALGO_TT && !strcmp(cs[i].tag, "least"))
             check(!strncmp(plan, "algo=tt ", 8), G, "case %d: \"%s\", want "
                   "the forced tt (none fits, it has the least)", i, plan);
         check(meas <= est + PEAK_SLACK, G, "case %d: measured %zu over the "

@@ -225,7 +225,7 @@ static void trans_for(int algo, int cplx, char *ta, char *tb)
     case PUMMA_ALGO_NT: *ta = 'N'; *tb = T; break;
     case PUMMA_ALGO_TT: case PUMMA_ALGO_TT_LOCAL:
         *ta = T; *tb = cplx && rnd(0, 1) ? 'C' : 'T'; break;
-    case PUMMA_ALGO_AUTO: break;
+    case PUMMA_ALGO_AUTO: case PUMMA_ALGO_RANKK: break;   /* any */
     default: *ta = 'N'; *tb = 'N'; break;         /* the A*B family */
     }
 }

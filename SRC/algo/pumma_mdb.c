@@ -132,18 +132,23 @@ void pumma_mdb_align(const pumma_problem_t *have, pumma_problem_t *want,
     want->c = view_t(&qw.c);
 }
 
-/* C += alpha * A(:, cols) * piece; with ct ('T' or 'C') C is stored as
- * C**T (or C**H) and takes the product's transpose: one transposed GEMM. */
+/* C := alpha * A(:, cols) * piece + beta * C, beta the caller's for the
+ * first multiply (every one covers all of this process's C, so BETA is
+ * applied there and nowhere else: no separate pass over C) and one after
+ * it; with ct ('T' or 'C') C is stored as C**T (or C**H) and takes the
+ * product's transpose: one transposed GEMM. */
 static void multiply(const pumma_problem_t *p, char ct, int mloc, int nloc,
                      int k, const char *a, int lda, const char *b, int ldb,
-                     pend_t *pr)
+                     pend_t *pr, int *first)
 {
+    const void *beta = *first ? p->beta : p->t->one;
+    *first = 0;
     if (ct)
         pumma_local_gemm(p, ct, ct, nloc, mloc, k, p->alpha, b, ldb, a, lda,
-                         p->t->one, p->c.data, p->c.ld, progress, pr);
+                         beta, p->c.data, p->c.ld, progress, pr);
     else
         pumma_local_gemm(p, 'N', 'N', mloc, nloc, k, p->alpha, a, lda, b, ldb,
-                         p->t->one, p->c.data, p->c.ld, progress, pr);
+                         beta, p->c.data, p->c.ld, progress, pr);
 }
 
 /* st: A and B are stored transposed; ct: C is (see multiply). */
@@ -159,10 +164,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
     const pumma_coll_ops_t *bc = p->opts->bcast;
     int rc = PUMMA_OK;
 
-    if (ct)
-        pumma_local_scale(t, nloc, mloc, p->beta, p->c.data, p->c.ld);
-    else
-        pumma_local_scale(t, mloc, nloc, p->beta, p->c.data, p->c.ld);
+    int first = 1;             /* no multiply yet: BETA still to apply */
 
     int kmax = 0;
     for (int c = 0; c < Q; c++) {
@@ -290,7 +292,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
                     if (!sh->msg_per_block && !sh->gemm_per_block) {
                         multiply(p, ct, mloc, nloc, kr,
                                  pumma_at(t, acur, 0, ga.off[r], lda), lda,
-                                 gbuf, kr, &pr);
+                                 gbuf, kr, &pr, &first);
                         continue;
                     }
                     if (!sh->msg_per_block) {        /* MDB1 */
@@ -301,7 +303,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
                                      pumma_at(t, acur, 0, x->sorted, lda), lda,
                                      pumma_at(t, gbuf, x->sorted - ga.off[r],
                                               0, kr),
-                                     kr, &pr);
+                                     kr, &pr, &first);
                         }
                         continue;
                     }
@@ -312,7 +314,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
                     int at = (int)((buf - bbuf) / ((size_t)nloc * t->size));
                     multiply(p, ct, mloc, nloc, len,
                              pumma_at(t, acur, 0, at, lda), lda, buf, len,
-                             &pr);
+                             &pr, &first);
                 }
             }
         }

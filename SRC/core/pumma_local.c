@@ -107,10 +107,9 @@ void pumma_local_scale(const pumma_type_t *t, int m, int n, const void *beta,
 {
     if (m <= 0 || n <= 0 || t->is_one(beta)) return;
     /* geadd with alpha = 0 would read C's NaNs; beta = 0 must not. */
-    if (t->is_zero(beta)) {
+    if (t->is_zero(beta)) {     /* IEEE zeros are all bits zero */
         for (int j = 0; j < n; j++)
-            for (int i = 0; i < m; i++)
-                memcpy(pumma_at(t, c, i, j, ldc), t->zero, t->size);
+            memset(pumma_at(t, c, 0, j, ldc), 0, (size_t)m * t->size);
         return;
     }
     t->geadd('N', m, n, t->zero, c, ldc, beta, c, ldc);

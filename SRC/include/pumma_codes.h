@@ -25,7 +25,8 @@
     X(TN, 7, "tn")                                                           \
     X(NT, 8, "nt")                                                           \
     X(TT, 9, "tt")                                                           \
-    X(TT_LOCAL, 10, "tt-local")
+    X(TT_LOCAL, 10, "tt-local")                                              \
+    X(RANKK, 13, "rankk")
 #define PUMMA_HET_ALGO_LIST(X)                                               \
     X(HET, 11, "het")                                                        \
     X(HET_OVERLAP, 12, "het-overlap")
