@@ -627,7 +627,7 @@ static void test_peaks(int me, int np)
         Cblacs_get(-1, 0, &ctxt);
         Cblacs_gridinit(&ctxt, "Row", P, Q);
         Cblacs_gridinfo(ctxt, &pr, &pc, &r, &c);
-        for (int algo = PUMMA_ALGO_SDB; algo <= PUMMA_ALGO_RANKK; algo++)
+        for (int algo = PUMMA_ALGO_SDB; algo <= PUMMA_ALGO_STAT_B; algo++)
             for (int cplx = 0; cplx < 2; cplx++)
                 for (int iz = 0; iz < 5; iz++)
                     for (int ir = 0; ir < 4; ir++) {
@@ -635,9 +635,10 @@ static void test_peaks(int me, int np)
                             continue;          /* the heterogeneous codes */
                         const int tn = algo == PUMMA_ALGO_TN,
                                   nt = algo == PUMMA_ALGO_NT,
-                                  rk = algo == PUMMA_ALGO_RANKK;
+                                  rk = algo >= PUMMA_ALGO_RANKK;
                         if (ir > 0 && !tn && !nt && !rk) continue;
-                        /* rankk computes every pair: ir picks NN, TN, NT, TT */
+                        /* rankk, stat-a, stat-b compute every pair: ir picks NN, TN,
+                         * NT, TT */
                         const char T = cplx ? 'C' : 'T';
                         const char ta = rk ? (ir & 1 ? T : 'N')
                                            : algo >= PUMMA_ALGO_TN && !nt ? T : 'N';

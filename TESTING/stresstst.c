@@ -225,7 +225,8 @@ static void trans_for(int algo, int cplx, char *ta, char *tb)
     case PUMMA_ALGO_NT: *ta = 'N'; *tb = T; break;
     case PUMMA_ALGO_TT: case PUMMA_ALGO_TT_LOCAL:
         *ta = T; *tb = cplx && rnd(0, 1) ? 'C' : 'T'; break;
-    case PUMMA_ALGO_AUTO: case PUMMA_ALGO_RANKK: break;   /* any */
+    case PUMMA_ALGO_AUTO: case PUMMA_ALGO_RANKK: case PUMMA_ALGO_STAT_A:
+    case PUMMA_ALGO_STAT_B: break;                /* any */
     default: *ta = 'N'; *tb = 'N'; break;         /* the A*B family */
     }
 }

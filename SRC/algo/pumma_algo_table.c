@@ -10,13 +10,13 @@
 extern const pumma_algo_t pumma_algo_mdb2, pumma_algo_mdb2_row,
     pumma_algo_mdb1, pumma_algo_mdb1_row, pumma_algo_sdb, pumma_algo_sdb_row,
     pumma_algo_tn, pumma_algo_nt, pumma_algo_tt, pumma_algo_tt_local,
-    pumma_algo_rankk;
+    pumma_algo_rankk, pumma_algo_stat_a, pumma_algo_stat_b;
 
 static const pumma_algo_t *const algos[] = {
     &pumma_algo_mdb2, &pumma_algo_mdb2_row, &pumma_algo_mdb1,
     &pumma_algo_mdb1_row, &pumma_algo_sdb, &pumma_algo_sdb_row,
     &pumma_algo_tn, &pumma_algo_nt, &pumma_algo_tt, &pumma_algo_tt_local,
-    &pumma_algo_rankk};
+    &pumma_algo_rankk, &pumma_algo_stat_a, &pumma_algo_stat_b};
 
 const pumma_algo_t *pumma_algo_at(int i)
 {

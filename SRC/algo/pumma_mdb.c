@@ -361,8 +361,12 @@ static double engine_cost(const pumma_problem_t *p, const pumma_model_t *mo,
     const pumma_type_t *t = p->t;
     const double e = (double)t->size;
     const int P = p->g->nprow, Q = p->g->npcol;
-    const double mloc = (double)p->m / P, nloc = (double)p->n / Q;
-    const double kstage = (double)p->k / Q, kgroup = kstage / P;
+    /* The busiest process sets the pace: its local sizes, not averages
+     * (a C of one block column lies on one grid column only). */
+    const double mloc = (double)pumma_dist_maxcount(&p->c.row);
+    const double nloc = (double)pumma_dist_maxcount(&p->c.col);
+    const double kstage = (double)pumma_dist_maxcount(&p->a.col);
+    const double kgroup = kstage / P;
     double kb = p->a.col.b > 0 ? p->a.col.b : kstage;
     if (kb > kgroup) kb = kgroup;
     if (kb < 1) kb = 1;

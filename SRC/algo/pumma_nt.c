@@ -171,10 +171,12 @@ out:
 static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
 {
     const int P = p->g->nprow, Q = p->g->npcol;
-    return pumma_rpipe_cost(p, mo, P, Q,
-                            (double)p->m * p->n / ((double)P * P * Q),
-                            (double)p->k / Q,
-                            (double)p->n / P * p->k / Q * p->t->size);
+    /* the busiest process's sizes: C's rows, B's slab, K */
+    const double mloc = (double)pumma_dist_maxcount(&p->c.row);
+    const double slab = (double)pumma_dist_maxcount(&p->b.row);
+    const double kloc = (double)pumma_dist_maxcount(&p->a.col);
+    return pumma_rpipe_cost(p, mo, P, Q, mloc * slab / Q, kloc,
+                            slab * kloc * p->t->size);
 }
 
 /* Sums along the grid rows, B rolled up the columns. */

@@ -173,10 +173,12 @@ out:
 static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
 {
     const int P = p->g->nprow, Q = p->g->npcol;
-    return pumma_rpipe_cost(p, mo, Q, P,
-                            (double)p->m * p->n / ((double)P * Q * Q),
-                            (double)p->k / P,
-                            (double)p->k / P * p->m / Q * p->t->size);
+    /* the busiest process's sizes: A's slab, C's columns, K */
+    const double slab = (double)pumma_dist_maxcount(&p->a.col);
+    const double nloc = (double)pumma_dist_maxcount(&p->c.col);
+    const double kloc = (double)pumma_dist_maxcount(&p->a.row);
+    return pumma_rpipe_cost(p, mo, Q, P, slab / P * nloc, kloc,
+                            kloc * slab * p->t->size);
 }
 
 /* Sums down the grid columns, A rolled along the rows. */

@@ -77,7 +77,8 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
     pumma_tt_as_mdb2(p, &q);
     static const pumma_mdb_shape_t mdb2 = {0, 0, 0, 0};
     const pumma_grid_t *g = p->g;
-    double c = (double)p->m / g->nprow * p->n / g->npcol * p->t->size;
+    double c = (double)pumma_dist_maxcount(&p->c.row) *
+               pumma_dist_maxcount(&p->c.col) * p->t->size;
     return pumma_mdb_cost(&q, mo, &mdb2) +
            pumma_model_redist(mo, g->nprow * g->npcol, c, 1);
 }

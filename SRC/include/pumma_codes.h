@@ -26,7 +26,9 @@
     X(NT, 8, "nt")                                                           \
     X(TT, 9, "tt")                                                           \
     X(TT_LOCAL, 10, "tt-local")                                              \
-    X(RANKK, 13, "rankk")
+    X(RANKK, 13, "rankk")                                                    \
+    X(STAT_A, 14, "stat-a")                                                  \
+    X(STAT_B, 15, "stat-b")
 #define PUMMA_HET_ALGO_LIST(X)                                               \
     X(HET, 11, "het")                                                        \
     X(HET_OVERLAP, 12, "het-overlap")

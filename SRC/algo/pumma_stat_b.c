@@ -1,0 +1,287 @@
+/*
+ * pumma_stat_b.c -- "stat-b": C := alpha*op(A)*op(B) + beta*C with B kept
+ * where it is (stationary B), the mirror of stat-a (pumma_stat_a.c) for
+ * panel products where M is a few blocks and B is the big operand.
+ *
+ * Each process multiplies the K columns of op(A) that match its own K
+ * indices of op(B), all M rows, by its part of op(B): a partial product W
+ * (M x its N indices). op(B)'s K indices lie along one grid dimension
+ * (B's rows for 'N', its columns for 'T'/'C'), so W is summed along it:
+ * W's rows are grouped by the process that is to hold them, and each
+ * group is reduced to it with the reduce variant (all in flight at once).
+ * The sums, R, then go into C with BETA: in place when R has C's layout
+ * (op(B)'s columns distributed like C's columns, B 'N'), else by one
+ * redistribution. op(A) reaches the processes by one redistribution into
+ * the K-slices they need, all M rows (M is small), before the multiply.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pumma_algo.h"
+
+static int handles(char ta, char tb) { (void)ta; (void)tb; return 1; }
+
+static void align(const pumma_problem_t *have, pumma_problem_t *want)
+{
+    *want = *have;
+}
+
+/*
+ * kax: the grid dimension of op(B)'s K indices (0: B 'N', K over the
+ * grid's rows; 1: B transposed, K over its columns); W is summed along
+ * it, over npk processes, on comm.
+ *   kd, nd  op(B)'s K and N distributions (B's rows and columns, or the
+ *           reverse)
+ *   rd      R's M rows: C's rows (kax 0), or C's row blocking over the
+ *           grid's columns (kax 1: R lies on the transposed grid)
+ *   ak      where op(A)'s K columns go: kax 0, op(A)**T (K x M: K as kd,
+ *           M on every grid column); kax 1, op(A) (M x K: M on every grid
+ *           row, K as kd)
+ */
+typedef struct geo {
+    int kax, npk, mek, men;
+    pumma_dist_t kd, nd, rd;
+    pumma_view_t ak, r;
+    MPI_Comm comm;
+} geo_t;
+
+static pumma_dist_t everywhere(int n, int np)
+{
+    pumma_dist_t d = {n, n > 0 ? n : 1, n > 0 ? n : 1, -1, np};
+    return d;
+}
+
+static void geometry(const pumma_problem_t *p, geo_t *o)
+{
+    const pumma_grid_t *g = p->g;
+    o->kax = p->transb != 'N';
+    o->kd = o->kax ? p->b.col : p->b.row;
+    o->nd = o->kax ? p->b.row : p->b.col;
+    o->npk = o->kax ? g->npcol : g->nprow;
+    o->mek = o->kax ? g->mycol : g->myrow;
+    o->men = o->kax ? g->myrow : g->mycol;
+    o->comm = o->kax ? g->row : g->col;
+    o->rd = pumma_dist_owned(&p->c.row);
+    if (o->kax) {
+        o->rd.np = g->npcol;
+        o->rd.src = 0;
+    }
+    memset(&o->ak, 0, sizeof o->ak);
+    if (!o->kax) {
+        o->ak.row = o->kd;
+        o->ak.col = everywhere(p->m, g->npcol);
+    } else {
+        o->ak.row = everywhere(p->m, g->nprow);
+        o->ak.col = o->kd;
+    }
+    memset(&o->r, 0, sizeof o->r);
+    o->r.row = o->rd;           /* kax 1: over the grid's columns */
+    o->r.col = o->nd;
+}
+
+static int run(const pumma_problem_t *p)
+{
+    const pumma_type_t *t = p->t;
+    const pumma_grid_t *g = p->g;
+    const pumma_coll_ops_t *rop = p->opts->reduce;
+    geo_t o;
+    geometry(p, &o);
+    const int m = p->m;
+    const int nloc = pumma_dist_count(&o.nd, o.men);
+    const int kloc = pumma_dist_count(&o.kd, o.mek);
+    const int ksplit = o.npk > 1 && o.kd.src >= 0;
+    const size_t e = t->size;
+    int rc = PUMMA_OK, nred = 0;
+    char *w = NULL, *packed = NULL;
+    int *cnt = calloc((size_t)o.npk + 1, sizeof(int));
+    int *off = calloc((size_t)o.npk + 1, sizeof(int));
+    pumma_coll_t *red = calloc((size_t)o.npk, sizeof(pumma_coll_t));
+    if (!cnt || !off || !red) { rc = PUMMA_ENOMEM; goto out; }
+
+    /* op(A)'s columns for my K indices, all M rows. */
+    const int am = pumma_view_mloc(&o.ak, g->myrow);
+    const int an = pumma_view_nloc(&o.ak, g->mycol);
+    o.ak.ld = am > 0 ? am : 1;
+    o.ak.data = pumma_malloc((size_t)am * (size_t)an * e);
+    if (am && an && !o.ak.data) { rc = PUMMA_ENOMEM; goto out; }
+    char op;                    /* ak := op(A) (kax 1) or op(A)**T (0) */
+    if (o.kax) op = p->transa;
+    else op = p->transa == 'N' ? 'T' : 'N';
+    if ((rc = pumma_redist(t, g, o.kax ? m : p->k, o.kax ? p->k : m, op,
+                           t->one, &p->a, t->zero, &o.ak,
+                           (size_t)p->opts->piece)))
+        goto out;
+    if (!o.kax && p->transa == 'C')          /* op(A)**T = conj(A) */
+        t->geadd('R', am, an, t->one, o.ak.data, o.ak.ld, t->zero,
+                 o.ak.data, o.ak.ld);
+
+    /* W := alpha * those columns * my op(B): M x nloc (kloc 0: W := 0). */
+    w = pumma_malloc((size_t)m * (size_t)nloc * e);
+    packed = pumma_malloc((size_t)m * (size_t)nloc * e);
+    if (m && nloc && (!w || !packed)) { rc = PUMMA_ENOMEM; goto out; }
+    if (m > 0 && nloc > 0) {
+        if (!o.kax)
+            pumma_local_gemm(p, 'T', 'N', m, nloc, kloc, p->alpha, o.ak.data,
+                             o.ak.ld, p->b.data, p->b.ld, t->zero, w, m,
+                             NULL, NULL);
+        else
+            pumma_local_gemm(p, 'N', p->transb, m, nloc, kloc, p->alpha,
+                             o.ak.data, o.ak.ld, p->b.data, p->b.ld, t->zero,
+                             w, m, NULL, NULL);
+    }
+    pumma_free(o.ak.data);
+    o.ak.data = NULL;
+
+    /* R: my rows of the sums (rd), my N columns. */
+    const int rloc = pumma_dist_count(&o.rd, o.mek);
+    o.r.ld = rloc > 0 ? rloc : 1;
+    o.r.data = pumma_malloc((size_t)rloc * (size_t)nloc * e);
+    if (rloc && nloc && !o.r.data) { rc = PUMMA_ENOMEM; goto out; }
+    if (nloc > 0) {
+        /* W's rows packed by their owner in rd: group q is cnt[q] x nloc
+         * at off[q] * nloc, its blocks in order (R's local order). */
+        const int nb = pumma_dist_nblocks(&o.rd);
+        for (int b = 0; b < nb; b++)
+            cnt[pumma_dist_owner(&o.rd, b)] += pumma_dist_bsize(&o.rd, b);
+        for (int q = 0; q < o.npk; q++) off[q + 1] = off[q] + cnt[q];
+        int *fill = calloc((size_t)o.npk, sizeof(int));
+        if (!fill) { rc = PUMMA_ENOMEM; goto out; }
+        for (int b = 0; b < nb; b++) {
+            const int q = pumma_dist_owner(&o.rd, b);
+            const int len = pumma_dist_bsize(&o.rd, b);
+            t->geadd('N', len, nloc, t->one,
+                     pumma_at(t, w, pumma_dist_bstart(&o.rd, b), 0, m), m,
+                     t->zero,
+                     packed + ((size_t)off[q] * nloc + fill[q]) * e, cnt[q]);
+            fill[q] += len;
+        }
+        free(fill);
+        /* The sums, one reduce per group, all in flight (tags by group:
+         * pumma_comm.h, rule 2); with op(B)'s K on every process along
+         * it (replicated), W is the sum already. */
+        for (int q = 0; q < o.npk; q++) {
+            if (cnt[q] == 0) continue;
+            char *grp = packed + (size_t)off[q] * nloc * e;
+            if (!ksplit) {
+                if (q == o.mek)
+                    memcpy(o.r.data, grp, (size_t)cnt[q] * nloc * e);
+                continue;
+            }
+            pumma_coll_t *c = &red[nred++];
+            c->buf = grp;
+            c->rbuf = q == o.mek ? o.r.data : NULL;
+            c->count = (int64_t)cnt[q] * nloc;
+            c->dt = t->mpi;
+            c->t = t;
+            c->root = q;
+            c->comm = o.comm;
+            c->tag = PUMMA_TAG_REDUCE + q;
+            c->segment = p->opts->segment / (int)e;
+            if ((rc = rop->start(c))) goto out;
+        }
+        double t0 = pumma_stats_clock();
+        for (int i = 0; i < nred; i++)
+            if ((rc = rop->wait(&red[i]))) goto out;
+        nred = 0;
+        pumma_stats_comm(t0);
+    }
+    pumma_free(w);
+    w = NULL;
+    pumma_free(packed);
+    packed = NULL;
+
+    /* C := R + beta*C. */
+    if (!o.kax && pumma_view_same_layout(&o.r, &p->c)) {
+        const int cm = pumma_view_mloc(&p->c, g->myrow);
+        const int cn = pumma_view_nloc(&p->c, g->mycol);
+        if (cm > 0 && cn > 0)
+            t->geadd('N', cm, cn, t->one, o.r.data, o.r.ld, p->beta,
+                     p->c.data, p->c.ld);
+    } else if (!o.kax) {
+        rc = pumma_redist(t, g, m, p->n, 'N', t->one, &o.r, p->beta,
+                          (pumma_view_t *)&p->c, (size_t)p->opts->piece);
+    } else {
+        rc = pumma_redist_xgrid(t, g, m, p->n, t->one, &o.r, p->beta,
+                                (pumma_view_t *)&p->c, (size_t)p->opts->piece);
+    }
+out:
+    for (int i = 0; i < nred; i++) rop->wait(&red[i]);
+    pumma_free(o.ak.data);
+    pumma_free(o.r.data);
+    pumma_free(w);
+    pumma_free(packed);
+    free(cnt);
+    free(off);
+    free(red);
+    return rc;
+}
+
+/* Modelled time: as stat-a's, mirrored. */
+static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
+{
+    const pumma_type_t *t = p->t;
+    const double e = (double)t->size;
+    const pumma_grid_t *g = p->g;
+    const int np = g->nprow * g->npcol;
+    geo_t o;
+    geometry(p, &o);
+    const double nloc = (double)pumma_dist_maxcount(&o.nd);
+    const double kloc = (double)pumma_dist_maxcount(&o.kd);
+    const double m = p->m;
+    double T = pumma_model_redist(mo, np, kloc * m * e, !o.kax);
+    T += pumma_model_gemm(mo, t, m, nloc, kloc, !o.kax);
+    T += pumma_model_copy(mo, m * nloc * e, 0);
+    if (o.npk > 1 && o.kd.src >= 0) {
+        const int nb = pumma_dist_nblocks(&o.rd);
+        const int groups = nb < o.npk ? nb : o.npk;
+        T += groups * p->opts->reduce->cost(mo, o.npk, m * nloc / groups * e,
+                                            p->opts->segment);
+    }
+    const double rbytes = m * nloc / o.npk * e;
+    if (!o.kax && pumma_dist_same(&o.nd, &p->c.col))
+        T += pumma_model_copy(mo, rbytes, 0);
+    else
+        T += pumma_model_redist(mo, np, rbytes, 0);
+    return T;
+}
+
+static unsigned uses(const pumma_problem_t *p)
+{
+    geo_t o;
+    geometry(p, &o);
+    return o.npk > 1 && o.kd.src >= 0 ? PUMMA_USES_REDUCE : 0u;
+}
+
+/* As stat-a's: op(A)'s slice and its redistribution; W, packed W, R and
+ * the reduce's buffers; R and the final redistribution. */
+static size_t workspace(const pumma_problem_t *p)
+{
+    const size_t e = p->t->size;
+    const size_t piece = (size_t)p->opts->piece;
+    geo_t o;
+    geometry(p, &o);
+    const size_t nloc = (size_t)pumma_dist_maxcount(&o.nd);
+    const size_t m = (size_t)p->m;
+    const size_t ak = pumma_view_maxelems(&o.ak) * e;
+    /* ak is replicated along the grid dimension other than K's: a
+     * process sends its part of A once per replica */
+    const size_t rep = (size_t)(o.kax ? p->g->nprow : p->g->npcol);
+    const size_t ph1 = ak + pumma_redist_workspace(
+                                piece, rep * pumma_view_maxelems(&p->a) * e, ak);
+    const size_t wb = m * nloc * e;
+    const size_t rb = (size_t)pumma_dist_maxcount(&o.rd) * nloc * e;
+    size_t extra = 0;
+    if (o.npk > 1 && p->opts->reduce->buffers)
+        extra = (size_t)p->opts->reduce->buffers(o.npk) * wb;
+    const size_t ph2 = ak + 2 * wb + rb + extra;
+    const size_t ph3 =
+        rb + pumma_redist_workspace(piece, rb, pumma_view_maxelems(&p->c) * e);
+    size_t peak = ph1 > ph2 ? ph1 : ph2;
+    return peak > ph3 ? peak : ph3;
+}
+
+const pumma_algo_t pumma_algo_stat_b = {
+    "stat-b",
+    "B stays; op(A)'s K-slices sent to it, partial products of C (M small) "
+    "reduced along B's K dimension",
+    handles, align, run, cost, uses, workspace};
