@@ -12,7 +12,8 @@
  * Every other call goes through pumma_p?gemm_opts with options drawn at
  * random from every algorithm and communication variant pumma lists
  * (pumma_codes.h), so each variant meets the same random calls; invalid
- * option codes must come back as INFO -20..-24.
+ * option codes must come back as INFO -20..-24. pumma_use(0) must pass a
+ * call to ScaLAPACK's own PDGEMM, counted by pumma_calls.
  * One PASSED/FAILED line per grid and precision; `N passed, N failed` last.
  */
 #include <complex.h>
@@ -249,6 +250,48 @@ int main(int argc, char **argv)
                 if (info != want_info || z != want_z) {
                     fprintf(stderr, "rank %d: PUMMA_PDGEMM case %d: INFO %d "
                             "C %g\n", me, e, info, z);
+                    bad++;
+                }
+            }
+            /* pumma_use(0): the plain entry point passes the call to
+             * ScaLAPACK's own -- C is right, pumma holds no temporary
+             * (pumma_mem_peak) and pumma_last_plan keeps the plan of the
+             * call before -- and pumma_calls still counts it; pumma_use
+             * returns the previous setting. On 1x2, a 2 x 2 x 2 product
+             * with one column per process (not local: pumma would move
+             * data), C exact. */
+            if (gi == 1 && !cplx && nprow > 0) {
+                int two = 2, one = 1, info;
+                int desc[9] = {1, ctxt, 2, 2, 2, 1, 0, 0, 2};
+                /* global A = [1 3; 2 4], B = [5 7; 6 8]: column me_c */
+                double x[2] = {1 + 2 * me_c, 2 + 2 * me_c},
+                       y[2] = {5 + 2 * me_c, 6 + 2 * me_c}, z[2] = {0, 0};
+                double al = 1, be = 0;
+                pumma_options_t op = {PUMMA_ALGO_SDB_ROW, 0, 0, 0, 0, 0};
+                pumma_pdgemm_opts("N", "N", &two, &two, &two, &al, x, &one,
+                                  &one, desc, y, &one, &one, desc, &be, z,
+                                  &one, &one, desc, &op, &info);
+                char before[128];
+                snprintf(before, sizeof before, "%s", pumma_last_plan());
+                z[0] = z[1] = 0;
+                pumma_calls(1);
+                pumma_mem_peak(1);
+                int was = pumma_use(0), now = pumma_use(0);
+                pdgemm_("N", "N", &two, &two, &two, &al, x, &one, &one, desc,
+                        y, &one, &one, desc, &be, z, &one, &one, desc);
+                int back = pumma_use(1);
+                long n = pumma_calls(0);
+                size_t peak = pumma_mem_peak(0);
+                /* A*B = [23 31; 34 46]: column me_c */
+                const double want0 = me_c ? 31 : 23, want1 = me_c ? 46 : 34;
+                if (info || was != 1 || now != 0 || back != 0 || n != 1 ||
+                    peak != 0 || z[0] != want0 || z[1] != want1 ||
+                    strncmp(before, "algo=sdb-row", 12) ||
+                    strcmp(before, pumma_last_plan())) {
+                    fprintf(stderr, "rank %d: pumma_use(0): was %d now %d back "
+                            "%d calls %ld peak %zu C %g %g plan \"%s\" (before "
+                            "\"%s\")\n", me, was, now, back, n, peak, z[0],
+                            z[1], pumma_last_plan(), before);
                     bad++;
                 }
             }

@@ -13,6 +13,12 @@
  * (op(B)'s columns distributed like C's columns, B 'N'), else by one
  * redistribution. op(A) reaches the processes by one redistribution into
  * the K-slices they need, all M rows (M is small), before the multiply.
+ *
+ * With B transposed (not conjugated), W**T = B * op(A)**T is made instead:
+ * a GEMM whose long dimension is its first (M is small) runs well, where
+ * op(A) * B**T with a short first dimension ran at two thirds of the
+ * speed; its columns are C's rows, so groups are whole columns, and R**T
+ * goes into C by a transposing redistribution.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +46,7 @@ static void align(const pumma_problem_t *have, pumma_problem_t *want)
  */
 typedef struct geo {
     int kax, npk, mek, men;
+    int wt;                     /* W**T is made (B 'T') */
     pumma_dist_t kd, nd, rd;
     pumma_view_t ak, r;
     MPI_Comm comm;
@@ -55,6 +62,7 @@ static void geometry(const pumma_problem_t *p, geo_t *o)
 {
     const pumma_grid_t *g = p->g;
     o->kax = p->transb != 'N';
+    o->wt = p->transb == 'T';
     o->kd = o->kax ? p->b.col : p->b.row;
     o->nd = o->kax ? p->b.row : p->b.col;
     o->npk = o->kax ? g->npcol : g->nprow;
@@ -120,7 +128,11 @@ static int run(const pumma_problem_t *p)
     packed = pumma_malloc((size_t)m * (size_t)nloc * e);
     if (m && nloc && (!w || !packed)) { rc = PUMMA_ENOMEM; goto out; }
     if (m > 0 && nloc > 0) {
-        if (!o.kax)
+        if (o.wt)                /* W**T: nloc x M */
+            pumma_local_gemm(p, 'N', 'T', nloc, m, kloc, p->alpha, p->b.data,
+                             p->b.ld, o.ak.data, o.ak.ld, t->zero, w, nloc,
+                             NULL, NULL);
+        else if (!o.kax)
             pumma_local_gemm(p, 'T', 'N', m, nloc, kloc, p->alpha, o.ak.data,
                              o.ak.ld, p->b.data, p->b.ld, t->zero, w, m,
                              NULL, NULL);
@@ -134,7 +146,7 @@ static int run(const pumma_problem_t *p)
 
     /* R: my rows of the sums (rd), my N columns. */
     const int rloc = pumma_dist_count(&o.rd, o.mek);
-    o.r.ld = rloc > 0 ? rloc : 1;
+    o.r.ld = o.wt ? (nloc > 0 ? nloc : 1) : (rloc > 0 ? rloc : 1);
     o.r.data = pumma_malloc((size_t)rloc * (size_t)nloc * e);
     if (rloc && nloc && !o.r.data) { rc = PUMMA_ENOMEM; goto out; }
     if (nloc > 0) {
@@ -149,10 +161,15 @@ static int run(const pumma_problem_t *p)
         for (int b = 0; b < nb; b++) {
             const int q = pumma_dist_owner(&o.rd, b);
             const int len = pumma_dist_bsize(&o.rd, b);
-            t->geadd('N', len, nloc, t->one,
-                     pumma_at(t, w, pumma_dist_bstart(&o.rd, b), 0, m), m,
-                     t->zero,
-                     packed + ((size_t)off[q] * nloc + fill[q]) * e, cnt[q]);
+            const int i0 = pumma_dist_bstart(&o.rd, b);
+            if (o.wt)            /* whole columns of W**T */
+                memcpy(packed + ((size_t)off[q] + fill[q]) * nloc * e,
+                       w + (size_t)i0 * nloc * e, (size_t)len * nloc * e);
+            else
+                t->geadd('N', len, nloc, t->one, pumma_at(t, w, i0, 0, m), m,
+                         t->zero,
+                         packed + ((size_t)off[q] * nloc + fill[q]) * e,
+                         cnt[q]);
             fill[q] += len;
         }
         free(fill);
@@ -191,7 +208,13 @@ static int run(const pumma_problem_t *p)
     packed = NULL;
 
     /* C := R + beta*C. */
-    if (!o.kax && pumma_view_same_layout(&o.r, &p->c)) {
+    if (o.wt) {                  /* R**T: N (as B's rows) x M (rd) */
+        pumma_view_t rt = o.r;
+        rt.row = o.nd;
+        rt.col = o.rd;
+        rc = pumma_redist(t, g, m, p->n, 'T', t->one, &rt, p->beta,
+                          (pumma_view_t *)&p->c, (size_t)p->opts->piece);
+    } else if (!o.kax && pumma_view_same_layout(&o.r, &p->c)) {
         const int cm = pumma_view_mloc(&p->c, g->myrow);
         const int cn = pumma_view_nloc(&p->c, g->mycol);
         if (cm > 0 && cn > 0)
@@ -229,7 +252,8 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
     const double kloc = (double)pumma_dist_maxcount(&o.kd);
     const double m = p->m;
     double T = pumma_model_redist(mo, np, kloc * m * e, !o.kax);
-    T += pumma_model_gemm(mo, t, m, nloc, kloc, !o.kax);
+    T += o.wt ? pumma_model_gemm(mo, t, nloc, m, kloc, 0)
+              : pumma_model_gemm(mo, t, m, nloc, kloc, !o.kax);
     T += pumma_model_copy(mo, m * nloc * e, 0);
     if (o.npk > 1 && o.kd.src >= 0) {
         const int nb = pumma_dist_nblocks(&o.rd);
@@ -241,7 +265,7 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
     if (!o.kax && pumma_dist_same(&o.nd, &p->c.col))
         T += pumma_model_copy(mo, rbytes, 0);
     else
-        T += pumma_model_redist(mo, np, rbytes, 0);
+        T += pumma_model_redist(mo, np, rbytes, o.wt);
     return T;
 }
 

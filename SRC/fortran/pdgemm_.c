@@ -12,6 +12,12 @@ PUMMA_API void pdgemm_F77(const char *transa, const char *transb,
                           const double *beta, double *c, const int *ic,
                           const int *jc, const int *descc)
 {
+    pumma_pgemm_fn *next = pumma_entry(&pumma_type_d);
+    if (next) {                 /* pumma_use(0) */
+        next(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb,
+             descb, beta, c, ic, jc, descc);
+        return;
+    }
     pumma_gemm(&pumma_type_d, transa, transb, m, n, k, alpha, a, ia, ja,
                desca, b, ib, jb, descb, beta, c, ic, jc, descc, NULL, NULL);
 }

@@ -79,8 +79,10 @@ void pzgemm_F77(const char *transa, const char *transb, const int *m,
  * variable's choice if set (PUMMA_ALGO, PUMMA_BCAST, ...), else pumma's own.
  *   algo     PUMMA_ALGO_*   (an algorithm that cannot compute the call's
  *                            TRANSA/TRANSB is replaced by one that can)
- *   bcast    PUMMA_BCAST_*  the broadcast (sdb, mdb1, mdb2 and -row, tt, tt-local)
- *   reduce   PUMMA_REDUCE_* combination of partial products (A**T*B, A*B**T)
+ *   bcast    PUMMA_BCAST_*  the broadcast (sdb, mdb1, mdb2 and -row, tt,
+ *                            tt-local, rankk)
+ *   reduce   PUMMA_REDUCE_* combination of partial products (tn, nt,
+ *                            stat-a, stat-b)
  *   shift    PUMMA_SHIFT_*  the roll of A or B
  *   segment  bytes per pipelined piece (PUMMA_BCAST_PIPELINE and the
  *            segmented reduces); 0: the variant's default
@@ -228,6 +230,18 @@ void PUMMA_F77(pumma_descinit, PUMMA_DESCINIT)(
  * pumma_codes.h; "-": the algorithm used no such variant on that grid);
  * "" before any. Quick returns (M or N = 0, nothing to multiply) leave it. */
 const char *pumma_last_plan(void);
+
+/* pumma_use(0) passes the calls of the plain entry points PSGEMM ...
+ * PZGEMM on to the next definition of the symbol in the program (ScaLAPACK's
+ * own, which it must link), pumma_use(1) (the default) brings them back to
+ * pumma; returns the previous setting. For timing a program both ways in
+ * one run. Every process of a grid must be in the same setting when it
+ * calls. The extended entry points (pumma_p?gemm_opts, PUMMA_P?GEMM[X])
+ * always run pumma. */
+int pumma_use(int on);
+/* Calls of the plain entry points in this process (pumma's or passed on)
+ * since the start or the last reset; reset != 0 starts a new count. */
+long pumma_calls(int reset);
 
 /* Peak bytes of temporaries pumma had in use at once in this process since
  * the start or the last reset; reset != 0 then starts a new count from what

@@ -533,6 +533,18 @@ int pumma_check(const char *transa, const char *transb, int m, int n, int k,
                 const int *descb, int ic, int jc, const int *descc,
                 int dA[11], int dB[11], int dC[11], int *ctxt);
 
+/* A plain P?GEMM entry point's signature (complex: interleaved pairs). */
+typedef void pumma_pgemm_fn(const char *, const char *, const int *,
+                            const int *, const int *, const void *,
+                            const void *, const int *, const int *,
+                            const int *, const void *, const int *,
+                            const int *, const int *, const void *, void *,
+                            const int *, const int *, const int *);
+/* Called first by each plain entry point (pumma_switch.c): counts the
+ * call, and under pumma_use(0) returns the definition to pass it to
+ * (else NULL: pumma computes it). */
+pumma_pgemm_fn *pumma_entry(const pumma_type_t *t);
+
 /* BLACS and PBLAS routines pumma uses (from libscalapack). */
 void Cblacs_gridinfo(int ctxt, int *nprow, int *npcol, int *myrow,
                      int *mycol);

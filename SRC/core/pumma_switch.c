@@ -1,0 +1,61 @@
+/*
+ * pumma_switch.c -- pumma_use() and pumma_calls() (pumma.h): the plain
+ * entry points PSGEMM ... PZGEMM run pumma (the default) or pass each call
+ * on to the next definition of the same symbol in the process --
+ * ScaLAPACK's own, found with dlsym(RTLD_NEXT) -- so that one program can
+ * time its solvers both ways in one run (TIMING/solvertim.c); and they
+ * count their calls either way.
+ *
+ * RTLD_NEXT looks past the object that asks: past libpumma.so when pumma
+ * is a shared library (linked or preloaded), past the program when
+ * libpumma.a is linked into it. Either way the next pdgemm_ is ScaLAPACK's
+ * when the program links it.
+ */
+#define _GNU_SOURCE            /* RTLD_NEXT */
+#include <dlfcn.h>
+#include <stdio.h>
+
+#include "pumma.h"
+#include "pumma_internal.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static int in_use = 1;
+static long ncalls = 0;
+
+PUMMA_API int pumma_use(int on)
+{
+    const int was = in_use;
+    in_use = on != 0;
+    return was;
+}
+
+PUMMA_API long pumma_calls(int reset)
+{
+    const long n = ncalls;
+    if (reset) ncalls = 0;
+    return n;
+}
+
+pumma_pgemm_fn *pumma_entry(const pumma_type_t *t)
+{
+    ncalls++;
+    if (in_use) return NULL;
+    static pumma_pgemm_fn *next[4];
+    static const char *const name[4] = {STR(psgemm_F77), STR(pdgemm_F77),
+                                        STR(pcgemm_F77), STR(pzgemm_F77)};
+    const int i = t->letter == 'S' ? 0 : t->letter == 'D' ? 1
+                : t->letter == 'C' ? 2 : 3;
+    if (!next[i]) {
+        void *f = dlsym(RTLD_NEXT, name[i]);
+        if (!f) {
+            fprintf(stderr, "pumma: pumma_use(0): no other %s in this "
+                            "program to pass calls to (link ScaLAPACK)\n",
+                    name[i]);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        *(void **)&next[i] = f;
+    }
+    return next[i];
+}
