@@ -14,6 +14,8 @@
 #   make install PREFIX=/usr/local   (and DESTDIR=, for staging)
 #   make uninstall PREFIX=/usr/local
 #   make timing   the default TIMING run (pumma against ScaLAPACK's PDGEMM)
+#   make tune     measure the machine model into the tune file (README,
+#                 "The tune file"); without it the first call measures it
 #   make bench    the acceptance run (TIMING/BENCH.dat): targets table, variants
 #   make clean
 
@@ -60,7 +62,7 @@ PC       := lib/pkgconfig/pumma.pc
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: all lib deps test check-stress checklib check-asan check-valgrind timing bench install uninstall clean
+.PHONY: all lib deps test check-stress checklib check-asan check-valgrind timing tune bench install uninstall clean
 all: lib
 lib: $(LIBA) $(LIBSO) $(INCLUDES) $(PC)
 
@@ -162,6 +164,9 @@ test: lib
 
 timing: lib
 	$(MAKE) -C TIMING run
+
+tune: lib
+	$(MAKE) -C TIMING tune
 
 check-stress: lib
 	$(MAKE) -C TESTING check-stress

@@ -103,6 +103,7 @@ static const pumma_opts_t *env_opts(void)
     pumma_mem_cache_on();
     pumma_jitter();
     pumma_plan_env_limit();
+    pumma_tune_mode();
     done = 1;
     return &o;
 }

@@ -72,6 +72,13 @@ static void report(void)
                model.alpha, model.beta, model.gamma[0], model.gamma[1],
                model.gamma[2], model.gamma[3], model.gamma_k, model.gamma_t,
                model.delta, model.delta_t);
+    if (model.valid)          /* where the values came from */
+        printf("pumma-stats: model source local=%s net=%s seconds=%.4f\n",
+               model.from_env & ~3u ? "PUMMA_MODEL"
+               : model.from_file & ~3u ? "tune-file" : "measured",
+               model.from_env & 3u ? "PUMMA_MODEL"
+               : model.from_file & 3u ? "tune-file" : "measured",
+               model.seconds);
     for (int i = 0; i < nrec; i++) {
         rec_t *r = &recs[i];
         printf("pumma-stats: %s calls=%ld algo=%s bcast=%s reduce=%s "

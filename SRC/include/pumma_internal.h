@@ -146,6 +146,9 @@ typedef struct pumma_model {
     double gamma_k;          /* inner dimension k costs (1 + gamma_k/k) */
     double gamma_t;          /* 'T','T' GEMM over 'N','N' */
     double delta, delta_t;   /* s per byte copied, copied transposed */
+    unsigned from_env;       /* bit i: value i (pumma_tune.h's order) was */
+    unsigned from_file;      /*   PUMMA_MODEL's, the tune file's */
+    double seconds;          /* the time it took to get them */
     int valid;
 } pumma_model_t;
 
@@ -435,6 +438,8 @@ int pumma_wait_napping(MPI_Request *req);
  *   PUMMA_CACHE    0 or 1                                    pumma_stats.c
  *   PUMMA_JITTER   number 0 .. 1000000 (microseconds)        pumma_p2p.c
  *   PUMMA_MAX_WORKSPACE  number 0 .. 9e18 (bytes), K/M/G/T   pumma_plan.c
+ *   PUMMA_TUNE     auto, refresh or off                      pumma_tune.c
+ *   PUMMA_TUNE_FILE  a path (the tune file)                  pumma_tune.c
  */
 const char *pumma_env_get(const char *var);        /* NULL: unset or empty */
 void pumma_env_bad(const char *var, const char *val, const char *expected);
@@ -455,6 +460,7 @@ double pumma_remap_latency(void);                   /* PUMMA_LATENCY */
 void pumma_model_env_check(void);                   /* PUMMA_MODEL */
 void pumma_jitter(void);                            /* PUMMA_JITTER */
 double pumma_plan_env_limit(void);          /* PUMMA_MAX_WORKSPACE, -1 unset */
+int pumma_tune_mode(void);                          /* PUMMA_TUNE */
 int pumma_mem_cache_on(void);                       /* PUMMA_CACHE */
 
 /* Temporaries: counted, so the peak can be reported (pumma_stats.c). */

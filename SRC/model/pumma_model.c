@@ -23,8 +23,9 @@
 #include <string.h>
 
 #include "pumma_comm.h"
+#include "pumma_tune.h"
 
-enum { NVAL = 10 };        /* alpha beta gamma[4] gamma_k gamma_t delta delta_t */
+enum { NVAL = PUMMA_NVAL };  /* alpha beta gamma[4] gamma_k gamma_t delta delta_t */
 
 static double now(void) { return MPI_Wtime(); }
 
@@ -73,44 +74,54 @@ static void fill(char *a, char *b, size_t bytes, int single)
     }
 }
 
-/* The local part of the measurement (values 2..9). */
+/* The local part of the measurement (values 2..9), some 25 ms here: a
+ * program without a tune file pays it once (then the file has it). D's
+ * GEMM, the reference of gamma_k and gamma_t, best of 3 after a warm-up;
+ * the other types best of 2 (the first warms up). */
 static void measure_local(double *v)
 {
-    enum { N = 256, KS = 32, REPS = 3, NC = 512 };
+    enum { N = 256, KS = 32, REPS = 3, NC = 384, NCOPY = 512 };
     const pumma_type_t *types[4] = {&pumma_type_s, &pumma_type_d,
                                     &pumma_type_c, &pumma_type_z};
-    size_t bytes = (size_t)NC * NC * 8;  /* >= N*N complex doubles */
+    size_t bytes = (size_t)NCOPY * NCOPY * 8;  /* >= N*N complex doubles */
     char *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
     if (!a || !b || !c) {
         free(a); free(b); free(c);
         return;                          /* keep the defaults */
     }
     const double ma = (double)N * N * N;
-    for (int i = 0; i < 4; i++) {
-        fill(a, b, bytes, types[i]->letter == 'S' || types[i]->letter == 'C');
-        time_gemm(types[i], 'N', N, N, N, a, b, c, 1);      /* warm up */
-        v[2 + i] = time_gemm(types[i], 'N', N, N, N, a, b, c, REPS) / ma;
+    for (int single = 1; single >= 0; single--) {
+        fill(a, b, bytes, single);
+        for (int i = 0; i < 4; i++) {
+            const int s1 = types[i]->letter == 'S' || types[i]->letter == 'C';
+            if (s1 != single) continue;
+            if (types[i]->letter == 'D')
+                time_gemm(types[i], 'N', N, N, N, a, b, c, 1);   /* warm up */
+            v[2 + i] = time_gemm(types[i], 'N', N, N, N, a, b, c,
+                                 types[i]->letter == 'D' ? REPS : 2) / ma;
+        }
     }
-    fill(a, b, bytes, 0);
     const pumma_type_t *d = &pumma_type_d;
     double g = v[3];
     double gs = time_gemm(d, 'N', N, N, KS, a, b, c, REPS * 4) /
                 ((double)N * N * KS);
     v[6] = gs > g ? (gs / g - 1.0) * KS : 0.0;
-    /* Transposed against plain at 512: at 256 the two are within the noise
+    /* Transposed against plain at 384: at 256 the two are within the noise
      * (a ratio of 0.98 to 1.06 from run to run) while the panels the
-     * algorithms multiply show 'T','T' 3-6% slower, as 512 does. Taken
-     * alternately, best of three each. */
+     * algorithms multiply show 'T','T' 3-6% slower, as 512 does (384 for a
+     * third of 512's time). Taken alternately, best of two each. */
     double gn = 1e30, gt = 1e30;
-    for (int r = 0; r < REPS; r++) {
+    for (int r = 0; r < 2; r++) {
         double x = time_gemm(d, 'N', NC, NC, NC, a, b, c, 1);
         double y = time_gemm(d, 'T', NC, NC, NC, a, b, c, 1);
         if (x < gn) gn = x;
         if (y < gt) gt = y;
     }
     v[7] = gt / gn;
-    v[8] = time_copy('N', NC, a, b, REPS);
-    v[9] = time_copy('T', NC, a, b, REPS);
+    /* copies at 512 (2 MB): a transposing copy of a cache-sized 384 runs
+     * three times faster than those of the algorithms' panels */
+    v[8] = time_copy('N', NCOPY, a, b, REPS);
+    v[9] = time_copy('T', NCOPY, a, b, REPS);
     free(a); free(b); free(c);
 }
 
@@ -150,9 +161,7 @@ static void measure_net(MPI_Comm comm, double *v)
     v[1] = t[1] > t[0] ? (t[1] - t[0]) / (BIG - 8) : 1e-12;
 }
 
-static const char *const names[NVAL] = {
-    "alpha", "beta", "gamma_s", "gamma_d", "gamma_c", "gamma_z",
-    "gamma_k", "gamma_t", "delta", "delta_t"};
+#define names(i) pumma_model_name(i)
 
 /*
  * PUMMA_MODEL=name=value,...: the values it sets, read once. Every item
@@ -175,7 +184,7 @@ static int model_item(const char *tok, void *ctx)
     (void)ctx;
     if (!eq) return -1;
     for (i = 0; i < NVAL; i++)
-        if (strlen(names[i]) == len && !strncmp(names[i], tok, len)) break;
+        if (strlen(names(i)) == len && !strncmp(names(i), tok, len)) break;
     if (i == NVAL && len == 5 && !strncmp(tok, "gamma", 5)) i = 3;   /* D's */
     if (i == NVAL ||
         pumma_env_parse_double(eq + 1, 0, MODEL_MAX, &env_val[i]))
@@ -195,7 +204,7 @@ void pumma_model_env_check(void)
                           "to 1e10 and names");
         for (int j = 0; j < NVAL && at < (int)sizeof expect; j++)
             at += snprintf(expect + at, sizeof expect - (size_t)at, " %s",
-                           names[j]);
+                           names(j));
         if (at < (int)sizeof expect)
             snprintf(expect + at, sizeof expect - (size_t)at,
                      " (gamma = gamma_d)");
@@ -213,22 +222,45 @@ static unsigned parse_env(double *v)
     return env_set;
 }
 
+/*
+ * The values: PUMMA_MODEL's; else the tune file's for this machine (read
+ * by the grid's process 0); else measured -- and then written to the tune
+ * file, so that the next program's first call need not measure. Process 0
+ * broadcasts what it has, so every process plans with the same numbers.
+ */
 void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo)
 {
     /* Defaults: a plausible cluster node, used for any value that cannot
      * be measured (one process: no network). */
     double v[NVAL] = {5e-6, 1e-9, 1e-11, 2e-11, 8e-11, 1.6e-10,
                       8.0, 1.0, 2e-10, 6e-10};
-    unsigned set = parse_env(v);
     const unsigned all = (1u << NVAL) - 1;
+    unsigned set = parse_env(v), file = 0, measured = 0;
+    const double t0 = now();
     if ((set & all) != all) {
-        int me;
+        int me, np;
         MPI_Comm_rank(g->all, &me);
-        double m[NVAL];
-        memcpy(m, v, sizeof m);
-        if ((set & 3u) != 3u) measure_net(g->all, m);
-        if (me == 0 && (set & ~3u & all) != (~3u & all)) measure_local(m);
-        MPI_Bcast(m, NVAL, MPI_DOUBLE, 0, g->all);
+        MPI_Comm_size(g->all, &np);
+        pumma_tune_keys_t k;
+        pumma_tune_keys(g, &k);
+        double m[NVAL + 1];
+        memcpy(m, v, sizeof(double) * NVAL);
+        if (me == 0) file = pumma_tune_read(&k, m) & ~set;
+        m[NVAL] = file;
+        MPI_Bcast(m, NVAL + 1, MPI_DOUBLE, 0, g->all);
+        file = (unsigned)m[NVAL];
+        const unsigned have = set | file;
+        if ((have & 3u) != 3u && np >= 2) {
+            measure_net(g->all, m);
+            measured |= 3u;
+        }
+        if ((have & ~3u & all) != (~3u & all)) {
+            if (me == 0) measure_local(m);
+            measured |= ~3u & all;
+        }
+        if (measured) MPI_Bcast(m, NVAL, MPI_DOUBLE, 0, g->all);
+        /* the file gets whole measured parts, PUMMA_MODEL's values aside */
+        if (me == 0 && measured) pumma_tune_write(&k, m, measured & ~set);
         for (int i = 0; i < NVAL; i++)
             if (!(set & (1u << i))) v[i] = m[i];
     }
@@ -239,6 +271,9 @@ void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo)
     mo->gamma_t = v[7];
     mo->delta = v[8];
     mo->delta_t = v[9];
+    mo->seconds = now() - t0;
+    mo->from_env = set & all;
+    mo->from_file = file;
     mo->valid = 1;
     pumma_stats_model(mo);
 }
