@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "pumma.h"
+#include "timutil.h"
 
 void Cblacs_get(int, int, int *);
 void Cblacs_gridinit(int *, const char *, int, int);
@@ -52,15 +53,6 @@ typedef struct kase {
     double beta;
 } kase_t;
 
-static double entry(int id, int i, int j)
-{
-    uint64_t x = (uint64_t)id * 0x9E3779B97F4A7C15ULL ^
-                 ((uint64_t)i << 32 | (uint32_t)j);
-    x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
-    return (double)(x >> 11) / 9007199254740992.0 - 0.5;
-}
-
 typedef struct mat { int desc[9], mloc, nloc, lld; double *a; size_t len; } mat_t;
 
 static void mat_make(mat_t *x, int id, int ctxt, int m, int n, int myr,
@@ -73,26 +65,7 @@ static void mat_make(mat_t *x, int id, int ctxt, int m, int n, int myr,
     descinit_(x->desc, &m, &n, &nb, &nb, &zero, &zero, &ctxt, &x->lld, &info);
     x->len = (size_t)x->lld * (x->nloc > 0 ? x->nloc : 1);
     x->a = malloc(sizeof(double) * x->len);
-    for (int lj = 0; lj < x->nloc; lj++) {
-        int j = (lj / NB * Q + myc) * NB + lj % NB;
-        for (int li = 0; li < x->mloc; li++) {
-            int i = (li / NB * P + myr) * NB + li % NB;
-            x->a[li + (size_t)lj * x->lld] = entry(id, i, j);
-        }
-    }
-}
-
-static double slowest(double t0)
-{
-    double t = MPI_Wtime() - t0, mx;
-    MPI_Allreduce(&t, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return mx;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    tim_fill(x->a, x->lld, x->mloc, x->nloc, NB, myr, myc, P, Q, id, 0);
 }
 
 static int read_cases(const char *file, kase_t *c)
@@ -215,7 +188,7 @@ int main(int argc, char **argv)
                     pdgemm_(&k->ta, &k->tb, &k->m, &k->n, &k->k, &alpha, A.a,
                             &i1, &i1, A.desc, B.a, &i1, &i1, B.desc, &beta,
                             C.a, &i1, &i1, C.desc);
-                    double dt = slowest(t0);
+                    double dt = tim_slowest(t0);
                     pumma_use(1);
                     if (r < 0) first[w] = dt;
                     else t[w][r] = dt;
@@ -229,15 +202,15 @@ int main(int argc, char **argv)
                 double *la = malloc(sizeof(double) * (size_t)lm * lk);
                 double *lb = malloc(sizeof(double) * (size_t)lk * ln);
                 double *lc = malloc(sizeof(double) * (size_t)lm * ln);
-                for (size_t e = 0; e < (size_t)lm * lk; e++) la[e] = entry(4, (int)e, 0);
-                for (size_t e = 0; e < (size_t)lk * ln; e++) lb[e] = entry(5, (int)e, 0);
+                for (size_t e = 0; e < (size_t)lm * lk; e++) la[e] = tim_entry(4, (int)e, 0);
+                for (size_t e = 0; e < (size_t)lk * ln; e++) lb[e] = tim_entry(5, (int)e, 0);
                 double best = 1e30, one = 1, zero = 0;
                 for (int r = 0; r < 3; r++) {
                     MPI_Barrier(MPI_COMM_WORLD);
                     double t0 = MPI_Wtime();
                     dgemm_("N", "N", &lm, &ln, &lk, &one, la, &lm, lb, &lk,
                            &zero, lc, &lm);
-                    double dt = slowest(t0);
+                    double dt = tim_slowest(t0);
                     if (dt < best) best = dt;
                 }
                 lim = best;
@@ -253,9 +226,7 @@ int main(int argc, char **argv)
             }
             MPI_Allreduce(d, g, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
             const double diff = g[1] > 0 ? g[0] / g[1] : g[0];
-            qsort(t[0], reps, sizeof(double), cmp);
-            qsort(t[1], reps, sizeof(double), cmp);
-            const double ts = t[0][reps / 2], tp = t[1][reps / 2];
+            const double ts = tim_median(t[0], reps), tp = tim_median(t[1], reps);
             if (ts / tp < worst_ratio) worst_ratio = ts / tp;
             if (me == 0) {
                 char gr[16];

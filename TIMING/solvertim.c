@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "pumma.h"
+#include "timutil.h"
 
 void Cblacs_get(int, int, int *);
 void Cblacs_gridinit(int *, const char *, int, int);
@@ -52,17 +53,6 @@ static const char *const rname[NROUT] = {"PDGETRF", "PDGETRI", "PDGELS"};
 
 static int me, np;
 
-/* Entry (i, j) of matrix `id`, a deterministic function of the indices in
- * [-0.5, 0.5), plus `diag` on the diagonal. */
-static double entry(int id, int i, int j, double diag)
-{
-    uint64_t x = (uint64_t)id * 0x9E3779B97F4A7C15ULL ^
-                 ((uint64_t)i << 32 | (uint32_t)j);
-    x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
-    return (double)(x >> 11) / 9007199254740992.0 - 0.5 + (i == j ? diag : 0);
-}
-
 typedef struct mat {
     int desc[9], mloc, nloc, lld;
     double *a;
@@ -79,34 +69,7 @@ static void mat_make(mat_t *x, int ctxt, int m, int n, int nb, int myr,
     x->a = malloc(sizeof(double) * (size_t)x->lld * (x->nloc > 0 ? x->nloc : 1));
 }
 
-/* Fill with matrix id (global indices from the block-cyclic map). */
-static void mat_fill(mat_t *x, int id, int nb, int myr, int myc, int P, int Q,
-                     double diag)
-{
-    for (int lj = 0; lj < x->nloc; lj++) {
-        int j = (lj / nb * Q + myc) * nb + lj % nb;
-        for (int li = 0; li < x->mloc; li++) {
-            int i = (li / nb * P + myr) * nb + li % nb;
-            x->a[li + (size_t)lj * x->lld] = entry(id, i, j, diag);
-        }
-    }
-}
-
 static double now(void) { return MPI_Wtime(); }
-
-/* The slowest process's time of what ran since t0 (collective). */
-static double slowest(double t0)
-{
-    double t = now() - t0, mx;
-    MPI_Allreduce(&t, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return mx;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* One run of routine r with PDGEMM from pumma (use 1) or ScaLAPACK: its
  * time; the result left in res (A's factors, the inverse, or the
@@ -117,8 +80,9 @@ static double run(int r, int use, int n, int nb, int ctxt, int myr, int myc,
 {
     int one = 1, info = 0;
     const double diag = r == GETRI ? n / 4.0 : 0; /* a well-conditioned inverse */
-    mat_fill(A, 1, nb, myr, myc, P, Q, diag);
-    if (r == GELS) mat_fill(B, 2, nb, myr, myc, P, Q, 0);
+    tim_fill(A->a, A->lld, A->mloc, A->nloc, nb, myr, myc, P, Q, 1, diag);
+    if (r == GELS)
+        tim_fill(B->a, B->lld, B->mloc, B->nloc, nb, myr, myc, P, Q, 2, 0);
     pumma_use(use);
     double t = 0;
     if (r == GETRF) {
@@ -126,7 +90,7 @@ static double run(int r, int use, int n, int nb, int ctxt, int myr, int myc,
         pumma_calls(1);
         double t0 = now();
         pdgetrf_(&n, &n, A->a, &one, &one, A->desc, ipiv, &info);
-        t = slowest(t0);
+        t = tim_slowest(t0);
     } else if (r == GETRI) {
         pdgetrf_(&n, &n, A->a, &one, &one, A->desc, ipiv, &info);
         double wq;
@@ -141,7 +105,7 @@ static double run(int r, int use, int n, int nb, int ctxt, int myr, int myc,
         double t0 = now();
         pdgetri_(&n, A->a, &one, &one, A->desc, ipiv, work, &lwork, iwork,
                  &liwork, &info);
-        t = slowest(t0);
+        t = tim_slowest(t0);
         free(work);
         free(iwork);
     } else {
@@ -157,7 +121,7 @@ static double run(int r, int use, int n, int nb, int ctxt, int myr, int myc,
         double t0 = now();
         pdgels_("N", &n, &nc, &nrhs, A->a, &one, &one, A->desc, B->a, &one,
                 &one, B->desc, work, &lwork, &info);
-        t = slowest(t0);
+        t = tim_slowest(t0);
         free(work);
     }
     *calls = pumma_calls(0);
@@ -276,9 +240,8 @@ int main(int argc, char **argv)
                 const mat_t *o = r == GELS ? &B : &A;
                 double d = reldiff(res[1], res[0],
                                    (size_t)o->lld * (o->nloc > 0 ? o->nloc : 1));
-                qsort(t[0], reps, sizeof(double), cmp);
-                qsort(t[1], reps, sizeof(double), cmp);
-                const double ts = t[0][reps / 2], tp = t[1][reps / 2];
+                const double ts = tim_median(t[0], reps),
+                             tp = tim_median(t[1], reps);
                 if (me == 0) {
                     char g[16];
                     snprintf(g, sizeof g, "%dx%d", P, Q);

@@ -102,6 +102,47 @@ unsigned pumma_mdb_uses(const pumma_problem_t *p, int row);
 /* Its temporaries, at most (the algorithms' workspace member). */
 size_t pumma_mdb_workspace(const pumma_problem_t *p, int row);
 
+/*
+ * What stat-a and stat-b share (pumma_stat.c). The big operand stays; the
+ * small one's K-slices come to it, each process makes a partial product W,
+ * packed by the process that is to hold each group of its rows or
+ * columns, summed onto it (R), and R goes into C.
+ */
+/* A distribution of n indices, all of them on every one of np processes. */
+pumma_dist_t pumma_stat_everywhere(int n, int np);
+/* dst := op(src) (rows x cols) in a new temporary of dst's distributions,
+ * conjugated when conj ('R'). */
+int pumma_stat_slice(const pumma_problem_t *p, const pumma_view_t *src,
+                     int rows, int cols, char op, int conj,
+                     pumma_view_t *dst);
+/* The groups of `packed` (group q: cnt[q] * per elements, the groups in
+ * order) summed over comm (npk processes, me among them) onto process q's
+ * r, with p's reduce variant, all in flight; when !split, each process's
+ * W is the sum already and its own group is copied to r. */
+int pumma_stat_sum(const pumma_problem_t *p, const char *packed,
+                   const int *cnt, int per, int npk, int me, MPI_Comm comm,
+                   int split, char *r);
+/* C := R + beta*C: R on the grid (in place when it has C's layout, else
+ * redistributed), on the transposed grid (XGRID), or holding C**T's part
+ * (TRANSPOSED). */
+typedef enum {
+    PUMMA_STAT_R_GRID, PUMMA_STAT_R_XGRID, PUMMA_STAT_R_TRANSPOSED
+} pumma_stat_r_t;
+int pumma_stat_into_c(const pumma_problem_t *p, pumma_view_t *r,
+                      pumma_stat_r_t how);
+/* Modelled time of the packing of W (elems), its sums (npk, split, in
+ * groups of rd's blocks) and R into C (in place, or redistributed,
+ * transposed or not). */
+double pumma_stat_cost(const pumma_problem_t *p, const pumma_model_t *mo,
+                       int npk, int split, const pumma_dist_t *rd,
+                       double elems, int in_place, int transposed);
+/* Temporaries at most: the slice (bytes) and its redistribution (`sent`:
+ * the bytes a process sends, replicas counted); the slice, W and its
+ * packed copy (wb each), R (rb) and the reduce's buffers; R and its
+ * redistribution into C. */
+size_t pumma_stat_workspace(const pumma_problem_t *p, size_t slice,
+                            size_t sent, size_t wb, size_t rb, int npk);
+
 /* A**T*B**T as MDB2's B*A (pumma_tt.c; tt-local shares them). */
 void pumma_tt_as_mdb2(const pumma_problem_t *p, pumma_problem_t *q);
 void pumma_tt_align(const pumma_problem_t *have, pumma_problem_t *want);

@@ -37,20 +37,13 @@ static void align(const pumma_problem_t *have, pumma_problem_t *want)
     if (have->transb == 'N') want->b.col = have->c.col;
 }
 
-/* Block index of global index x in d. */
-static int block_of(const pumma_dist_t *d, int x)
-{
-    int ib = d->ib < d->n ? d->ib : d->n;
-    return x < ib ? 0 : 1 + (x - ib) / d->b;
-}
-
 /* The segment of K starting at x: its end, and the owners of op(A)'s
  * columns (ka, over the grid's columns) and op(B)'s rows (kb, over its
  * rows) there (-1: every process holds them). */
 static int seg_end(const pumma_dist_t *ka, const pumma_dist_t *kb, int x,
                    int *qa, int *pb)
 {
-    const int ba = block_of(ka, x), bb = block_of(kb, x);
+    const int ba = pumma_dist_block(ka, x), bb = pumma_dist_block(kb, x);
     const int ea = pumma_dist_bstart(ka, ba) + pumma_dist_bsize(ka, ba);
     const int eb = pumma_dist_bstart(kb, bb) + pumma_dist_bsize(kb, bb);
     *qa = ka->np == 1 ? -1 : pumma_dist_owner(ka, ba);
@@ -98,20 +91,6 @@ static void op_views(const pumma_problem_t *p, pumma_view_t *av,
         bv->col = p->c.col;
         bv->data = NULL;
     }
-}
-
-/* Fill the temporary *v with op(src) (rows x cols). */
-static int transposed(const pumma_problem_t *p, char op, int rows, int cols,
-                      const pumma_view_t *src, pumma_view_t *v)
-{
-    const pumma_type_t *t = p->t;
-    const pumma_grid_t *g = p->g;
-    const int ml = pumma_view_mloc(v, g->myrow), nl = pumma_view_nloc(v, g->mycol);
-    v->ld = ml > 0 ? ml : 1;
-    v->data = pumma_malloc((size_t)ml * (size_t)nl * t->size);
-    if (ml && nl && !v->data) return PUMMA_ENOMEM;
-    return pumma_redist(t, g, rows, cols, op, t->one, src, t->zero, v,
-                        (size_t)p->opts->piece);
 }
 
 /* A segment in flight: its broadcasts along the row (A) and down the
@@ -242,11 +221,14 @@ static int run(const pumma_problem_t *p)
     const int nseg = nsegments(&av.col, &bv.row, p->k, &c.longest);
     const int depth = nseg < DEPTH ? nseg : DEPTH;
 
+    const size_t piece = (size_t)p->opts->piece;
     if (p->transa != 'N' &&
-        (rc = transposed(p, p->transa, p->m, p->k, &p->a, &av)))
+        (rc = pumma_redist_alloc(t, g, p->m, p->k, p->transa, &p->a, &av,
+                                 piece)))
         goto out;
     if (p->transb != 'N' &&
-        (rc = transposed(p, p->transb, p->k, p->n, &p->b, &bv)))
+        (rc = pumma_redist_alloc(t, g, p->k, p->n, p->transb, &p->b, &bv,
+                                 piece)))
         goto out;
     for (int i = 0; i < depth; i++) {
         const size_t L = (size_t)c.longest;

@@ -52,12 +52,6 @@ typedef struct geo {
     MPI_Comm comm;
 } geo_t;
 
-static pumma_dist_t everywhere(int n, int np)
-{
-    pumma_dist_t d = {n, n > 0 ? n : 1, n > 0 ? n : 1, -1, np};
-    return d;
-}
-
 static void geometry(const pumma_problem_t *p, geo_t *o)
 {
     const pumma_grid_t *g = p->g;
@@ -77,9 +71,9 @@ static void geometry(const pumma_problem_t *p, geo_t *o)
     memset(&o->ak, 0, sizeof o->ak);
     if (!o->kax) {
         o->ak.row = o->kd;
-        o->ak.col = everywhere(p->m, g->npcol);
+        o->ak.col = pumma_stat_everywhere(p->m, g->npcol);
     } else {
-        o->ak.row = everywhere(p->m, g->nprow);
+        o->ak.row = pumma_stat_everywhere(p->m, g->nprow);
         o->ak.col = o->kd;
     }
     memset(&o->r, 0, sizeof o->r);
@@ -90,38 +84,25 @@ static void geometry(const pumma_problem_t *p, geo_t *o)
 static int run(const pumma_problem_t *p)
 {
     const pumma_type_t *t = p->t;
-    const pumma_grid_t *g = p->g;
-    const pumma_coll_ops_t *rop = p->opts->reduce;
     geo_t o;
     geometry(p, &o);
     const int m = p->m;
     const int nloc = pumma_dist_count(&o.nd, o.men);
     const int kloc = pumma_dist_count(&o.kd, o.mek);
-    const int ksplit = o.npk > 1 && o.kd.src >= 0;
     const size_t e = t->size;
-    int rc = PUMMA_OK, nred = 0;
+    int rc = PUMMA_OK;
     char *w = NULL, *packed = NULL;
     int *cnt = calloc((size_t)o.npk + 1, sizeof(int));
     int *off = calloc((size_t)o.npk + 1, sizeof(int));
-    pumma_coll_t *red = calloc((size_t)o.npk, sizeof(pumma_coll_t));
-    if (!cnt || !off || !red) { rc = PUMMA_ENOMEM; goto out; }
+    int *fill = calloc((size_t)o.npk + 1, sizeof(int));
+    if (!cnt || !off || !fill) { rc = PUMMA_ENOMEM; goto out; }
 
-    /* op(A)'s columns for my K indices, all M rows. */
-    const int am = pumma_view_mloc(&o.ak, g->myrow);
-    const int an = pumma_view_nloc(&o.ak, g->mycol);
-    o.ak.ld = am > 0 ? am : 1;
-    o.ak.data = pumma_malloc((size_t)am * (size_t)an * e);
-    if (am && an && !o.ak.data) { rc = PUMMA_ENOMEM; goto out; }
-    char op;                    /* ak := op(A) (kax 1) or op(A)**T (0) */
-    if (o.kax) op = p->transa;
-    else op = p->transa == 'N' ? 'T' : 'N';
-    if ((rc = pumma_redist(t, g, o.kax ? m : p->k, o.kax ? p->k : m, op,
-                           t->one, &p->a, t->zero, &o.ak,
-                           (size_t)p->opts->piece)))
+    /* op(A)'s columns for my K indices, all M rows: ak := op(A) (kax 1)
+     * or op(A)**T (kax 0; for 'C' that is conj(A)). */
+    const char op = o.kax ? p->transa : p->transa == 'N' ? 'T' : 'N';
+    if ((rc = pumma_stat_slice(p, &p->a, o.kax ? m : p->k, o.kax ? p->k : m,
+                               op, !o.kax && p->transa == 'C', &o.ak)))
         goto out;
-    if (!o.kax && p->transa == 'C')          /* op(A)**T = conj(A) */
-        t->geadd('R', am, an, t->one, o.ak.data, o.ak.ld, t->zero,
-                 o.ak.data, o.ak.ld);
 
     /* W := alpha * those columns * my op(B): M x nloc (kloc 0: W := 0). */
     w = pumma_malloc((size_t)m * (size_t)nloc * e);
@@ -144,7 +125,7 @@ static int run(const pumma_problem_t *p)
     pumma_free(o.ak.data);
     o.ak.data = NULL;
 
-    /* R: my rows of the sums (rd), my N columns. */
+    /* R: my rows of the sums (rd), my N columns (R**T when wt). */
     const int rloc = pumma_dist_count(&o.rd, o.mek);
     o.r.ld = o.wt ? (nloc > 0 ? nloc : 1) : (rloc > 0 ? rloc : 1);
     o.r.data = pumma_malloc((size_t)rloc * (size_t)nloc * e);
@@ -156,8 +137,6 @@ static int run(const pumma_problem_t *p)
         for (int b = 0; b < nb; b++)
             cnt[pumma_dist_owner(&o.rd, b)] += pumma_dist_bsize(&o.rd, b);
         for (int q = 0; q < o.npk; q++) off[q + 1] = off[q] + cnt[q];
-        int *fill = calloc((size_t)o.npk, sizeof(int));
-        if (!fill) { rc = PUMMA_ENOMEM; goto out; }
         for (int b = 0; b < nb; b++) {
             const int q = pumma_dist_owner(&o.rd, b);
             const int len = pumma_dist_bsize(&o.rd, b);
@@ -172,70 +151,32 @@ static int run(const pumma_problem_t *p)
                          cnt[q]);
             fill[q] += len;
         }
-        free(fill);
-        /* The sums, one reduce per group, all in flight (tags by group:
-         * pumma_comm.h, rule 2); with op(B)'s K on every process along
-         * it (replicated), W is the sum already. */
-        for (int q = 0; q < o.npk; q++) {
-            if (cnt[q] == 0) continue;
-            char *grp = packed + (size_t)off[q] * nloc * e;
-            if (!ksplit) {
-                if (q == o.mek)
-                    memcpy(o.r.data, grp, (size_t)cnt[q] * nloc * e);
-                continue;
-            }
-            pumma_coll_t *c = &red[nred++];
-            c->buf = grp;
-            c->rbuf = q == o.mek ? o.r.data : NULL;
-            c->count = (int64_t)cnt[q] * nloc;
-            c->dt = t->mpi;
-            c->t = t;
-            c->root = q;
-            c->comm = o.comm;
-            c->tag = PUMMA_TAG_REDUCE + q;
-            c->segment = p->opts->segment / (int)e;
-            if ((rc = rop->start(c))) goto out;
-        }
-        double t0 = pumma_stats_clock();
-        for (int i = 0; i < nred; i++)
-            if ((rc = rop->wait(&red[i]))) goto out;
-        nred = 0;
-        pumma_stats_comm(t0);
+        /* B replicated along K (every process holds all of it): not split */
+        if ((rc = pumma_stat_sum(p, packed, cnt, nloc, o.npk, o.mek, o.comm,
+                                 o.npk > 1 && o.kd.src >= 0, o.r.data)))
+            goto out;
     }
     pumma_free(w);
     w = NULL;
     pumma_free(packed);
     packed = NULL;
-
-    /* C := R + beta*C. */
     if (o.wt) {                  /* R**T: N (as B's rows) x M (rd) */
         pumma_view_t rt = o.r;
         rt.row = o.nd;
         rt.col = o.rd;
-        rc = pumma_redist(t, g, m, p->n, 'T', t->one, &rt, p->beta,
-                          (pumma_view_t *)&p->c, (size_t)p->opts->piece);
-    } else if (!o.kax && pumma_view_same_layout(&o.r, &p->c)) {
-        const int cm = pumma_view_mloc(&p->c, g->myrow);
-        const int cn = pumma_view_nloc(&p->c, g->mycol);
-        if (cm > 0 && cn > 0)
-            t->geadd('N', cm, cn, t->one, o.r.data, o.r.ld, p->beta,
-                     p->c.data, p->c.ld);
-    } else if (!o.kax) {
-        rc = pumma_redist(t, g, m, p->n, 'N', t->one, &o.r, p->beta,
-                          (pumma_view_t *)&p->c, (size_t)p->opts->piece);
+        rc = pumma_stat_into_c(p, &rt, PUMMA_STAT_R_TRANSPOSED);
     } else {
-        rc = pumma_redist_xgrid(t, g, m, p->n, t->one, &o.r, p->beta,
-                                (pumma_view_t *)&p->c, (size_t)p->opts->piece);
+        rc = pumma_stat_into_c(p, &o.r,
+                               o.kax ? PUMMA_STAT_R_XGRID : PUMMA_STAT_R_GRID);
     }
 out:
-    for (int i = 0; i < nred; i++) rop->wait(&red[i]);
     pumma_free(o.ak.data);
     pumma_free(o.r.data);
     pumma_free(w);
     pumma_free(packed);
     free(cnt);
     free(off);
-    free(red);
+    free(fill);
     return rc;
 }
 
@@ -254,18 +195,8 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
     double T = pumma_model_redist(mo, np, kloc * m * e, !o.kax);
     T += o.wt ? pumma_model_gemm(mo, t, nloc, m, kloc, 0)
               : pumma_model_gemm(mo, t, m, nloc, kloc, !o.kax);
-    T += pumma_model_copy(mo, m * nloc * e, 0);
-    if (o.npk > 1 && o.kd.src >= 0) {
-        const int nb = pumma_dist_nblocks(&o.rd);
-        const int groups = nb < o.npk ? nb : o.npk;
-        T += groups * p->opts->reduce->cost(mo, o.npk, m * nloc / groups * e,
-                                            p->opts->segment);
-    }
-    const double rbytes = m * nloc / o.npk * e;
-    if (!o.kax && pumma_dist_same(&o.nd, &p->c.col))
-        T += pumma_model_copy(mo, rbytes, 0);
-    else
-        T += pumma_model_redist(mo, np, rbytes, o.wt);
+    T += pumma_stat_cost(p, mo, o.npk, o.kd.src >= 0, &o.rd, m * nloc,
+                         !o.kax && pumma_dist_same(&o.nd, &p->c.col), o.wt);
     return T;
 }
 
@@ -281,27 +212,17 @@ static unsigned uses(const pumma_problem_t *p)
 static size_t workspace(const pumma_problem_t *p)
 {
     const size_t e = p->t->size;
-    const size_t piece = (size_t)p->opts->piece;
     geo_t o;
     geometry(p, &o);
     const size_t nloc = (size_t)pumma_dist_maxcount(&o.nd);
-    const size_t m = (size_t)p->m;
     const size_t ak = pumma_view_maxelems(&o.ak) * e;
     /* ak is replicated along the grid dimension other than K's: a
      * process sends its part of A once per replica */
     const size_t rep = (size_t)(o.kax ? p->g->nprow : p->g->npcol);
-    const size_t ph1 = ak + pumma_redist_workspace(
-                                piece, rep * pumma_view_maxelems(&p->a) * e, ak);
-    const size_t wb = m * nloc * e;
-    const size_t rb = (size_t)pumma_dist_maxcount(&o.rd) * nloc * e;
-    size_t extra = 0;
-    if (o.npk > 1 && p->opts->reduce->buffers)
-        extra = (size_t)p->opts->reduce->buffers(o.npk) * wb;
-    const size_t ph2 = ak + 2 * wb + rb + extra;
-    const size_t ph3 =
-        rb + pumma_redist_workspace(piece, rb, pumma_view_maxelems(&p->c) * e);
-    size_t peak = ph1 > ph2 ? ph1 : ph2;
-    return peak > ph3 ? peak : ph3;
+    return pumma_stat_workspace(p, ak, rep * pumma_view_maxelems(&p->a) * e,
+                                (size_t)p->m * nloc * e,
+                                (size_t)pumma_dist_maxcount(&o.rd) * nloc * e,
+                                o.npk);
 }
 
 const pumma_algo_t pumma_algo_stat_b = {

@@ -147,18 +147,6 @@ static int apply_options(const pumma_options_t *u, pumma_opts_t *o)
     return 0;
 }
 
-/* ----------------------------------------------------------- the views */
-
-/* A temporary with the distributions of `want`; NULL data if empty. */
-static int temp_view(const pumma_type_t *t, const pumma_grid_t *g,
-                     pumma_view_t *want)
-{
-    int ml = pumma_view_mloc(want, g->myrow), nl = pumma_view_nloc(want, g->mycol);
-    want->ld = ml > 0 ? ml : 1;
-    want->data = pumma_malloc((size_t)ml * (size_t)nl * t->size);
-    return (ml && nl && !want->data) ? PUMMA_ENOMEM : PUMMA_OK;
-}
-
 /* ------------------------------------------------------------- driver */
 
 /* What the last call on this process ran (pumma_last_plan, pumma.h). */
@@ -375,21 +363,17 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     const int tmp_c = !pumma_view_same_layout(&have.c, &run.c);
     run.a.data = run.b.data = run.c.data = NULL;
     if (tmp_a) {
-        if (!(rc = temp_view(t, g, &run.a)))
-            rc = pumma_redist(t, g, ar, ac, 'N', t->one, &have.a, t->zero,
-                              &run.a, piece);
+        rc = pumma_redist_alloc(t, g, ar, ac, 'N', &have.a, &run.a, piece);
     } else {
         run.a = have.a;
     }
     if (!rc && tmp_b) {
-        if (!(rc = temp_view(t, g, &run.b)))
-            rc = pumma_redist(t, g, br, bc, 'N', t->one, &have.b, t->zero,
-                              &run.b, piece);
+        rc = pumma_redist_alloc(t, g, br, bc, 'N', &have.b, &run.b, piece);
     } else if (!rc) {
         run.b = have.b;
     }
     if (!rc && tmp_c) {
-        rc = temp_view(t, g, &run.c);
+        rc = pumma_view_alloc(t, g, &run.c);
         run.beta = t->zero;
     } else if (!rc) {
         run.c = have.c;

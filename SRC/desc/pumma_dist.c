@@ -34,6 +34,12 @@ int pumma_dist_bsize(const pumma_dist_t *d, int blk)
     return (e < d->n ? e : d->n) - s;
 }
 
+int pumma_dist_block(const pumma_dist_t *d, int x)
+{
+    const int ib = ib_of(d);
+    return x < ib ? 0 : 1 + (x - ib) / d->b;
+}
+
 int pumma_dist_owner(const pumma_dist_t *d, int blk)
 {
     return d->src < 0 ? -1 : (d->src + blk) % d->np;
@@ -194,6 +200,15 @@ pumma_dist_t pumma_dist_owned(const pumma_dist_t *d)
     pumma_dist_t o = *d;
     if (o.src < 0) o.src = 0;
     return o;
+}
+
+int pumma_view_alloc(const pumma_type_t *t, const pumma_grid_t *g,
+                     pumma_view_t *v)
+{
+    const int ml = pumma_view_mloc(v, g->myrow), nl = pumma_view_nloc(v, g->mycol);
+    v->ld = ml > 0 ? ml : 1;
+    v->data = pumma_malloc((size_t)ml * (size_t)nl * t->size);
+    return (ml && nl && !v->data) ? PUMMA_ENOMEM : PUMMA_OK;
 }
 
 int pumma_view_same_layout(const pumma_view_t *a, const pumma_view_t *b)

@@ -46,13 +46,6 @@ typedef struct segs {
     pair_t *pair;
 } segs_t;
 
-/* Block index of global index x in d. */
-static int block_of(const pumma_dist_t *d, int x)
-{
-    int ib = d->ib < d->n ? d->ib : d->n;
-    return x < ib ? 0 : 1 + (x - ib) / d->b;
-}
-
 /*
  * Segments of [0, n) for destination distribution dd and source distribution
  * sd (the source dimension this index maps to). Replicated source: any copy
@@ -70,7 +63,7 @@ static int segs_build(const pumma_dist_t *dd, const pumma_dist_t *sd,
     S->n = S->npairs = 0;
     if (!S->seg || !S->pair) return PUMMA_ENOMEM;
     for (int x = 0; x < n;) {
-        int bd = block_of(dd, x), bs = block_of(sd, x);
+        int bd = pumma_dist_block(dd, x), bs = pumma_dist_block(sd, x);
         int ed = pumma_dist_bstart(dd, bd) + pumma_dist_bsize(dd, bd);
         int es = pumma_dist_bstart(sd, bs) + pumma_dist_bsize(sd, bs);
         int hi = ed < es ? ed : es;
@@ -382,6 +375,15 @@ int pumma_redist_xgrid(const pumma_type_t *t, const pumma_grid_t *g, int m,
                        const void *beta, pumma_view_t *dst, size_t piece)
 {
     return redist(t, g, m, n, 'N', 1, alpha, src, beta, dst, piece);
+}
+
+int pumma_redist_alloc(const pumma_type_t *t, const pumma_grid_t *g, int m,
+                       int n, char op, const pumma_view_t *src,
+                       pumma_view_t *dst, size_t piece)
+{
+    const int rc = pumma_view_alloc(t, g, dst);
+    return rc ? rc : redist(t, g, m, n, op, 0, t->one, src, t->zero, dst,
+                            piece);
 }
 
 /* The most bytes one redistribution holds at once in one process beside

@@ -74,6 +74,7 @@ typedef struct pumma_dist {
 int pumma_dist_nblocks(const pumma_dist_t *d);
 int pumma_dist_bstart(const pumma_dist_t *d, int blk);   /* first index */
 int pumma_dist_bsize(const pumma_dist_t *d, int blk);
+int pumma_dist_block(const pumma_dist_t *d, int x);      /* block of index x */
 int pumma_dist_owner(const pumma_dist_t *d, int blk);    /* -1: replicated */
 int pumma_dist_count(const pumma_dist_t *d, int proc);   /* local length */
 int pumma_dist_before(const pumma_dist_t *d, int g, int proc); /* local idx */
@@ -126,6 +127,11 @@ pumma_view_t pumma_view_of(const struct pumma_type *t,
                            const struct pumma_grid *g, const void *base,
                            const int d[11], int i0, int j0, int rows,
                            int cols);
+/* Make v a temporary of its distributions on this process: ld = its local
+ * rows (at least 1), data from pumma_malloc (NULL when empty). Returns
+ * PUMMA_OK or PUMMA_ENOMEM. */
+int pumma_view_alloc(const struct pumma_type *t, const struct pumma_grid *g,
+                     pumma_view_t *v);
 /* 1 when both views have the same row and column distributions. */
 int pumma_view_same_layout(const pumma_view_t *a, const pumma_view_t *b);
 int pumma_view_nloc(const pumma_view_t *v, int mycol);
@@ -293,6 +299,11 @@ int pumma_redist_xgrid(const pumma_type_t *t, const pumma_grid_t *g, int m,
                        const void *beta, pumma_view_t *dst, size_t piece);
 size_t pumma_redist_workspace(size_t piece, size_t src_bytes,
                               size_t dst_bytes);
+/* dst := op(src) (m x n) into a new temporary with dst's distributions
+ * (pumma_view_alloc; the caller frees dst->data, also on failure). */
+int pumma_redist_alloc(const pumma_type_t *t, const pumma_grid_t *g, int m,
+                       int n, char op, const pumma_view_t *src,
+                       pumma_view_t *dst, size_t piece);
 
 /* --------------------------------------------------------- algorithms */
 

@@ -161,7 +161,6 @@ static void measure_net(MPI_Comm comm, double *v)
     v[1] = t[1] > t[0] ? (t[1] - t[0]) / (BIG - 8) : 1e-12;
 }
 
-#define names(i) pumma_model_name(i)
 
 /*
  * PUMMA_MODEL=name=value,...: the values it sets, read once. Every item
@@ -184,7 +183,9 @@ static int model_item(const char *tok, void *ctx)
     (void)ctx;
     if (!eq) return -1;
     for (i = 0; i < NVAL; i++)
-        if (strlen(names(i)) == len && !strncmp(names(i), tok, len)) break;
+        if (strlen(pumma_model_name(i)) == len &&
+            !strncmp(pumma_model_name(i), tok, len))
+            break;
     if (i == NVAL && len == 5 && !strncmp(tok, "gamma", 5)) i = 3;   /* D's */
     if (i == NVAL ||
         pumma_env_parse_double(eq + 1, 0, MODEL_MAX, &env_val[i]))
@@ -204,7 +205,7 @@ void pumma_model_env_check(void)
                           "to 1e10 and names");
         for (int j = 0; j < NVAL && at < (int)sizeof expect; j++)
             at += snprintf(expect + at, sizeof expect - (size_t)at, " %s",
-                           names(j));
+                           pumma_model_name(j));
         if (at < (int)sizeof expect)
             snprintf(expect + at, sizeof expect - (size_t)at,
                      " (gamma = gamma_d)");
