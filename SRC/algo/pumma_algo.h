@@ -76,8 +76,8 @@ double pumma_rpipe_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                         int stages, int R, double area, double k,
                         double roll_bytes);
 /* Advance every reduce in flight, and the roll (for pumma_local_gemm's
- * progress). */
-void pumma_rpipe_progress(pumma_rpipe_t *rp);
+ * progress); 1 while any of them is pending. */
+int pumma_rpipe_progress(pumma_rpipe_t *rp);
 
 /*
  * The engine of the A*B algorithms (pumma_mdb.c). SDB, MDB1 and MDB2 differ

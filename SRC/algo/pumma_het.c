@@ -198,8 +198,9 @@ static int slice_start(het_t *h, int s)
 }
 
 /* Keep `inflight` slices moving: test those started, start the next ones
- * as earlier ones complete. Called between the multiply's panels. */
-static void progress(void *vh)
+ * as earlier ones complete. Called between the multiply's panels; 1 while
+ * slices are moving or to start. */
+static int progress(void *vh)
 {
     het_t *h = vh;
     int active = 0;
@@ -215,6 +216,7 @@ static void progress(void *vh)
     }
     if (h->next == h->nslice && active == 0 && h->t_comm == 0)
         h->t_comm = MPI_Wtime() - h->t0;
+    return !h->rc && (active > 0 || h->next < h->nslice);
 }
 
 /* Wait for slice s (keeping the others moving). After an error the slice

@@ -46,14 +46,16 @@ typedef struct pend {
     pumma_shift_t *roll;          /* the roll in flight, or NULL */
 } pend_t;
 
-static void progress(void *ctx)
+static int progress(void *ctx)
 {
     pend_t *pd = ctx;
+    int pending = pumma_shift_progress(pd->roll);
     for (int i = 0; i < pd->n; i++) {
-        int done;
+        int done = 1;
         pd->ops->test(&pd->coll[i], &done);
+        if (!done) pending = 1;
     }
-    pumma_shift_progress(pd->roll);
+    return pending;
 }
 
 static void align_col(const pumma_problem_t *have, pumma_problem_t *want)

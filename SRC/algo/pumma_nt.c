@@ -48,7 +48,7 @@ static void land(pumma_rpipe_t *rp, pumma_rslot_t *s)
                            s->sum, s->rows, p->c.data, p->c.ld);
 }
 
-static void progress(void *ctx) { pumma_rpipe_progress(ctx); }
+static int progress(void *ctx) { return pumma_rpipe_progress(ctx); }
 
 static int run(const pumma_problem_t *p)
 {

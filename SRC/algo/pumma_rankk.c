@@ -105,14 +105,19 @@ typedef struct seg {
 
 typedef struct pend { seg_t *s; int n; const pumma_coll_ops_t *bc; } pend_t;
 
-static void progress(void *ctx)
+static int progress(void *ctx)
 {
     pend_t *pd = ctx;
+    int pending = 0;
     for (int i = 0; i < pd->n; i++) {
-        int done;
+        int done = 1;
         if (pd->s[i].has_a) pd->bc->test(&pd->s[i].ca, &done);
+        if (!done) pending = 1;
+        done = 1;
         if (pd->s[i].has_b) pd->bc->test(&pd->s[i].cb, &done);
+        if (!done) pending = 1;
     }
+    return pending;
 }
 
 typedef struct ctx {

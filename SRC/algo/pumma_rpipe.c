@@ -99,14 +99,16 @@ int pumma_rpipe_piece(const pumma_problem_t *p, int n, int other)
     return piece < 1 ? 1 : piece;
 }
 
-void pumma_rpipe_progress(pumma_rpipe_t *rp)
+int pumma_rpipe_progress(pumma_rpipe_t *rp)
 {
-    pumma_shift_progress(rp->roll);
+    int pending = pumma_shift_progress(rp->roll);
     for (int i = 0; i < rp->count; i++) {
-        int done;
+        int done = 1;
         rp->p->opts->reduce->test(
             &rp->slot[(rp->head + i) % rp->depth].coll, &done);
+        if (!done) pending = 1;
     }
+    return pending;
 }
 
 void pumma_rpipe_free(pumma_rpipe_t *rp)

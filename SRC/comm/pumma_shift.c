@@ -45,10 +45,11 @@ int pumma_shift_start(const pumma_problem_t *p, pumma_shift_t *s,
     return p->opts->shift->start(s);
 }
 
-void pumma_shift_progress(pumma_shift_t *s)
+int pumma_shift_progress(pumma_shift_t *s)
 {
-    int flag;
+    int flag = 1;
     if (s) MPI_Testall(2, s->req, &flag, MPI_STATUSES_IGNORE);
+    return !flag;
 }
 
 int pumma_shift_wait(const pumma_problem_t *p, pumma_shift_t *s)

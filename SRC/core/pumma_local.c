@@ -128,9 +128,10 @@ void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
     }
     int panel = n;
     if (progress && p->opts && p->opts->panel > 0) panel = p->opts->panel;
+    int pending = panel < n && progress(ctx);
     const int slow = pumma_speed_factor() > 1;
-    for (int j = 0; j < n; j += panel) {
-        int w = n - j < panel ? n - j : panel;
+    for (int j = 0, w; j < n; j += w) {
+        w = pending && n - j > panel ? panel : n - j;
         const char *bj = tb == 'N' ? pumma_at(t, b, 0, j, ldb)
                                    : pumma_at(t, b, j, 0, ldb);
         double t0 = pumma_stats_clock();
@@ -141,7 +142,7 @@ void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
             pumma_speed_pad(MPI_Wtime() - ts, pumma_cpu_time() - cs,
                             progress, ctx);
         pumma_stats_gemm(t0);
-        if (progress && j + w < n) progress(ctx);
+        if (pending && j + w < n) pending = progress(ctx);
     }
 }
 

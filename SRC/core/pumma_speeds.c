@@ -102,7 +102,7 @@ double pumma_cpu_time(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void pumma_speed_pad(double wall, double cpu, void (*progress)(void *),
+void pumma_speed_pad(double wall, double cpu, int (*progress)(void *),
                      void *ctx)
 {
     double f = pumma_speed_factor();

@@ -281,8 +281,9 @@ int pumma_shift_start(const struct pumma_problem *p, pumma_shift_t *s,
 int pumma_shift_wait(const struct pumma_problem *p, pumma_shift_t *s);
 /* Let MPI advance the roll (from a multiply's progress points): a large
  * message is matched, and copied, only inside an MPI call, so without this
- * its sender would wait for the receiver's wait(). NULL: nothing. */
-void pumma_shift_progress(pumma_shift_t *s);
+ * its sender would wait for the receiver's wait(). NULL: nothing.
+ * Returns 1 while the roll is not complete. */
+int pumma_shift_progress(pumma_shift_t *s);
 
 /* Redistribute: dst := alpha*op(src) + beta*dst over one grid (m x n = op(src)
  * dims). op is 'N', 'T' or 'C'. beta == 0 never reads dst. Collective over
@@ -388,10 +389,13 @@ enum { PUMMA_LIMIT_NONE = 0, PUMMA_LIMIT_FIT = 1, PUMMA_LIMIT_LEAST = 2 };
 /* C := beta*C on a local m x n piece (beta == 0: zeroed, never read). */
 void pumma_local_scale(const pumma_type_t *t, int m, int n, const void *beta,
                        void *c, int ldc);
-/* C := alpha*op(A)*op(B) + beta*C locally, cut into column panels; between
- * panels progress(ctx) advances pending communication, so it overlaps the
- * multiply without threads. progress may be NULL. */
-typedef void (*pumma_progress_fn)(void *ctx);
+/* C := alpha*op(A)*op(B) + beta*C locally, cut into column panels; before
+ * and between panels progress(ctx) advances pending communication, so it
+ * overlaps the multiply without threads. progress returns nonzero while
+ * some of that communication is pending; once none is, the rest of C is
+ * one multiply (each call of the BLAS packs all of op(A) again, which
+ * costs a few percent at a short K). progress may be NULL: one multiply. */
+typedef int (*pumma_progress_fn)(void *ctx);
 void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
                       int n, int k, const void *alpha, const void *a, int lda,
                       const void *b, int ldb, const void *beta, void *c,
@@ -418,7 +422,7 @@ void pumma_blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
  * when not NULL, is called every millisecond of it. */
 double pumma_speed_factor(void);
 double pumma_cpu_time(void);
-void pumma_speed_pad(double wall, double cpu, void (*progress)(void *),
+void pumma_speed_pad(double wall, double cpu, int (*progress)(void *),
                      void *ctx);
 /* MPI_Wait that naps 0.1 ms between tests instead of polling, so a
  * waiting process leaves a shared core to the others; PUMMA_OK or
