@@ -11,6 +11,7 @@
  * which keeps the current and peak total, so the peak can be compared with
  * the caller's own A, B and C (TIMING's bench does).
  */
+#define _GNU_SOURCE           /* mremap */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,8 +212,11 @@ enum { HDR = 64, CACHE_SLOTS = 6 };
  * large enough, and the block's pages beyond the request are unmapped, so
  * a call never holds more than it asked for (reusing whole blocks let a
  * call that followed a larger one hold up to twice its need; refusing
- * loose fits meant fresh mappings, 7% slower). At most CACHE_SLOTS blocks
- * are kept. PUMMA_CACHE=0 turns this off; pumma_mem_release() empties the
+ * loose fits meant fresh mappings, 7% slower). When no kept block is large
+ * enough, the largest grows (mremap keeps its pages, only the new ones
+ * fault): solvers call with growing sizes -- PDGETRI's K grows by NB per
+ * call -- and a fresh mapping each time cost some 0.5 ms per MB here,
+ * more than the copy it was for. At most CACHE_SLOTS blocks are kept. PUMMA_CACHE=0 turns this off; pumma_mem_release() empties the
  * cache.
  */
 static void *cache[CACHE_SLOTS];
@@ -260,13 +264,28 @@ void *pumma_malloc(size_t bytes)
             if (cache[i] && block_size(cache[i]) + HDR >= len &&
                 (best < 0 || block_size(cache[i]) < block_size(cache[best])))
                 best = i;
+        int grow = -1;
+        if (best < 0)
+            for (int i = 0; i < CACHE_SLOTS; i++)
+                if (cache[i] && (grow < 0 || block_size(cache[i]) >
+                                                 block_size(cache[grow])))
+                    grow = i;
+        if (grow >= 0) {
+            const size_t had = block_size(cache[grow]);
+            void *q = mremap(cache[grow], had + HDR, len, MREMAP_MAYMOVE);
+            if (q != MAP_FAILED) {                  /* (the old address is gone) */
+                cached -= had;
+                cache[grow] = NULL;
+                p = q;
+            }
+        }
         if (best >= 0) {
             p = cache[best];
             cache[best] = NULL;
             size_t had = block_size(p) + HDR;
             cached -= block_size(p);
             if (had > len) munmap(p + len, had - len);
-        } else {
+        } else if (!p) {
             p = mmap(NULL, len, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (p == MAP_FAILED) return NULL;
