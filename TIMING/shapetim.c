@@ -4,7 +4,8 @@
  * at block offsets, panel products in every TRANSA/TRANSB, small calls,
  * unaligned offsets (the cases of SHAPES.dat).
  *
- *   mpiexec -n NP ./xshapetim [-i SHAPES.dat] [-r R] [-g PxQ,..] [-o FILE.csv]
+ *   mpiexec -n NP ./xshapetim [-i SHAPES.dat] [-r R] [-g PxQ,..] [-b NB]
+ *                             [-o FILE.csv]
  *
  * One program, one pdgemm_: pumma's, which pumma_use(0) passes on to
  * ScaLAPACK's (pumma.h), so both are called through the same symbol as a
@@ -19,7 +20,7 @@
  *
  * SHAPES.dat: lines "name TA TB M N K OFF BETA" ('#' starts a comment):
  * sub(A), sub(B), sub(C) all start at row and column OFF+1 of matrices
- * with OFF extra rows and columns, NB = 64, sources 0, ALPHA -1; BETA 0
+ * with OFF extra rows and columns, NB = 64 (or -b), sources 0, ALPHA -1; BETA 0
  * or 1 (with BETA 0, C is filled with NaN, which must not reach the
  * result).
  */
@@ -44,7 +45,8 @@ void dgemm_(const char *, const char *, const int *, const int *, const int *,
             const double *, const double *, const int *, const double *,
             const int *, const double *, double *, const int *);
 
-enum { NB = 64, MAXC = 200 };
+enum { MAXC = 200 };
+static int NB = 64;
 static int me, np;
 
 typedef struct kase {
@@ -113,11 +115,12 @@ int main(int argc, char **argv)
         else if (!bad && !strcmp(argv[i], "-r")) bad = (reps = atoi(v)) < 1;
         else if (!bad && !strcmp(argv[i], "-g")) grids = v;
         else if (!bad && !strcmp(argv[i], "-o")) csv = v;
+        else if (!bad && !strcmp(argv[i], "-b")) bad = (NB = atoi(v)) < 1;
         else bad = 1;
         if (bad) {
             if (me == 0)
                 fprintf(stderr, "usage: mpiexec -n NP %s [-i FILE.dat] [-r R] "
-                                "[-g PxQ,..] [-o FILE.csv]\n", argv[0]);
+                                "[-g PxQ,..] [-b NB] [-o FILE.csv]\n", argv[0]);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
         i++;
