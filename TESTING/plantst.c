@@ -83,6 +83,7 @@ static pumma_model_t model(double alpha, double beta, double gamma,
     m.gamma_t = gamma_t;
     m.delta = delta;
     m.delta_t = delta_t;
+    m.overlap = 1;
     m.valid = 1;
     return m;
 }

@@ -30,7 +30,9 @@ for n in $names; do
     grep -q "^local .* $n=[0-9]" "$file" || { check "local line has $n" false; }
 done
 check "a first run writes the network line of its process pair" \
-    bash -c "grep -qE '^net pair=[^ ]+,[^ ]+ mpi=[^ ]+ alpha=[0-9.e+-]+ beta=[0-9.e+-]+$' $file"
+    bash -c "grep -qE '^net pair=[^ ]+,[^ ]+ mpi=[^ ]+ alpha=[0-9.e+-]+ beta=[0-9.e+-]+ overlap=[0-9.e+-]+$' $file"
+check "two processes of one host: overlap=0 (shared memory copies on their cores)" \
+    bash -c "grep -E '^net pair=([^ ,]+),([^ ]+) ' $file | sed -E 's/^net pair=([^ ,]+),([^ ]+) .* overlap=([^ ]+)$/\1 \2 \3/' | awk '{exit !((\$1 == \$2) == (\$3 == 0))}'"
 
 run second
 check "the next program reads it (no measuring)" \

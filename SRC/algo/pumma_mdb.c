@@ -382,8 +382,8 @@ static double engine_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                             : 0;
     const double roll =
         Q > 1 ? p->opts->shift->cost(mo, Q, mloc * kstage * e) : 0;
-    double stage = cb + w / P > w ? cb + w / P : w;
-    double T = (Q - 1) * (stage > roll ? stage : roll) + stage;
+    double stage = pumma_model_hide(mo, w - w / P, cb) + w / P;
+    double T = (Q - 1) * pumma_model_hide(mo, stage, roll) + stage;
     if (st || P > 1 || p->transa != 'N')
         T += pumma_model_copy(mo, mloc * kstage * e, st);
     return T + pumma_model_copy(mo, (double)p->k * nloc / P * e, st);

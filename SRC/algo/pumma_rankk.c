@@ -296,7 +296,8 @@ out:
 /*
  * Modelled time: the transposing redistributions, if any; then per
  * segment a multiply (mloc x nloc x len) and the two broadcasts of the
- * next, overlapped; the first segment's broadcasts are exposed. Packing:
+ * next, overlapped as far as the machine does (pumma_model_hide); the
+ * first segment's broadcasts are exposed, the last multiply alone. Packing:
  * op(B)'s rows always, op(A)'s columns when its LLD is not mloc (counted
  * as always: LLD is local).
  */
@@ -320,7 +321,7 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
                           ? p->opts->bcast->cost(mo, P, L * nloc * e, seg_op)
                           : 0;
     const double w = pumma_model_gemm(mo, t, mloc, nloc, L, 0);
-    double T = ca + cb + nseg * (w > ca + cb ? w : ca + cb);
+    double T = ca + cb + (nseg - 1) * pumma_model_hide(mo, w, ca + cb) + w;
     T += nseg * pumma_model_copy(mo, ((Q > 1 ? mloc : 0) + (P > 1 ? nloc : 0)) * L * e, 0);
     const int np = P * Q;
     if (p->transa != 'N')

@@ -136,10 +136,10 @@ double pumma_rpipe_cost(const pumma_problem_t *p, const pumma_model_t *mo,
      * summed over R > 1 or not: only a product whose rows are one run of
      * C goes into C directly, which block-cyclic C rarely allows. */
     double land = pumma_model_copy(mo, area * e, 0);
-    double stage = R * (w > red ? w : red) + land;
+    double stage = R * pumma_model_hide(mo, w, red) + land;
     double roll = stages > 1 ? p->opts->shift->cost(mo, stages, roll_bytes)
                              : 0;
-    double T = (stages - 1) * (stage > roll ? stage : roll) + stage + red;
+    double T = (stages - 1) * pumma_model_hide(mo, stage, roll) + stage + red;
     /* C scaled by BETA first, in a pass of its own (R products of `area`
      * per stage, over the stages, make this process's C) */
     T += pumma_model_copy(mo, area * R * stages * e, 0);

@@ -20,6 +20,7 @@
 
 #include "pumma.h"
 #include "pumma_internal.h"
+#include "pumma_tune.h"
 
 typedef struct rec {
     char rout[8], algo[24], bcast[16], reduce[16], shift[16];
@@ -67,18 +68,19 @@ static void report(void)
 {
     if (world_rank != 0) return;
     if (model.valid)
-        printf("pumma-stats: model alpha=%.3g beta=%.3g gamma_s=%.3g "
-               "gamma_d=%.3g gamma_c=%.3g gamma_z=%.3g gamma_k=%.3g "
-               "gamma_t=%.3g delta=%.3g delta_t=%.3g\n",
-               model.alpha, model.beta, model.gamma[0], model.gamma[1],
+        printf("pumma-stats: model alpha=%.3g beta=%.3g overlap=%.3g "
+               "gamma_s=%.3g gamma_d=%.3g gamma_c=%.3g gamma_z=%.3g "
+               "gamma_k=%.3g gamma_t=%.3g delta=%.3g delta_t=%.3g\n",
+               model.alpha, model.beta, model.overlap, model.gamma[0],
+               model.gamma[1],
                model.gamma[2], model.gamma[3], model.gamma_k, model.gamma_t,
                model.delta, model.delta_t);
     if (model.valid)          /* where the values came from */
         printf("pumma-stats: model source local=%s net=%s seconds=%.4f\n",
-               model.from_env & ~3u ? "PUMMA_MODEL"
-               : model.from_file & ~3u ? "tune-file" : "measured",
-               model.from_env & 3u ? "PUMMA_MODEL"
-               : model.from_file & 3u ? "tune-file" : "measured",
+               model.from_env & PUMMA_LOCAL_BITS ? "PUMMA_MODEL"
+               : model.from_file & PUMMA_LOCAL_BITS ? "tune-file" : "measured",
+               model.from_env & PUMMA_NET_BITS ? "PUMMA_MODEL"
+               : model.from_file & PUMMA_NET_BITS ? "tune-file" : "measured",
                model.seconds);
     for (int i = 0; i < nrec; i++) {
         rec_t *r = &recs[i];

@@ -152,6 +152,7 @@ typedef struct pumma_model {
     double gamma_k;          /* inner dimension k costs (1 + gamma_k/k) */
     double gamma_t;          /* 'T','T' GEMM over 'N','N' */
     double delta, delta_t;   /* s per byte copied, copied transposed */
+    double overlap;          /* share of communication a multiply hides */
     unsigned from_env;       /* bit i: value i (pumma_tune.h's order) was */
     unsigned from_file;      /*   PUMMA_MODEL's, the tune file's */
     double seconds;          /* the time it took to get them */
@@ -189,6 +190,10 @@ int pumma_model_log2(int np);        /* ceil(log2(np)) */
 double pumma_model_gemm(const pumma_model_t *mo, const struct pumma_type *t,
                         double m, double n, double k, int transposed);
 double pumma_model_copy(const pumma_model_t *mo, double bytes, int transposed);
+/* A multiply of `work` seconds with `comm` seconds of messages in flight
+ * meanwhile: max(work, comm) when the machine overlaps them (overlap 1),
+ * their sum when it cannot (0). */
+double pumma_model_hide(const pumma_model_t *mo, double work, double comm);
 int pumma_model_pieces(double bytes, double seg_bytes);
 /* A redistribution of `bytes` per process over np processes (Alltoallv,
  * packing copy transposed or not, unpacking copy). */

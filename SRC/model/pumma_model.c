@@ -7,8 +7,14 @@
  *   gamma    seconds per multiply-add of a large local GEMM, per type
  *   gamma_k  GEMM with a short inner dimension k costs gamma*(1 + gamma_k/k)
  *   gamma_t  GEMM of transposed operands ('T','T') over 'N','N' (a ratio)
- *   delta    seconds per byte of a local copy or add
+ *   delta    seconds per byte of a local copy or add (of data beyond the
+ *            cache: the algorithms' copies read the caller's matrices)
  *   delta_t  seconds per byte of a local transposing copy
+ *   overlap  the share of a message's time a multiply running meanwhile
+ *            hides: 1 over a network (the adapter moves the data), 0
+ *            between processes of one host, whose shared-memory transport
+ *            copies on the receiving process's own core, inside its MPI
+ *            calls (Open MPI's vader: single copy by the receiver)
  *
  * Measured once per grid, at the first call that leaves a choice to pumma:
  * a ping-pong between the grid's first two processes, and small GEMMs and
@@ -17,15 +23,17 @@
  * milliseconds. PUMMA_MODEL sets any of the values instead, e.g.
  * PUMMA_MODEL=alpha=2e-6,beta=1e-9; a value it names is not measured.
  */
+#define _GNU_SOURCE             /* MAP_POPULATE */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "pumma_comm.h"
 #include "pumma_tune.h"
 
-enum { NVAL = PUMMA_NVAL };  /* alpha beta gamma[4] gamma_k gamma_t delta delta_t */
+enum { NVAL = PUMMA_NVAL };  /* pumma_tune.h: PUMMA_V_ALPHA ... */
 
 static double now(void) { return MPI_Wtime(); }
 
@@ -45,17 +53,18 @@ static double time_gemm(const pumma_type_t *t, char tr, int m, int n, int k,
     return best;
 }
 
-static double time_copy(char tr, int n, const char *x, char *y, int reps)
+static double time_copy(char tr, int m, int n, const char *x, char *y,
+                        int reps)
 {
     const pumma_type_t *t = &pumma_type_d;
     double best = 1e30;
     for (int r = 0; r < reps; r++) {
         double t0 = now();
-        t->geadd(tr, n, n, t->one, x, n, t->zero, y, n);
+        t->geadd(tr, m, n, t->one, x, tr == 'N' ? m : n, t->zero, y, m);
         double dt = now() - t0;
         if (dt < best) best = dt;
     }
-    return best / ((double)n * n * t->size);
+    return best / ((double)m * n * t->size);
 }
 
 /* Nonzero data (some BLAS take shortcuts on zeros), as floats or doubles. */
@@ -74,21 +83,35 @@ static void fill(char *a, char *b, size_t bytes, int single)
     }
 }
 
-/* The local part of the measurement (values 2..9), some 25 ms here: a
- * program without a tune file pays it once (then the file has it). D's
+/* The local part of the measurement (PUMMA_V_GAMMA on), some 40 ms here:
+ * a program without a tune file pays it once (then the file has it). D's
  * GEMM, the reference of gamma_k and gamma_t, best of 3 after a warm-up;
- * the other types best of 2 (the first warms up). */
+ * the other types best of 2 (the first warms up). One mapping, its pages
+ * made at once (MAP_POPULATE: a third of the cost of faulting them one by
+ * one here), holds the GEMMs' operands and the copies'. */
 static void measure_local(double *v)
 {
     enum { N = 256, KS = 32, REPS = 3, NC = 384, NCOPY = 512 };
+    /* delta: a copy of 12 MiB into 12 MiB, beyond the caches of a core (on
+     * this machine's 32 MiB L3, 7.2e-11 s/B at 64 MiB, 7.4e-11 at 16,
+     * 3.4e-11 at 2: in the cache a copy runs twice as fast as the
+     * algorithms' copies of the caller's matrices, which made `auto`
+     * underprice presorting). */
+    enum { BIG_M = 1536, BIG_N = 1024 };
     const pumma_type_t *types[4] = {&pumma_type_s, &pumma_type_d,
                                     &pumma_type_c, &pumma_type_z};
-    size_t bytes = (size_t)NCOPY * NCOPY * 8;  /* >= N*N complex doubles */
-    char *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
-    if (!a || !b || !c) {
-        free(a); free(b); free(c);
-        return;                          /* keep the defaults */
-    }
+    const size_t bytes = (size_t)NCOPY * NCOPY * 8;  /* >= N*N complex doubles */
+    const size_t big = (size_t)BIG_M * BIG_N * 8;
+    const size_t len = 2 * big;
+#ifdef MAP_POPULATE
+    const int populate = MAP_POPULATE;
+#else
+    const int populate = 0;
+#endif
+    char *base = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | populate, -1, 0);
+    if (base == MAP_FAILED) return;      /* keep the defaults */
+    char *a = base, *b = base + bytes, *c = base + 2 * bytes;
     const double ma = (double)N * N * N;
     for (int single = 1; single >= 0; single--) {
         fill(a, b, bytes, single);
@@ -97,15 +120,16 @@ static void measure_local(double *v)
             if (s1 != single) continue;
             if (types[i]->letter == 'D')
                 time_gemm(types[i], 'N', N, N, N, a, b, c, 1);   /* warm up */
-            v[2 + i] = time_gemm(types[i], 'N', N, N, N, a, b, c,
-                                 types[i]->letter == 'D' ? REPS : 2) / ma;
+            v[PUMMA_V_GAMMA + i] =
+                time_gemm(types[i], 'N', N, N, N, a, b, c,
+                          types[i]->letter == 'D' ? REPS : 2) / ma;
         }
     }
     const pumma_type_t *d = &pumma_type_d;
-    double g = v[3];
+    double g = v[PUMMA_V_GAMMA + 1];
     double gs = time_gemm(d, 'N', N, N, KS, a, b, c, REPS * 4) /
                 ((double)N * N * KS);
-    v[6] = gs > g ? (gs / g - 1.0) * KS : 0.0;
+    v[PUMMA_V_GAMMA_K] = gs > g ? (gs / g - 1.0) * KS : 0.0;
     /* Transposed against plain at 384: at 256 the two are within the noise
      * (a ratio of 0.98 to 1.06 from run to run) while the panels the
      * algorithms multiply show 'T','T' 3-6% slower, as 512 does (384 for a
@@ -117,12 +141,14 @@ static void measure_local(double *v)
         if (x < gn) gn = x;
         if (y < gt) gt = y;
     }
-    v[7] = gt / gn;
-    /* copies at 512 (2 MB): a transposing copy of a cache-sized 384 runs
+    v[PUMMA_V_GAMMA_T] = gt / gn;
+    /* transposing copies at 512 (2 MB): one of a cache-sized 384 runs
      * three times faster than those of the algorithms' panels */
-    v[8] = time_copy('N', NCOPY, a, b, REPS);
-    v[9] = time_copy('T', NCOPY, a, b, REPS);
-    free(a); free(b); free(c);
+    v[PUMMA_V_DELTA_T] = time_copy('T', NCOPY, NCOPY, a, b, REPS);
+    /* (populated pages are the mapping's own, zeroed: a copy's source
+     * needs no other values) */
+    v[PUMMA_V_DELTA] = time_copy('N', BIG_M, BIG_N, base, base + big, 2);
+    munmap(base, len);
 }
 
 /* Ping-pong between ranks 0 and 1 of comm: alpha and beta. */
@@ -157,8 +183,8 @@ static void measure_net(MPI_Comm comm, double *v)
         t[s] = best;
     }
     free(buf);
-    v[0] = t[0];
-    v[1] = t[1] > t[0] ? (t[1] - t[0]) / (BIG - 8) : 1e-12;
+    v[PUMMA_V_ALPHA] = t[0];
+    v[PUMMA_V_BETA] = t[1] > t[0] ? (t[1] - t[0]) / (BIG - 8) : 1e-12;
 }
 
 
@@ -186,7 +212,8 @@ static int model_item(const char *tok, void *ctx)
         if (strlen(pumma_model_name(i)) == len &&
             !strncmp(pumma_model_name(i), tok, len))
             break;
-    if (i == NVAL && len == 5 && !strncmp(tok, "gamma", 5)) i = 3;   /* D's */
+    if (i == NVAL && len == 5 && !strncmp(tok, "gamma", 5))
+        i = PUMMA_V_GAMMA + 1;                                    /* D's */
     if (i == NVAL ||
         pumma_env_parse_double(eq + 1, 0, MODEL_MAX, &env_val[i]))
         return -1;
@@ -233,7 +260,7 @@ void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo)
 {
     /* Defaults: a plausible cluster node, used for any value that cannot
      * be measured (one process: no network). */
-    double v[NVAL] = {5e-6, 1e-9, 1e-11, 2e-11, 8e-11, 1.6e-10,
+    double v[NVAL] = {5e-6, 1e-9, 1.0, 1e-11, 2e-11, 8e-11, 1.6e-10,
                       8.0, 1.0, 2e-10, 6e-10};
     const unsigned all = (1u << NVAL) - 1;
     unsigned set = parse_env(v), file = 0, measured = 0;
@@ -251,13 +278,14 @@ void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo)
         MPI_Bcast(m, NVAL + 1, MPI_DOUBLE, 0, g->all);
         file = (unsigned)m[NVAL];
         const unsigned have = set | file;
-        if ((have & 3u) != 3u && np >= 2) {
+        if ((have & PUMMA_NET_BITS) != PUMMA_NET_BITS && np >= 2) {
             measure_net(g->all, m);
-            measured |= 3u;
+            if (me == 0) m[PUMMA_V_OVERLAP] = k.same_host ? 0.0 : 1.0;
+            measured |= PUMMA_NET_BITS;
         }
-        if ((have & ~3u & all) != (~3u & all)) {
+        if ((have & PUMMA_LOCAL_BITS) != PUMMA_LOCAL_BITS) {
             if (me == 0) measure_local(m);
-            measured |= ~3u & all;
+            measured |= PUMMA_LOCAL_BITS;
         }
         if (measured) MPI_Bcast(m, NVAL, MPI_DOUBLE, 0, g->all);
         /* the file gets whole measured parts, PUMMA_MODEL's values aside */
@@ -265,13 +293,14 @@ void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo)
         for (int i = 0; i < NVAL; i++)
             if (!(set & (1u << i))) v[i] = m[i];
     }
-    mo->alpha = v[0];
-    mo->beta = v[1];
-    for (int i = 0; i < 4; i++) mo->gamma[i] = v[2 + i];
-    mo->gamma_k = v[6];
-    mo->gamma_t = v[7];
-    mo->delta = v[8];
-    mo->delta_t = v[9];
+    mo->alpha = v[PUMMA_V_ALPHA];
+    mo->beta = v[PUMMA_V_BETA];
+    mo->overlap = v[PUMMA_V_OVERLAP] > 1 ? 1 : v[PUMMA_V_OVERLAP];
+    for (int i = 0; i < 4; i++) mo->gamma[i] = v[PUMMA_V_GAMMA + i];
+    mo->gamma_k = v[PUMMA_V_GAMMA_K];
+    mo->gamma_t = v[PUMMA_V_GAMMA_T];
+    mo->delta = v[PUMMA_V_DELTA];
+    mo->delta_t = v[PUMMA_V_DELTA_T];
     mo->seconds = now() - t0;
     mo->from_env = set & all;
     mo->from_file = file;
@@ -304,6 +333,11 @@ double pumma_model_gemm(const pumma_model_t *mo, const pumma_type_t *t,
     if (m <= 0 || n <= 0 || k <= 0) return 0;
     double g = mo->gamma[type_slot(t)] * (1.0 + mo->gamma_k / k);
     return g * m * n * k * (transposed ? mo->gamma_t : 1.0);
+}
+
+double pumma_model_hide(const pumma_model_t *mo, double work, double comm)
+{
+    return work + comm - mo->overlap * (work < comm ? work : comm);
 }
 
 double pumma_model_copy(const pumma_model_t *mo, double bytes, int transposed)

@@ -11,7 +11,7 @@
  *
  *   local host=NAME blas=LIBRARY gamma_s=.. gamma_d=.. gamma_c=.. gamma_z=..
  *         gamma_k=.. gamma_t=.. delta=.. delta_t=..
- *   net pair=NAME0,NAME1 mpi=VERSION alpha=.. beta=..
+ *   net pair=NAME0,NAME1 mpi=VERSION alpha=.. beta=.. overlap=..
  *
  * `local` is what the first process of a grid measures alone (its host and
  * the BLAS library dgemm_ comes from, as a path); `net` the ping-pong
@@ -41,7 +41,7 @@
 #include "pumma_tune.h"
 
 static const char *const names[PUMMA_NVAL] = {
-    "alpha", "beta", "gamma_s", "gamma_d", "gamma_c", "gamma_z",
+    "alpha", "beta", "overlap", "gamma_s", "gamma_d", "gamma_c", "gamma_z",
     "gamma_k", "gamma_t", "delta", "delta_t"};
 
 const char *pumma_model_name(int i) { return names[i]; }
@@ -108,6 +108,7 @@ void pumma_tune_keys(const pumma_grid_t *g, pumma_tune_keys_t *k)
     snprintf(k->local, sizeof k->local, "host=%s blas=%s", host, blas);
     snprintf(k->netkey, sizeof k->netkey, "pair=%s,%s mpi=%s", host, peer,
              mpi);
+    k->same_host = np >= 2 && !strcmp(host, peer);
 }
 
 /* Does the line (its kind stripped) start with exactly these key fields,
@@ -165,17 +166,17 @@ unsigned pumma_tune_read(const pumma_tune_keys_t *k, double *v)
         int bad = 0, hit = 0;
         if (!strncmp(s, "local ", 6) && (rest = match(s + 6, k->local))) {
             hit = 1;
-            if (!(bad = read_values(rest, 2, PUMMA_NVAL, w))) {
-                memcpy(&v[2], &w[2], sizeof(double) * (PUMMA_NVAL - 2));
-                have |= ((1u << PUMMA_NVAL) - 1) & ~3u;
+            if (!(bad = read_values(rest, PUMMA_NNET, PUMMA_NVAL, w))) {
+                memcpy(&v[PUMMA_NNET], &w[PUMMA_NNET],
+                       sizeof(double) * (PUMMA_NVAL - PUMMA_NNET));
+                have |= PUMMA_LOCAL_BITS;
             }
         } else if (k->net && !strncmp(s, "net ", 4) &&
                    (rest = match(s + 4, k->netkey))) {
             hit = 1;
-            if (!(bad = read_values(rest, 0, 2, w))) {
-                v[0] = w[0];
-                v[1] = w[1];
-                have |= 3u;
+            if (!(bad = read_values(rest, 0, PUMMA_NNET, w))) {
+                memcpy(v, w, sizeof(double) * PUMMA_NNET);
+                have |= PUMMA_NET_BITS;
             }
         }
         if (hit && bad)
@@ -212,9 +213,9 @@ void pumma_tune_write(const pumma_tune_keys_t *k, const double *v,
                       unsigned which)
 {
     char path[PATH_MAX], tmp[PATH_MAX + 32];
-    const unsigned local = ((1u << PUMMA_NVAL) - 1) & ~3u;
+    const unsigned local = PUMMA_LOCAL_BITS;
     const int put_local = (which & local) == local;
-    const int put_net = k->net && (which & 3u) == 3u;
+    const int put_net = k->net && (which & PUMMA_NET_BITS) == PUMMA_NET_BITS;
     if ((!put_local && !put_net) || !pumma_tune_path(path, sizeof path))
         return;
     make_dirs(path);
@@ -241,7 +242,7 @@ void pumma_tune_write(const pumma_tune_keys_t *k, const double *v,
         fprintf(out, "# pumma tune file: the machine model's measured values "
                      "(README, \"The tune file\").\n# Edit a value to use "
                      "yours; delete a line to measure it again.\n");
-    if (put_local) write_line(out, "local", k->local, v, 2, PUMMA_NVAL);
-    if (put_net) write_line(out, "net", k->netkey, v, 0, 2);
+    if (put_local) write_line(out, "local", k->local, v, PUMMA_NNET, PUMMA_NVAL);
+    if (put_net) write_line(out, "net", k->netkey, v, 0, PUMMA_NNET);
     if (fclose(out) || rename(tmp, path)) unlink(tmp);
 }
