@@ -419,6 +419,54 @@ static void test_sense(void)
     group_end(G);
 }
 
+/* Plans are remembered (pumma_plan.c): a call planned again gets the
+ * plan the search gives, whatever was planned between, on grids of other
+ * models (the tests reuse one grid object with new models), with other
+ * forced choices; and a machine that cannot hide messages behind the
+ * multiply (overlap 0, one host's shared memory) makes auto move less
+ * data: a 3000 x 128 x 3000 panel product on 1x2 keeps A still (stat-a)
+ * instead of rolling it (mdb2), as measured here (27 ms against 35-40). */
+static void test_remembered(void)
+{
+    const char *G = "remembered plans are the search's";
+    pumma_opts_t o, f;
+    const pumma_algo_t *fa;
+    double c1, c2;
+    pumma_model_t dt = model(1e-6, 1e-10, 1e-11, 1e-10, 1e-7, 1.0);
+    pumma_model_t tg = model(1e-6, 1e-10, 1e-11, 1e-10, 1e-10, 3.0);
+    /* the models alternate; the fifth call forces tt under dt's model */
+    const int on_tg[7] = {0, 1, 0, 1, 0, 0, 1};
+    const char *want[7] = {"tt-local", "tt", "tt-local", "tt", "tt",
+                           "tt-local", "tt"};
+    for (int i = 0; i < 7; i++) {
+        pumma_grid_t g = grid(1, 2, on_tg[i] ? &tg : &dt);
+        pumma_problem_t p = problem(&g, 'T', 'T', 1000, 1000, 1000, 64);
+        memset(&o, 0, sizeof o);
+        if (i == 4) o.algo = "tt";          /* forced: its own entry */
+        const pumma_algo_t *a = plan(&p, &o, &c1, &c2, &f, &fa);
+        check(!strcmp(a->name, want[i]), G,
+              "TT 1000 planned %d times: %s, expected %s", i + 1, a->name,
+              want[i]);
+        if (i != 4)
+            check(fa == a, G,
+                  "plan %d is the first within 3%% of the cheapest", i + 1);
+    }
+    for (int ov = 1; ov >= 0; ov--) {
+        pumma_model_t here = model(1.6e-7, 1.17e-10, 3.9e-11, 6e-11, 3.6e-10,
+                                   1.04);
+        here.overlap = ov;
+        for (int rep = 0; rep < 2; rep++) {
+            pumma_grid_t g = grid(1, 2, &here);
+            pumma_problem_t p = problem(&g, 'N', 'N', 3000, 128, 3000, 64);
+            memset(&o, 0, sizeof o);
+            const pumma_algo_t *a = plan(&p, &o, &c1, &c2, &f, &fa);
+            check(!strcmp(a->name, ov ? "mdb2" : "stat-a"), G,
+                  "3000x128x3000 on 1x2, overlap %d: %s", ov, a->name);
+        }
+    }
+    group_end(G);
+}
+
 /* ------------------------------------------------------- the limit */
 
 /* The workspace of every combination open to p (o's forced choices kept
@@ -801,6 +849,7 @@ int main(int argc, char **argv)
         test_costs();
         test_search();
         test_sense();
+        test_remembered();
         test_limit();
     }
     int bad = nfail;

@@ -26,9 +26,17 @@
  * forced choices first, then any -- by the same rule; when none fits, the
  * one with the least workspace (the least piece; the cheapest of those,
  * the forced choices if they tie) runs. o->limited records which.
+ *
+ * Plans are remembered: a search prices some hundred combinations (8 to
+ * 16 us here, a third of a 64 x 64 x 64 call on 1x2), and programs repeat
+ * their shapes. The plan depends only on what the key holds -- the type,
+ * the sizes and transposes, the six distributions, the grid's shape and
+ * model, the forced choices and the limit's inputs -- so a remembered
+ * plan is the one the search would find, on every process alike.
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,9 +234,13 @@ static int search(pumma_problem_t *have, pumma_opts_t *o,
     const pumma_shift_ops_t *s;
     choice_t best = {0};
     int found = 0;
-    /* Pass 0 finds the cheapest price (least: the least workspace, then
-     * the cheapest), pass 1 the first within MARGIN of it. */
-    for (int pass = 0; pass < 2; pass++) {
+    /* The combinations are priced once, in the tables' order, into all[];
+     * then the cheapest (least: the least workspace, then the cheapest),
+     * and the first within MARGIN of it. */
+    static choice_t *all = NULL;
+    static size_t cap = 0;
+    size_t n = 0;
+    {
         for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++) {
             if (fa ? a != fa : !a->handles(ta, tb)) continue;
             pumma_problem_t want;
@@ -259,24 +271,94 @@ static int search(pumma_problem_t *have, pumma_opts_t *o,
                         const double c = moves + a->cost(&want, mo);
                         const choice_t x = {a, b, r, s, u, c, ws, o->piece};
                         o->piece = piece;
-                        if (pass == 0 &&
-                            (!found || (least && ws < best.ws) ||
-                             ((!least || ws == best.ws) && c < best.cost))) {
+                        if (!found || (least && ws < best.ws) ||
+                            ((!least || ws == best.ws) && c < best.cost)) {
                             best = x;
                             found = 1;
                         }
-                        if (pass == 1 && (!least || ws == best.ws) &&
-                            c <= best.cost * (1 + MARGIN)) {
-                            *out = x;
-                            return 1;
+                        if (n == cap) {
+                            size_t nc = cap ? 2 * cap : 256;
+                            choice_t *g = realloc(all, nc * sizeof *g);
+                            if (!g) continue;   /* best is still right */
+                            all = g;
+                            cap = nc;
                         }
+                        all[n++] = x;
                     }
         }
         if (!found) return 0;
     }
-    *out = best;                 /* (pass 1 always finds best itself) */
+    for (size_t i = 0; i < n; i++)
+        if ((!least || all[i].ws == best.ws) &&
+            all[i].cost <= best.cost * (1 + MARGIN)) {
+            *out = all[i];
+            return 1;
+        }
+    *out = best;
     return 1;
 }
+
+/* ----------------------------------------------------- remembered plans */
+
+enum { PLAN_SLOTS = 64 };
+typedef struct plan_key {
+    const pumma_type_t *t;
+    int ta, tb, m, n, k, nprow, npcol, segment;
+    pumma_dist_t d[6];
+    pumma_model_t model;
+    const pumma_algo_t *algo;
+    const pumma_coll_ops_t *bcast, *reduce;
+    const pumma_shift_ops_t *shift;
+    double piece, workspace;
+} plan_key_t;
+typedef struct plan_slot {
+    plan_key_t key;
+    int used;
+    const pumma_algo_t *a;
+    pumma_opts_t out;             /* the variants, uses, piece, limited */
+} plan_slot_t;
+static plan_slot_t plans[PLAN_SLOTS];
+
+/* The key of a call (every byte set: keys are compared whole). */
+static void plan_key(const pumma_problem_t *h, const pumma_opts_t *o,
+                     const pumma_algo_t *forced, plan_key_t *k)
+{
+    memset(k, 0, sizeof *k);
+    k->t = h->t;
+    k->ta = h->transa;
+    k->tb = h->transb;
+    k->m = h->m; k->n = h->n; k->k = h->k;
+    k->nprow = h->g->nprow;
+    k->npcol = h->g->npcol;
+    k->segment = o->segment;
+    const pumma_dist_t *d[6] = {&h->a.row, &h->a.col, &h->b.row,
+                                &h->b.col, &h->c.row, &h->c.col};
+    for (int i = 0; i < 6; i++) {
+        k->d[i].n = d[i]->n; k->d[i].ib = d[i]->ib; k->d[i].b = d[i]->b;
+        k->d[i].src = d[i]->src; k->d[i].np = d[i]->np;
+    }
+    const pumma_model_t *mo = pumma_grid_model(h->g);
+    k->model.alpha = mo->alpha; k->model.beta = mo->beta;
+    for (int i = 0; i < 4; i++) k->model.gamma[i] = mo->gamma[i];
+    k->model.gamma_k = mo->gamma_k; k->model.gamma_t = mo->gamma_t;
+    k->model.delta = mo->delta; k->model.delta_t = mo->delta_t;
+    k->model.overlap = mo->overlap;
+    k->algo = forced;
+    k->bcast = o->bcast; k->reduce = o->reduce; k->shift = o->shift;
+    k->piece = o->piece;
+    k->workspace = o->workspace;
+}
+
+static plan_slot_t *plan_slot(const plan_key_t *k)
+{
+    uint64_t h = 1469598103934665603ull;            /* FNV-1a */
+    const unsigned char *b = (const unsigned char *)k;
+    for (size_t i = 0; i < sizeof *k; i++) h = (h ^ b[i]) * 1099511628211ull;
+    return &plans[h % PLAN_SLOTS];
+}
+
+static const pumma_algo_t *plan_search(pumma_problem_t *have, pumma_opts_t *o,
+                                       const pumma_algo_t *forced);
 
 const pumma_algo_t *pumma_plan(pumma_problem_t *have, pumma_opts_t *o)
 {
@@ -284,11 +366,36 @@ const pumma_algo_t *pumma_plan(pumma_problem_t *have, pumma_opts_t *o)
     const pumma_algo_t *forced = o->algo ? pumma_algo_find(o->algo) : NULL;
     if (forced && !forced->handles(ta, tb)) forced = NULL;
     have->opts = o;
+    plan_key_t key;
+    plan_key(have, o, forced, &key);
+    plan_slot_t *s = plan_slot(&key);
+    if (s->used && !memcmp(&s->key, &key, sizeof key)) {
+        o->bcast = s->out.bcast;
+        o->reduce = s->out.reduce;
+        o->shift = s->out.shift;
+        o->uses = s->out.uses;
+        o->piece = s->out.piece;
+        o->limited = s->out.limited;
+        return s->a;
+    }
+    const pumma_algo_t *a = plan_search(have, o, forced);
+    s->key = key;
+    s->used = 1;
+    s->a = a;
+    s->out = *o;
+    return a;
+}
+
+/* ------------------------------------------------------------ the search */
+
+static const pumma_algo_t *plan_search(pumma_problem_t *have, pumma_opts_t *o,
+                                       const pumma_algo_t *forced)
+{
     o->limited = PUMMA_LIMIT_NONE;
     const pumma_opts_t f = *o;           /* the forced choices */
     const double lim = pumma_plan_limit(have, o);
     pumma_problem_t want;
-    choice_t c;
+    choice_t c = {0};
     if (forced && o->bcast && o->reduce && o->shift) {
         /* Everything forced: no model needed, unless it does not fit. */
         forced->align(have, &want);
