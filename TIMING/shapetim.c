@@ -34,13 +34,6 @@
 #include "pumma.h"
 #include "timutil.h"
 
-void Cblacs_get(int, int, int *);
-void Cblacs_gridinit(int *, const char *, int, int);
-void Cblacs_gridinfo(int, int *, int *, int *, int *);
-void Cblacs_gridexit(int);
-int numroc_(const int *, const int *, const int *, const int *, const int *);
-void descinit_(int *, const int *, const int *, const int *, const int *,
-               const int *, const int *, const int *, const int *, int *);
 void dgemm_(const char *, const char *, const int *, const int *, const int *,
             const double *, const double *, const int *, const double *,
             const int *, const double *, double *, const int *);
@@ -147,15 +140,10 @@ int main(int argc, char **argv)
                          "reldiff,plan\n");
     }
     double worst_ratio = 1e30;
-    for (const char *s = grids; *s;) {
-        int P, Q, used;
-        if (sscanf(s, "%dx%d%n", &P, &Q, &used) != 2 || P < 1 || Q < 1) {
-            if (me == 0) fprintf(stderr, "bad grid list %s\n", grids);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
-        s += used;
-        if (*s == ',') s++;
-        if (P * Q != np) continue;
+    int gp[16], gq[16];
+    const int ng = tim_grids(grids, np, gp, gq, 16);
+    for (int gi = 0; gi < ng; gi++) {
+        const int P = gp[gi], Q = gq[gi];
         int ctxt, pr, pc, myr, myc;
         Cblacs_get(-1, 0, &ctxt);
         Cblacs_gridinit(&ctxt, "Row", P, Q);

@@ -33,13 +33,6 @@
 #include "pumma.h"
 #include "timutil.h"
 
-void Cblacs_get(int, int, int *);
-void Cblacs_gridinit(int *, const char *, int, int);
-void Cblacs_gridinfo(int, int *, int *, int *, int *);
-void Cblacs_gridexit(int);
-int numroc_(const int *, const int *, const int *, const int *, const int *);
-void descinit_(int *, const int *, const int *, const int *, const int *,
-               const int *, const int *, const int *, const int *, int *);
 void pdgetrf_(const int *, const int *, double *, const int *, const int *,
               const int *, int *, int *);
 void pdgetri_(const int *, double *, const int *, const int *, const int *,
@@ -188,16 +181,7 @@ int main(int argc, char **argv)
         }
         i++;
     }
-    for (const char *s = grids; *s && ng < 8;) {
-        int p, q, used;
-        if (sscanf(s, "%dx%d%n", &p, &q, &used) != 2 || p < 1 || q < 1) {
-            if (me == 0) fprintf(stderr, "bad grid list %s\n", grids);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
-        if (p * q == np) { gp[ng] = p; gq[ng] = q; ng++; }
-        s += used;
-        if (*s == ',') s++;
-    }
+    ng = tim_grids(grids, np, gp, gq, 8);
     FILE *out = NULL;
     if (me == 0) {
         printf("ScaLAPACK's solvers with PDGEMM from ScaLAPACK and from pumma, "

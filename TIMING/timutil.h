@@ -2,14 +2,43 @@
  * timutil.h -- what the solver and shape timers (solvertim.c, shapetim.c)
  * share: deterministic matrix entries, block-cyclic filling, the slowest
  * process's time, medians. Header-only (static functions): each driver is
- * one file and one program.
+ * one file and one program. Also the BLACS and ScaLAPACK tools they call.
  */
 #ifndef TIMUTIL_H
 #define TIMUTIL_H
 
 #include <mpi.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+void Cblacs_get(int, int, int *);
+void Cblacs_gridinit(int *, const char *, int, int);
+void Cblacs_gridinfo(int, int *, int *, int *, int *);
+void Cblacs_gridexit(int);
+int numroc_(const int *, const int *, const int *, const int *, const int *);
+void descinit_(int *, const int *, const int *, const int *, const int *,
+               const int *, const int *, const int *, const int *, int *);
+
+/* The grids of a list "PxQ,PxQ,.." with P*Q = np, at most max of them,
+ * into p[], q[]; a malformed list stops the program. */
+static int tim_grids(const char *list, int np, int *p, int *q, int max)
+{
+    int n = 0;
+    for (const char *s = list; *s && n < max;) {
+        int P, Q, used;
+        if (sscanf(s, "%dx%d%n", &P, &Q, &used) != 2 || P < 1 || Q < 1) {
+            int me;
+            MPI_Comm_rank(MPI_COMM_WORLD, &me);
+            if (me == 0) fprintf(stderr, "bad grid list %s\n", list);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        if (P * Q == np) { p[n] = P; q[n] = Q; n++; }
+        s += used;
+        if (*s == ',') s++;
+    }
+    return n;
+}
 
 /* Entry (i, j) of matrix `id`: a hash of the indices, in [-0.5, 0.5). */
 static double tim_entry(int id, int i, int j)

@@ -240,54 +240,52 @@ static int search(pumma_problem_t *have, pumma_opts_t *o,
     static choice_t *all = NULL;
     static size_t cap = 0;
     size_t n = 0;
-    {
-        for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++) {
-            if (fa ? a != fa : !a->handles(ta, tb)) continue;
-            pumma_problem_t want;
-            a->align(have, &want);
-            const double moves = align_cost(have, &want, mo);
-            const unsigned u = a->uses(&want);
-            for (int ib = 0; (b = coll_at(PUMMA_BCAST_TABLE, f->bcast,
-                                          u & PUMMA_USES_BCAST, ib));
-                 ib++)
-                for (int ir = 0; (r = coll_at(PUMMA_REDUCE_TABLE, f->reduce,
-                                              u & PUMMA_USES_REDUCE, ir));
-                     ir++)
-                    for (int is = 0;
-                         (s = shift_at(f->shift, u & PUMMA_USES_SHIFT, is));
-                         is++) {
-                        o->bcast = b;
-                        o->reduce = r;
-                        o->shift = s;
-                        size_t ws = 0;
-                        if (least) {
-                            o->piece = piece < PUMMA_PIECE_MIN ? piece
-                                                               : PUMMA_PIECE_MIN;
-                            ws = pumma_plan_workspace(have, a, &want);
-                        } else if (check) {
-                            fit_piece(have, a, &want, o, piece, lim, &ws);
-                            if (ws == SIZE_MAX) continue;
-                        }
-                        const double c = moves + a->cost(&want, mo);
-                        const choice_t x = {a, b, r, s, u, c, ws, o->piece};
-                        o->piece = piece;
-                        if (!found || (least && ws < best.ws) ||
-                            ((!least || ws == best.ws) && c < best.cost)) {
-                            best = x;
-                            found = 1;
-                        }
-                        if (n == cap) {
-                            size_t nc = cap ? 2 * cap : 256;
-                            choice_t *g = realloc(all, nc * sizeof *g);
-                            if (!g) continue;   /* best is still right */
-                            all = g;
-                            cap = nc;
-                        }
-                        all[n++] = x;
+    for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++) {
+        if (fa ? a != fa : !a->handles(ta, tb)) continue;
+        pumma_problem_t want;
+        a->align(have, &want);
+        const double moves = align_cost(have, &want, mo);
+        const unsigned u = a->uses(&want);
+        for (int ib = 0; (b = coll_at(PUMMA_BCAST_TABLE, f->bcast,
+                                      u & PUMMA_USES_BCAST, ib));
+             ib++)
+            for (int ir = 0; (r = coll_at(PUMMA_REDUCE_TABLE, f->reduce,
+                                          u & PUMMA_USES_REDUCE, ir));
+                 ir++)
+                for (int is = 0;
+                     (s = shift_at(f->shift, u & PUMMA_USES_SHIFT, is));
+                     is++) {
+                    o->bcast = b;
+                    o->reduce = r;
+                    o->shift = s;
+                    size_t ws = 0;
+                    if (least) {
+                        o->piece = piece < PUMMA_PIECE_MIN ? piece
+                                                           : PUMMA_PIECE_MIN;
+                        ws = pumma_plan_workspace(have, a, &want);
+                    } else if (check) {
+                        fit_piece(have, a, &want, o, piece, lim, &ws);
+                        if (ws == SIZE_MAX) continue;
                     }
-        }
-        if (!found) return 0;
+                    const double c = moves + a->cost(&want, mo);
+                    const choice_t x = {a, b, r, s, u, c, ws, o->piece};
+                    o->piece = piece;
+                    if (!found || (least && ws < best.ws) ||
+                        ((!least || ws == best.ws) && c < best.cost)) {
+                        best = x;
+                        found = 1;
+                    }
+                    if (n == cap) {
+                        size_t nc = cap ? 2 * cap : 256;
+                        choice_t *g = realloc(all, nc * sizeof *g);
+                        if (!g) continue;   /* best is still right */
+                        all = g;
+                        cap = nc;
+                    }
+                    all[n++] = x;
+                }
     }
+    if (!found) return 0;
     for (size_t i = 0; i < n; i++)
         if ((!least || all[i].ws == best.ws) &&
             all[i].cost <= best.cost * (1 + MARGIN)) {

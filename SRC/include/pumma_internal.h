@@ -153,6 +153,7 @@ typedef struct pumma_model {
     double gamma_t;          /* 'T','T' GEMM over 'N','N' */
     double delta, delta_t;   /* s per byte copied, copied transposed */
     double overlap;          /* share of communication a multiply hides */
+    /* (a value added above must join the plan key, pumma_plan.c) */
     unsigned from_env;       /* bit i: value i (pumma_tune.h's order) was */
     unsigned from_file;      /*   PUMMA_MODEL's, the tune file's */
     double seconds;          /* the time it took to get them */
