@@ -22,12 +22,14 @@ void pumma_gather_rows(const pumma_type_t *t, char op, int st,
 void pumma_copy_run_rows(const pumma_type_t *t, char op, int st,
                          const pumma_run_t *u, int n, const void *src,
                          int lds, void *dst, int ldd);
+/* dst := beta*dst + slab over a group's rows or columns; beta = 0 never
+ * reads dst (C may hold NaN), beta = 1 is a plain add. */
 void pumma_scatter_add_rows(const pumma_type_t *t, const pumma_groups_t *g,
                             int grp, int n, const void *slab, int lds,
-                            void *dst, int ldd);
+                            const void *beta, void *dst, int ldd);
 void pumma_scatter_add_cols(const pumma_type_t *t, const pumma_groups_t *g,
                             int grp, int lo, int cnt, int m, const void *slab,
-                            int lds, void *dst, int ldd);
+                            int lds, const void *beta, void *dst, int ldd);
 
 /*
  * The reduce pipeline of the transposed algorithms: partial products are
@@ -41,7 +43,8 @@ typedef struct pumma_rslot {
     pumma_coll_t coll;
     int busy, grp, rows, cols;
     int at;                  /* the piece's first column of the product */
-    int in_c;                /* the root's own product went into C */
+    int in_c;                /* the root's own product went into C
+                                (with beta): land adds, else it scales */
 } pumma_rslot_t;
 typedef struct pumma_rpipe {
     const pumma_problem_t *p;

@@ -9,7 +9,8 @@
  * the columns of C in that slab, summed along the grid row onto the grid
  * column owning them. The slab is presorted by that owner (one GEMM and one
  * reduce per destination column), and reduces stay in flight while the next
- * products are computed.
+ * products are computed. As in A**T*B, BETA goes with the first write of
+ * each element of C.
  *
  * Needs: B's columns distributed exactly like A's columns, A's rows like C's
  * rows, and B's rows blocked like C's columns.
@@ -45,7 +46,8 @@ static void land(pumma_rpipe_t *rp, pumma_rslot_t *s)
 {
     const pumma_problem_t *p = rp->p;
     pumma_scatter_add_cols(p->t, rp->gc, s->grp, s->at, s->cols, s->rows,
-                           s->sum, s->rows, p->c.data, p->c.ld);
+                           s->sum, s->rows, s->in_c ? p->t->one : p->beta,
+                           p->c.data, p->c.ld);
 }
 
 static int progress(void *ctx) { return pumma_rpipe_progress(ctx); }
@@ -57,14 +59,11 @@ static int run(const pumma_problem_t *p)
     const int P = g->nprow, Q = g->npcol, me_r = g->myrow, me_c = g->mycol;
     const pumma_dist_t *Bn = &p->b.row, *Cn = &p->c.col;
     const int mloc = pumma_view_mloc(&p->c, me_r);
-    const int nloc = pumma_view_nloc(&p->c, me_c);
     const int kloc = pumma_view_nloc(&p->a, me_c);
     int rc = PUMMA_OK;
     pumma_groups_t gb = {0}, gc = {0};
     pumma_rpipe_t rp = {0};
     char *bbuf[2] = {NULL, NULL};
-
-    pumma_local_scale(t, mloc, nloc, p->beta, p->c.data, p->c.ld);
 
     int nmax = 0, chunk = 0;
     for (int c = 0; c < P; c++) {
@@ -138,7 +137,7 @@ static int run(const pumma_problem_t *p)
                 pumma_local_gemm(p, 'N', p->transb, mloc, jn, kloc, p->alpha,
                                  p->a.data, p->a.ld,
                                  pumma_at(t, bcur, gb.off[r] + j0, 0, ldb),
-                                 ldb, in_c ? t->one : t->zero,
+                                 ldb, in_c ? p->beta : t->zero,
                                  in_c ? pumma_at(t, p->c.data, 0, col0 + j0,
                                                  p->c.ld)
                                       : sl->part,

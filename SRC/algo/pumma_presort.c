@@ -102,10 +102,11 @@ void pumma_gather_rows(const pumma_type_t *t, char op, int st,
     }
 }
 
-/* dst rows of group `grp` += slab (slab row 0 = the group's first row). */
+/* dst rows of group `grp` := beta*dst + slab (slab row 0 = the group's
+ * first row). */
 void pumma_scatter_add_rows(const pumma_type_t *t, const pumma_groups_t *g,
                             int grp, int n, const void *slab, int lds,
-                            void *dst, int ldd)
+                            const void *beta, void *dst, int ldd)
 {
     if (n <= 0) return;
     for (int r = 0; r < g->nruns; r++) {
@@ -113,15 +114,15 @@ void pumma_scatter_add_rows(const pumma_type_t *t, const pumma_groups_t *g,
         if (g->run_group[r] != grp) continue;
         t->geadd('N', u->len, n, t->one,
                  pumma_at(t, slab, u->sorted - g->off[grp], 0, lds), lds,
-                 t->one, pumma_at(t, dst, u->local, 0, ldd), ldd);
+                 beta, pumma_at(t, dst, u->local, 0, ldd), ldd);
     }
 }
 
 /* dst columns of group `grp` from the group's column lo (in presorted
- * order), cnt of them, += slab (slab column 0 = that column). */
+ * order), cnt of them, := beta*dst + slab (slab column 0 = that column). */
 void pumma_scatter_add_cols(const pumma_type_t *t, const pumma_groups_t *g,
                             int grp, int lo, int cnt, int m, const void *slab,
-                            int lds, void *dst, int ldd)
+                            int lds, const void *beta, void *dst, int ldd)
 {
     if (m <= 0) return;
     const int hi = lo + cnt;
@@ -133,7 +134,7 @@ void pumma_scatter_add_cols(const pumma_type_t *t, const pumma_groups_t *g,
         int x = a > lo ? a : lo, y = b < hi ? b : hi;
         if (x >= y) continue;
         t->geadd('N', m, y - x, t->one, pumma_at(t, slab, 0, x - lo, lds),
-                 lds, t->one, pumma_at(t, dst, 0, u->local + (x - a), ldd),
+                 lds, beta, pumma_at(t, dst, 0, u->local + (x - a), ldd),
                  ldd);
     }
 }

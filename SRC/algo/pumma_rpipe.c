@@ -53,6 +53,16 @@ int pumma_rpipe_post(pumma_rpipe_t *rp, pumma_rslot_t *s, int root,
                      MPI_Comm comm, int tag)
 {
     s->sum = NULL;
+    int np;
+    if (MPI_Comm_size(comm, &np) != MPI_SUCCESS) return PUMMA_EMPI;
+    if (np == 1) {      /* nothing to sum: the product lands as it is */
+        if (!s->in_c) {
+            s->sum = s->part;
+            rp->land(rp, s);
+            s->sum = NULL;
+        }
+        return PUMMA_OK;
+    }
     if (root == rp->me) {
         s->sum = pumma_malloc((size_t)s->rows * s->cols * rp->p->t->size);
         if (!s->sum) return PUMMA_ENOMEM;

@@ -11,7 +11,10 @@
  * presorted by that owner, so the product for one destination row is one
  * GEMM and one reduce; reduces stay in flight while the next products are
  * computed (asynchronous accumulation), and memory stays bounded by the
- * pipeline depth instead of a whole stage of partial products.
+ * pipeline depth instead of a whole stage of partial products. Every
+ * element of C is written once by its landing sum (C := beta*C + sum), or
+ * first by my own product when it goes into C directly: BETA needs no pass
+ * of its own.
  *
  * Needs: B's rows distributed exactly like A's rows, B's columns like C's
  * columns, and A's columns blocked like C's rows.
@@ -47,6 +50,7 @@ static void land(pumma_rpipe_t *rp, pumma_rslot_t *s)
 {
     const pumma_problem_t *p = rp->p;
     pumma_scatter_add_rows(p->t, rp->gc, s->grp, s->cols, s->sum, s->rows,
+                           s->in_c ? p->t->one : p->beta,
                            pumma_at(p->t, p->c.data, 0, s->at, p->c.ld),
                            p->c.ld);
 }
@@ -59,7 +63,6 @@ static int run(const pumma_problem_t *p)
     const pumma_grid_t *g = p->g;
     const int P = g->nprow, Q = g->npcol, me_r = g->myrow, me_c = g->mycol;
     const pumma_dist_t *Am = &p->a.col, *Cm = &p->c.row;
-    const int mloc = pumma_view_mloc(&p->c, me_r);
     const int nloc = pumma_view_nloc(&p->c, me_c);
     const int kloc = pumma_view_mloc(&p->a, me_r);
     int lda = kloc > 0 ? kloc : 1;
@@ -67,8 +70,6 @@ static int run(const pumma_problem_t *p)
     pumma_groups_t ga = {0}, gc = {0};
     pumma_rpipe_t rp = {0};
     char *abuf[2] = {NULL, NULL};
-
-    pumma_local_scale(t, mloc, nloc, p->beta, p->c.data, p->c.ld);
 
     /* Largest slab, and largest partial product (one destination row). */
     int mmax = 0, chunk = 0;
@@ -141,7 +142,7 @@ static int run(const pumma_problem_t *p)
                 pumma_local_gemm(p, p->transa, 'N', mr, jn, kloc, p->alpha,
                                  pumma_at(t, acur, 0, ga.off[r], lda), lda,
                                  pumma_at(t, p->b.data, 0, j0, p->b.ld),
-                                 p->b.ld, in_c ? t->one : t->zero,
+                                 p->b.ld, in_c ? p->beta : t->zero,
                                  in_c ? pumma_at(t, p->c.data, row0, j0,
                                                  p->c.ld)
                                       : sl->part,
