@@ -34,14 +34,14 @@ program pumma_f90
   character(len=8), parameter :: names(nalgo) = [character(len=8) :: 'sdb', &
        'mdb1', 'mdb2', 'sdb-row', 'mdb1-row', 'mdb2-row', 'tn', 'nt', 'tt', &
        'tt-local']
-  integer, parameter :: nbcast = 9
+  integer, parameter :: nbcast = 10
   integer, parameter :: bcasts(nbcast) = [pumma_bcast_auto, pumma_bcast_mpi, &
        pumma_bcast_ring_inc, pumma_bcast_ring_dec, pumma_bcast_ring_split, &
        pumma_bcast_mst, pumma_bcast_binomial, pumma_bcast_binary, &
-       pumma_bcast_pipeline]
+       pumma_bcast_pipeline, pumma_bcast_linear]
   character(len=10), parameter :: bnames(nbcast) = [character(len=10) :: &
        'auto', 'mpi', 'ring-inc', 'ring-dec', 'ring-split', 'mst', &
-       'binomial', 'binary', 'pipeline']
+       'binomial', 'binary', 'pipeline', 'linear']
 
   call blacs_pinfo(iam, nprocs)
   nprow = 1

@@ -19,7 +19,7 @@ static int shape(int np, int root, int me, int *parent, int *kids)
 
 static int start(pumma_coll_t *c)
 {
-    return pumma_bcast_tree_start(c, shape, 0);
+    return pumma_bcast_tree_start(c, shape, c->segment);
 }
 
 /* floor(log2 np) levels; a node sends to its two children in turn. */
@@ -35,4 +35,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_binary = {
     "binary", "binary tree in heap order relative to the root", start,
     pumma_bcast_tree_test, pumma_bcast_tree_wait,
-    cost, NULL};
+    cost, NULL, shape, 0};

@@ -23,7 +23,7 @@ static int shape(int np, int root, int me, int *parent, int *kids)
 
 static int start(pumma_coll_t *c)
 {
-    return pumma_bcast_tree_start(c, shape, 0);
+    return pumma_bcast_tree_start(c, shape, c->segment);
 }
 
 /* ceil(log2 np) rounds, one message each. */
@@ -36,4 +36,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_binomial = {
     "binomial", "hypercube (binomial) tree relative to the root, LSB first",
     start, pumma_bcast_tree_test, pumma_bcast_tree_wait,
-    cost, NULL};
+    cost, NULL, shape, 0};

@@ -36,7 +36,7 @@ int pumma_bcast_mst_tree(int np, int root, int me, int *parent, int *kids)
 
 static int start(pumma_coll_t *c)
 {
-    return pumma_bcast_tree_start(c, pumma_bcast_mst_tree, 0);
+    return pumma_bcast_tree_start(c, pumma_bcast_mst_tree, c->segment);
 }
 
 /* ceil(log2 np) rounds, one message each. */
@@ -49,4 +49,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_mst = {
     "mst", "contention-free minimum spanning tree (PUMMA Fig. 22(b))", start,
     pumma_bcast_tree_test, pumma_bcast_tree_wait,
-    cost, NULL};
+    cost, NULL, pumma_bcast_mst_tree, 0};

@@ -11,7 +11,7 @@
  * latency, small enough that the chain fills quickly. */
 enum { DEFAULT_SEGMENT_BYTES = 64 * 1024 };
 
-static int shape(int np, int root, int me, int *parent, int *kids)
+int pumma_chain_shape(int np, int root, int me, int *parent, int *kids)
 {
     *parent = me == root ? -1 : (me - 1 + np) % np;
     int up = (me + 1) % np;
@@ -28,7 +28,7 @@ static int start(pumma_coll_t *c)
         MPI_Type_size(c->dt, &size);
         seg = DEFAULT_SEGMENT_BYTES / (size > 0 ? size : 1);
     }
-    return pumma_bcast_tree_start(c, shape, seg);
+    return pumma_bcast_tree_start(c, pumma_chain_shape, seg);
 }
 
 /* A chain of np-1 hops cut into s pieces: np-2+s piece times. */
@@ -42,4 +42,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_pipeline = {
     "pipeline", "increasing chain, message cut into forwarded segments",
     start, pumma_bcast_tree_test, pumma_bcast_tree_wait,
-    cost, NULL};
+    cost, NULL, pumma_chain_shape, DEFAULT_SEGMENT_BYTES};

@@ -20,7 +20,7 @@ static int shape(int np, int root, int me, int *parent, int *kids)
 
 static int start(pumma_coll_t *c)
 {
-    return pumma_bcast_tree_start(c, shape, 0);
+    return pumma_bcast_tree_start(c, shape, c->segment);
 }
 
 /* The last process receives after np-1 hops. */
@@ -33,4 +33,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_ring_dec = {
     "ring-dec", "decreasing ring, forwarded as soon as received", start,
     pumma_bcast_tree_test, pumma_bcast_tree_wait,
-    cost, NULL};
+    cost, NULL, shape, 0};

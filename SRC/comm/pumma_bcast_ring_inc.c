@@ -5,7 +5,7 @@
  * only receives. test() forwards as soon as the message is in, so a process
  * that polls between panels of its multiply keeps the ring moving.
  */
-#include "pumma_internal.h"
+#include "pumma_comm.h"
 
 enum { POSTED = 0, FORWARDED = 1, DONE = 2 };
 
@@ -87,4 +87,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_ring_inc = {
     "ring-inc", "increasing ring, forwarded as soon as received", start, test,
     wait,
-    cost, NULL};
+    cost, NULL, pumma_chain_shape, -1};

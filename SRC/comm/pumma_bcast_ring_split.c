@@ -34,7 +34,7 @@ static int shape(int np, int root, int me, int *parent, int *kids)
 
 static int start(pumma_coll_t *c)
 {
-    return pumma_bcast_tree_start(c, shape, 0);
+    return pumma_bcast_tree_start(c, shape, c->segment);
 }
 
 /* Two half rings; the root's second send waits for its first. */
@@ -49,4 +49,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_ring_split = {
     "ring-split", "root sends both ways round the ring, halves forwarded",
     start, pumma_bcast_tree_test, pumma_bcast_tree_wait,
-    cost, NULL};
+    cost, NULL, shape, 0};

@@ -1,7 +1,9 @@
 /*
  * pumma_bcast_tree.c -- the engine behind the tree-shaped broadcasts
- * (ring-dec, ring-split, mst, binomial, binary, pipeline). A variant only
- * says who a process's parent and children are; this file moves the message
+ * (ring-dec, ring-split, mst, binomial, binary, pipeline, linear). A
+ * variant only says who a process's parent and children are (its shape,
+ * which the simulator in SRC/model/pumma_sim.c runs too, with the same
+ * pumma_coll_cut); this file moves the message
  * down that tree, cut into pieces when asked, each piece forwarded as soon
  * as it is in, so a chain or tree is pipelined.
  *
@@ -18,9 +20,6 @@
 
 #include "pumma_comm.h"
 
-/* At most this many pieces: a tiny segment on a large message would mean
- * millions of requests (the root posts all of its sends at once). */
-enum { MAX_PIECES = 256 };
 enum { ACTIVE = 0, COMPLETE = 1, FREED = 2 };
 
 typedef struct tree {
@@ -34,12 +33,13 @@ typedef struct tree {
     int kids[];                 /* in sending order */
 } tree_t;
 
-/* Pieces of `count` elements cut at `segment` (0: one piece), none
- * beyond pumma_count_max (an MPI count, and the reduce's int length). */
-static void cut(int64_t count, int segment, int *npieces, int *piece)
+/* At most PUMMA_MAX_PIECES: a tiny segment on a large message would mean
+ * millions of requests (the root posts all of its sends at once). None
+ * beyond pumma_count_max: an MPI count, and the reduce's int length. */
+void pumma_coll_cut(int64_t count, int segment, int *npieces, int *piece)
 {
     int64_t p = segment > 0 && segment < count ? segment : count;
-    int64_t min = (count + MAX_PIECES - 1) / MAX_PIECES;
+    int64_t min = (count + PUMMA_MAX_PIECES - 1) / PUMMA_MAX_PIECES;
     if (p < min) p = min;
     if (p > pumma_count_max) p = pumma_count_max;
     *piece = (int)p;
@@ -103,7 +103,7 @@ int pumma_bcast_tree_start(pumma_coll_t *c,
     tree_t *t = malloc(sizeof(tree_t) + sizeof(int) * (size_t)np);
     if (!t) return PUMMA_ENOMEM;
     t->nkids = shape(np, c->root, me, &t->parent, t->kids);
-    cut(c->count, segment, &t->npieces, &t->piece);
+    pumma_coll_cut(c->count, segment, &t->npieces, &t->piece);
     t->next = t->nsend = t->sdone = 0;
     int esize = 0;
     MPI_Type_size(c->dt, &esize);

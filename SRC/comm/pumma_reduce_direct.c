@@ -22,7 +22,7 @@ static int shape(int np, int root, int me, int *parent, int *kids)
 
 static int start(pumma_coll_t *c)
 {
-    return pumma_reduce_tree_start(c, shape, 0);
+    return pumma_reduce_tree_start(c, shape, c->segment);
 }
 
 /* The root receives and adds np-1 messages, one after another. */
@@ -38,4 +38,4 @@ static int buffers(int np) { return pumma_reduce_tree_buffers(shape, np); }
 const pumma_coll_ops_t pumma_reduce_direct = {
     "direct", "all send to the root, added in rank order", start,
     pumma_reduce_tree_test, pumma_reduce_tree_wait,
-    cost, buffers};
+    cost, buffers, shape, 0};

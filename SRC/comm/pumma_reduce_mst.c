@@ -21,7 +21,7 @@ static int shape(int np, int root, int me, int *parent, int *kids)
 
 static int start(pumma_coll_t *c)
 {
-    return pumma_reduce_tree_start(c, shape, 0);
+    return pumma_reduce_tree_start(c, shape, c->segment);
 }
 
 /* ceil(log2 np) rounds, each a message and an add. */
@@ -37,4 +37,4 @@ static int buffers(int np) { return pumma_reduce_tree_buffers(shape, np); }
 const pumma_coll_ops_t pumma_reduce_mst = {
     "mst", "minimum spanning tree collect (PUMMA Fig. 23(b))", start,
     pumma_reduce_tree_test, pumma_reduce_tree_wait,
-    cost, buffers};
+    cost, buffers, shape, 0};

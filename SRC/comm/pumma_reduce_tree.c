@@ -33,9 +33,6 @@
 
 #include "pumma_comm.h"
 
-/* At most this many pieces (all receives and leaves' sends are posted at
- * once). */
-enum { MAX_PIECES = 256 };
 enum { ACTIVE = 0, COMPLETE = 1, FREED = 2 };
 
 typedef struct rtree {
@@ -52,17 +49,6 @@ typedef struct rtree {
     int kids[];                 /* in summation order */
 } rtree_t;
 
-/* Pieces as the broadcasts cut them: none beyond pumma_count_max, an MPI
- * count and geadd's int length. */
-static void cut(int64_t count, int segment, int *npieces, int *piece)
-{
-    int64_t p = segment > 0 && segment < count ? segment : count;
-    int64_t min = (count + MAX_PIECES - 1) / MAX_PIECES;
-    if (p < min) p = min;
-    if (p > pumma_count_max) p = pumma_count_max;
-    *piece = (int)p;
-    *npieces = (int)((count + p - 1) / p);
-}
 
 static size_t off(const pumma_coll_t *c, const rtree_t *t, int k)
 {
@@ -172,7 +158,9 @@ int pumma_reduce_tree_start(pumma_coll_t *c,
     rtree_t *t = calloc(1, sizeof(rtree_t) + sizeof(int) * (size_t)np);
     if (!t) return PUMMA_ENOMEM;
     t->nkids = shape(np, c->root, me, &t->parent, t->kids);
-    cut(c->count, segment, &t->npieces, &t->piece);
+    /* as the broadcasts cut (all receives and leaves' sends are posted at
+     * once): pieces fit geadd's int length too */
+    pumma_coll_cut(c->count, segment, &t->npieces, &t->piece);
     t->nrecv = t->npieces * t->nkids;
     c->priv = t;
     c->state = ACTIVE;

@@ -57,4 +57,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes)
 const pumma_shift_ops_t pumma_shift_oddeven = {
     "oddeven", "two steps: odd processes send, then even ones (Fig. 21(b))",
     start, wait,
-    cost};
+    cost, 1};

@@ -29,4 +29,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes)
 const pumma_shift_ops_t pumma_shift_simultaneous = {
     "simultaneous", "send to one neighbour, receive from the other, at once",
     start, wait,
-    cost};
+    cost, 0};

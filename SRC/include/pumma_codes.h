@@ -43,7 +43,8 @@
     X(MST, 5, "mst")                                                         \
     X(BINOMIAL, 6, "binomial")                                               \
     X(BINARY, 7, "binary")                                                   \
-    X(PIPELINE, 8, "pipeline")
+    X(PIPELINE, 8, "pipeline")                                               \
+    X(LINEAR, 9, "linear")
 
 #define PUMMA_REDUCE_LIST(X)                                                 \
     X(AUTO, 0, "auto")                                                       \

@@ -60,6 +60,16 @@ enum {
 typedef int (*pumma_tree_shape_fn)(int np, int root, int me, int *parent,
                                    int *kids);
 
+/* The pieces the tree engines (and the simulator) cut a message of count
+ * elements into at `segment` elements each (0: one piece): at most
+ * PUMMA_MAX_PIECES, as all of them are posted at once, and none beyond
+ * pumma_count_max. */
+enum { PUMMA_MAX_PIECES = 256 };
+void pumma_coll_cut(int64_t count, int segment, int *npieces, int *piece);
+
+/* The chain root, root+1, ..., root-1 (ring-inc and pipeline). */
+int pumma_chain_shape(int np, int root, int me, int *parent, int *kids);
+
 int pumma_bcast_tree_start(pumma_coll_t *c, pumma_tree_shape_fn shape,
                            int segment);
 int pumma_bcast_tree_test(pumma_coll_t *c, int *done);

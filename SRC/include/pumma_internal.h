@@ -237,6 +237,13 @@ typedef struct pumma_coll_ops {
     /* Temporaries of the whole message's size one process holds while one
      * is in flight over np processes, at most (NULL: none). */
     int (*buffers)(int np);
+    /* The tree its engine moves the message along (pumma_comm.h's
+     * pumma_tree_shape_fn), which the simulator runs too
+     * (SRC/model/pumma_sim.c); NULL for MPI's own. */
+    int (*shape)(int np, int root, int me, int *parent, int *kids);
+    /* Bytes per piece when no segment is asked for (0: the whole message);
+     * -1: the variant never cuts the message. */
+    int seg_default;
 } pumma_coll_ops_t;
 
 /* test/wait of a variant that is a single MPI request in req[0]. */
@@ -273,6 +280,9 @@ typedef struct pumma_shift_ops {
     int (*wait)(pumma_shift_t *s);
     /* Modelled time of one roll of `bytes` around a ring of np. */
     double (*cost)(const pumma_model_t *mo, int np, double bytes);
+    /* Its schedule, for the simulator: 0 every process sends and receives
+     * at once, 1 odd processes send first (pumma_sim.c). */
+    int two_steps;
 } pumma_shift_ops_t;
 
 const pumma_shift_ops_t *pumma_shift_at(int i);    /* NULL past the end */

@@ -1,0 +1,119 @@
+/*
+ * pumma_netmodel.h -- point-to-point communication models of the running
+ * MPI (Hockney, LogP, LogGP, pLogP), fitted from one set of measured
+ * samples, and the simulator that predicts pumma's own broadcasts, reduces
+ * and shifts with any of them (SRC/model; not installed).
+ *
+ * Every model answers one question, what a message of m bytes costs
+ * (pumma_nm_msg): how long its sender is busy, how soon the sender (or a
+ * receiver) can handle the next message, and when the message is complete
+ * at its destination. The simulator (pumma_sim.c) runs a variant's own
+ * message schedule -- the tree its shape function gives, cut into pieces
+ * as its engine cuts them -- on a clock driven by those answers.
+ */
+#ifndef PUMMA_NETMODEL_H
+#define PUMMA_NETMODEL_H
+
+#include "pumma_comm.h"
+
+enum {
+    PUMMA_NM_HOCKNEY, PUMMA_NM_LOGP, PUMMA_NM_LOGGP, PUMMA_NM_PLOGP,
+    PUMMA_NM_COUNT
+};
+const char *pumma_nm_name(int kind);       /* "hockney", ... */
+int pumma_nm_find(const char *name);       /* -1: no such model */
+
+enum { PUMMA_PLOGP_MAXS = 40 };
+
+/*
+ * pLogP samples (Kielmann et al.), at message sizes m[0] = 0 < m[1] < ...
+ * in bytes: the sender's overhead os (the send call), the receiver's
+ * overhead or (the receive call once the message is there), the gap g
+ * (seconds per message in a long stream: the inverse of the throughput)
+ * and the round trip rtt (m bytes there, 0 back). L = rtt(0)/2 - g(0).
+ * Between samples the values are interpolated linearly in m, beyond the
+ * last extrapolated along the last two.
+ */
+typedef struct pumma_plogp {
+    int n;
+    double m[PUMMA_PLOGP_MAXS], os[PUMMA_PLOGP_MAXS], orv[PUMMA_PLOGP_MAXS],
+        g[PUMMA_PLOGP_MAXS], rtt[PUMMA_PLOGP_MAXS];
+    double L;
+} pumma_plogp_t;
+
+typedef struct pumma_netmodel {
+    pumma_plogp_t s;             /* the samples the others are fitted to */
+    double alpha, beta;          /* Hockney: alpha + beta*m, sender blocked */
+    double L, o, g, w;           /* LogP: m bytes as ceil(m/w) packets */
+    double gL, gO, gG, gg;       /* LogGP: L, o, G per byte, g per message */
+    double add;                  /* seconds per byte of a local add (reduce) */
+} pumma_netmodel_t;
+
+/* One message of m bytes under model `kind`. */
+typedef struct pumma_nm_cost {
+    double busy;     /* the sender's processor, from the send's start */
+    double gap;      /* least time between two sends' starts (or two
+                        receives' completions) of one process */
+    double arrive;   /* from the send's start to the message complete at an
+                        idle receiver */
+} pumma_nm_cost_t;
+void pumma_nm_msg(const pumma_netmodel_t *nm, int kind, double m,
+                  pumma_nm_cost_t *c);
+/* A sampled value at m bytes (x: one of s->os, orv, g, rtt). */
+double pumma_plogp_at(const pumma_plogp_t *s, const double *x, double m);
+
+/* Measure the pLogP samples between processes a and b of comm (pumma_plogp.c:
+ * Kielmann's method), sizes 0 and powers of two up to max_bytes, within
+ * about `budget` seconds. Collective over comm (only a and b talk until
+ * the end); every process gets the samples. PUMMA_OK or PUMMA_ENOMEM. */
+int pumma_plogp_measure(MPI_Comm comm, int a, int b, double max_bytes,
+                        double budget, pumma_plogp_t *s);
+/* Fit Hockney, LogP and LogGP to nm->s (which must hold >= 2 sizes). */
+void pumma_nm_fit(pumma_netmodel_t *nm);
+/* Samples a machine of the given model and parameters would give: for
+ * tests (the fits must recover them) and for reports. Sizes 0, 1, 2, 4,
+ * ... up to max_bytes. */
+void pumma_nm_synthesize(pumma_netmodel_t *nm, int kind, double max_bytes);
+
+/* ------------------------------------------------------------ simulator */
+
+/* Predicted time of one broadcast (reduce) of `bytes` in elements of
+ * esize bytes from (to) `root` over np processes with variant v, cutting
+ * at seg_bytes (0: v's default), under model `kind`: from the start until
+ * the last process is done. The MPI variants (no shape of pumma's own)
+ * are simulated as a binomial tree. Returns < 0 if the schedule cannot
+ * complete (a bug: tests check). */
+double pumma_sim_bcast(const pumma_coll_ops_t *v, const pumma_netmodel_t *nm,
+                       int kind, int np, int root, double bytes,
+                       double seg_bytes, int esize);
+double pumma_sim_reduce(const pumma_coll_ops_t *v,
+                        const pumma_netmodel_t *nm, int kind, int np,
+                        int root, double bytes, double seg_bytes, int esize);
+/* The sends process `me` makes in a broadcast (reduce != 0: a reduce) of
+ * count elements of esize bytes cut at seg_elems, in the order the
+ * simulator has it make them: destinations and bytes (the first max of
+ * them), and how many (-1: out of memory). Tests compare it with what the
+ * variant's engine sends. */
+int pumma_sim_sends(const pumma_coll_ops_t *v, int reduce, int np, int root,
+                    int me, int64_t count, int esize, int seg_elems,
+                    int *dest, double *bytes, int max);
+/* One roll of `bytes` per process around a ring of np. */
+double pumma_sim_shift(const pumma_shift_ops_t *v, const pumma_netmodel_t *nm,
+                       int kind, int np, double bytes);
+
+/*
+ * The closed forms of seed 004's Table 3 (pLogP) for the broadcasts they
+ * cover, and their Hockney counterparts: linear (flat tree), segmented
+ * chain (k pieces of s bytes), binary (an upper bound) and binomial.
+ * For tests and reports.
+ */
+double pumma_closed_linear(const pumma_netmodel_t *nm, int kind, int np,
+                           double m);
+double pumma_closed_chain(const pumma_netmodel_t *nm, int kind, int np,
+                          double s, int k);
+double pumma_closed_binary(const pumma_netmodel_t *nm, int kind, int np,
+                           double m);
+double pumma_closed_binomial(const pumma_netmodel_t *nm, int kind, int np,
+                             double m);
+
+#endif

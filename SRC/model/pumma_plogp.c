@@ -1,0 +1,268 @@
+/*
+ * pumma_plogp.c -- the pLogP parameters of the running MPI between two
+ * processes, measured the way Kielmann et al. measure them (logp_mpi):
+ *
+ *   rtt(m)  a message of m bytes from a to b and an empty one back;
+ *   os(m)   the time a's send call takes, b's receive already posted and
+ *           a's previous message long gone (a waits for b's empty reply
+ *           between two, so no gap is in it);
+ *   or(m)   the time b's receive call takes when the message is already
+ *           there (b waits rtt(m) and more before calling it);
+ *   g(m)    the time per message of a stream of n messages of m bytes from
+ *           a to b, closed by b's empty reply: (T(n) - rtt(0)) / n, n
+ *           doubled from 4 until g(m) changes by less than 5% (saturation);
+ *   L       rtt(0)/2 - g(0).
+ *
+ * Each of the four is the mean of repeated runs, repeated until the half
+ * width of its 95% confidence interval is within 5% of the mean (at least
+ * 5 runs, at most 50, or fewer when the time budget runs out). Sizes are 0
+ * and the powers of two up to max_bytes; a size whose single message would
+ * take beyond a tenth of what is left of the budget ends the series (the
+ * model extrapolates above the last size measured).
+ *
+ * a decides when a run is the last one (or is measured at b, which tells a
+ * in its reply); every decision travels in a message of its own after the
+ * timed part, so both sides always agree on what comes next.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pumma_netmodel.h"
+
+enum { MIN_RUNS = 5, MAX_RUNS = 50, TAG = PUMMA_TAG_MODEL };
+
+/* Running mean and 95% confidence interval of one quantity. */
+typedef struct acc {
+    int n;
+    double sum, sum2;
+} acc_t;
+
+static void acc_add(acc_t *a, double x)
+{
+    a->n++;
+    a->sum += x;
+    a->sum2 += x * x;
+}
+
+static double acc_mean(const acc_t *a) { return a->n ? a->sum / a->n : 0; }
+
+/* Enough runs: the interval is narrow, or MAX_RUNS, or out of time. */
+static int acc_done(const acc_t *a, double deadline)
+{
+    if (a->n >= MAX_RUNS || (a->n >= 2 && MPI_Wtime() > deadline)) return 1;
+    if (a->n < MIN_RUNS) return 0;
+    double m = acc_mean(a);
+    double var = (a->sum2 - a->n * m * m) / (a->n - 1);
+    double half = 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)a->n);
+    return half <= 0.05 * m;
+}
+
+typedef struct pair {
+    MPI_Comm comm;
+    int me, peer;               /* I am a (me == 0) or b (me == 1) */
+    char *buf;
+    double deadline;
+} pair_t;
+
+/* The decision of the side that measured (from), known to both. */
+static int agree(pair_t *p, int from, int stop)
+{
+    if (p->me == from)
+        MPI_Send(&stop, 1, MPI_INT, p->peer, TAG, p->comm);
+    else
+        MPI_Recv(&stop, 1, MPI_INT, p->peer, TAG, p->comm, MPI_STATUS_IGNORE);
+    return stop;
+}
+
+/* The value the side `from` holds, known to both. */
+static double share(pair_t *p, int from, double v)
+{
+    if (p->me == from)
+        MPI_Send(&v, 1, MPI_DOUBLE, p->peer, TAG, p->comm);
+    else
+        MPI_Recv(&v, 1, MPI_DOUBLE, p->peer, TAG, p->comm, MPI_STATUS_IGNORE);
+    return v;
+}
+
+static void spin(double s)
+{
+    double t0 = MPI_Wtime();
+    while (MPI_Wtime() - t0 < s) {
+    }
+}
+
+static double rtt(pair_t *p, int m)
+{
+    acc_t a = {0};
+    for (int stop = 0; !stop;) {
+        double t0 = MPI_Wtime();
+        if (p->me == 0) {
+            MPI_Send(p->buf, m, MPI_BYTE, p->peer, TAG, p->comm);
+            MPI_Recv(p->buf, 0, MPI_BYTE, p->peer, TAG, p->comm,
+                     MPI_STATUS_IGNORE);
+            acc_add(&a, MPI_Wtime() - t0);
+        } else {
+            MPI_Recv(p->buf, m, MPI_BYTE, p->peer, TAG, p->comm,
+                     MPI_STATUS_IGNORE);
+            MPI_Send(p->buf, 0, MPI_BYTE, p->peer, TAG, p->comm);
+        }
+        stop = agree(p, 0, p->me == 0 && acc_done(&a, p->deadline));
+    }
+    return acc_mean(&a);
+}
+
+static double send_overhead(pair_t *p, int m)
+{
+    acc_t a = {0};
+    for (int stop = 0; !stop;) {
+        if (p->me == 0) {
+            double t0 = MPI_Wtime();
+            MPI_Send(p->buf, m, MPI_BYTE, p->peer, TAG, p->comm);
+            acc_add(&a, MPI_Wtime() - t0);
+            MPI_Recv(p->buf, 0, MPI_BYTE, p->peer, TAG, p->comm,
+                     MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(p->buf, m, MPI_BYTE, p->peer, TAG, p->comm,
+                     MPI_STATUS_IGNORE);
+            MPI_Send(p->buf, 0, MPI_BYTE, p->peer, TAG, p->comm);
+        }
+        stop = agree(p, 0, p->me == 0 && acc_done(&a, p->deadline));
+    }
+    return acc_mean(&a);
+}
+
+/* b waits out the transfer (twice the round trip) before receiving. A
+ * message above the eager limit waits for the receive to move: then or(m)
+ * holds the transfer, as it does when such a message arrives. */
+static double recv_overhead(pair_t *p, int m, double wait)
+{
+    acc_t a = {0};
+    for (int stop = 0; !stop;) {
+        if (p->me == 0) {
+            MPI_Send(p->buf, m, MPI_BYTE, p->peer, TAG, p->comm);
+            MPI_Recv(p->buf, 0, MPI_BYTE, p->peer, TAG, p->comm,
+                     MPI_STATUS_IGNORE);
+        } else {
+            spin(wait);
+            double t0 = MPI_Wtime();
+            MPI_Recv(p->buf, m, MPI_BYTE, p->peer, TAG, p->comm,
+                     MPI_STATUS_IGNORE);
+            acc_add(&a, MPI_Wtime() - t0);
+            MPI_Send(p->buf, 0, MPI_BYTE, p->peer, TAG, p->comm);
+        }
+        stop = agree(p, 1, p->me == 1 && acc_done(&a, p->deadline));
+    }
+    return share(p, 1, acc_mean(&a));
+}
+
+/* A stream of n messages closed by an empty reply: seconds per message. */
+static double stream(pair_t *p, int m, int n, double rtt0)
+{
+    acc_t a = {0};
+    for (int stop = 0; !stop;) {
+        double t0 = MPI_Wtime();
+        if (p->me == 0) {
+            for (int i = 0; i < n; i++)
+                MPI_Send(p->buf, m, MPI_BYTE, p->peer, TAG, p->comm);
+            MPI_Recv(p->buf, 0, MPI_BYTE, p->peer, TAG, p->comm,
+                     MPI_STATUS_IGNORE);
+            double g = (MPI_Wtime() - t0 - rtt0) / n;
+            acc_add(&a, g > 0 ? g : 0);
+        } else {
+            for (int i = 0; i < n; i++)
+                MPI_Recv(p->buf, m, MPI_BYTE, p->peer, TAG, p->comm,
+                         MPI_STATUS_IGNORE);
+            MPI_Send(p->buf, 0, MPI_BYTE, p->peer, TAG, p->comm);
+        }
+        stop = agree(p, 0, p->me == 0 && acc_done(&a, p->deadline));
+    }
+    return acc_mean(&a);
+}
+
+/* g(m): streams of 4, 8, 16, ... until two agree within 5%. */
+static double gap(pair_t *p, int m, double rtt0, double one)
+{
+    double prev = -1, g = 0;
+    for (int n = 4;; n *= 2) {
+        g = stream(p, m, n, rtt0);
+        int stop = p->me == 0 &&
+                   ((prev > 0 && fabs(g - prev) <= 0.05 * prev) || n >= 256 ||
+                    MPI_Wtime() + 2 * n * one > p->deadline);
+        if (agree(p, 0, stop)) break;
+        prev = g;
+    }
+    return share(p, 0, g);
+}
+
+int pumma_plogp_measure(MPI_Comm comm, int a, int b, double max_bytes,
+                        double budget, pumma_plogp_t *s)
+{
+    int me, rc = PUMMA_OK;
+    MPI_Comm_rank(comm, &me);
+    memset(s, 0, sizeof *s);
+    if (me == a || me == b) {
+        pair_t p;
+        p.comm = comm;
+        p.me = me == a ? 0 : 1;
+        p.peer = me == a ? b : a;
+        p.deadline = MPI_Wtime() + budget;
+        double top = max_bytes < 1 ? 1 : max_bytes;
+        if (top > 1 << 30) top = 1 << 30;
+        p.buf = malloc((size_t)top);
+        int ok = p.buf != NULL, both = 0;
+        /* both must be able to go on */
+        MPI_Sendrecv(&ok, 1, MPI_INT, p.peer, TAG, &both, 1, MPI_INT, p.peer,
+                     TAG, comm, MPI_STATUS_IGNORE);
+        if (ok && both) {
+            memset(p.buf, 1, (size_t)top);
+            double rtt0 = 0;
+            for (double m = 0; m <= top && s->n < PUMMA_PLOGP_MAXS;
+                 m = m > 0 ? 2 * m : 1) {
+                const int i = s->n;
+                double r = share(&p, 0, rtt(&p, (int)m));
+                if (i == 0) rtt0 = r;
+                s->m[i] = m;
+                s->rtt[i] = r;
+                s->os[i] = send_overhead(&p, (int)m);
+                s->orv[i] = recv_overhead(&p, (int)m, 2 * r);
+                s->g[i] = gap(&p, (int)m, rtt0, r);
+                s->n++;
+                /* the next size, twice this one, must fit what is left */
+                int more = MPI_Wtime() + 40 * r < p.deadline;
+                if (!agree(&p, 0, p.me == 0 ? !more : 0)) continue;
+                break;
+            }
+            s->L = s->rtt[0] / 2 - s->g[0];
+            if (s->L < 0) s->L = 0;
+        } else {
+            rc = PUMMA_ENOMEM;
+        }
+        free(p.buf);
+    }
+    /* everyone gets a's samples */
+    double flat[1 + 1 + 5 * PUMMA_PLOGP_MAXS + 1];
+    if (me == a) {
+        flat[0] = s->n;
+        flat[1] = s->L;
+        for (int i = 0; i < PUMMA_PLOGP_MAXS; i++) {
+            flat[2 + 5 * i] = s->m[i];
+            flat[3 + 5 * i] = s->os[i];
+            flat[4 + 5 * i] = s->orv[i];
+            flat[5 + 5 * i] = s->g[i];
+            flat[6 + 5 * i] = s->rtt[i];
+        }
+        flat[2 + 5 * PUMMA_PLOGP_MAXS] = rc;
+    }
+    MPI_Bcast(flat, 3 + 5 * PUMMA_PLOGP_MAXS, MPI_DOUBLE, a, comm);
+    s->n = (int)flat[0];
+    s->L = flat[1];
+    for (int i = 0; i < PUMMA_PLOGP_MAXS; i++) {
+        s->m[i] = flat[2 + 5 * i];
+        s->os[i] = flat[3 + 5 * i];
+        s->orv[i] = flat[4 + 5 * i];
+        s->g[i] = flat[5 + 5 * i];
+        s->rtt[i] = flat[6 + 5 * i];
+    }
+    return (int)flat[2 + 5 * PUMMA_PLOGP_MAXS];
+}

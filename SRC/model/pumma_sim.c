@@ -1,0 +1,280 @@
+/*
+ * pumma_sim.c -- pumma's broadcasts, reduces and shifts run on a model
+ * clock instead of MPI (pumma_netmodel.h).
+ *
+ * A variant's schedule is built from what its engine runs: the tree its
+ * shape function gives (pumma_coll_ops_t.shape), the pieces pumma_coll_cut
+ * makes of the message, and the order in which the engines of
+ * pumma_bcast_tree.c and pumma_reduce_tree.c handle them -- a non-root
+ * receives piece k from its parent and sends it to its children in their
+ * order; an inner node of a reduce receives piece k from each child in
+ * turn, adding each, then sends the sum on. The shifts' two schedules are
+ * written out below beside the code they mirror. Each process then runs its
+ * list of operations in order:
+ *   send  starts when its process is free and its last send's gap has
+ *         passed; the process is busy for the model's `busy`; the message
+ *         is complete at its destination `arrive` after the start;
+ *   recv  completes when its message is complete, and no sooner than the
+ *         gap after the process's previous receive (a receiver takes
+ *         messages one at a time); the process continues from then;
+ *   add   the process is busy for the bytes times the model's add time.
+ * Messages between two processes are matched in order, as MPI's
+ * non-overtaking rule matches them. The prediction is when the last
+ * process finishes.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "pumma_netmodel.h"
+
+enum { SEND, RECV, ADD };
+typedef struct op {
+    int kind, peer;
+    double bytes;
+} op_t;
+
+typedef struct sim {
+    int np;
+    op_t **ops;               /* ops[p]: process p's list */
+    int *nops, *cap;
+    double **arr;             /* arr[s*np+d]: arrivals of s's messages to d */
+    int *nsent, *acap, *nrecv;
+    int fail;
+} sim_t;
+
+static void emit(sim_t *s, int p, int kind, int peer, double bytes)
+{
+    if (s->fail) return;
+    if (s->nops[p] == s->cap[p]) {
+        int c = s->cap[p] ? 2 * s->cap[p] : 16;
+        op_t *o = realloc(s->ops[p], sizeof(op_t) * (size_t)c);
+        if (!o) { s->fail = 1; return; }
+        s->ops[p] = o;
+        s->cap[p] = c;
+    }
+    s->ops[p][s->nops[p]++] = (op_t){kind, peer, bytes};
+}
+
+static int sim_init(sim_t *s, int np)
+{
+    s->np = np;
+    s->fail = 0;
+    s->ops = calloc((size_t)np, sizeof(op_t *));
+    s->nops = calloc((size_t)np * 2, sizeof(int));
+    s->arr = calloc((size_t)np * np, sizeof(double *));
+    s->nsent = calloc((size_t)np * np * 3, sizeof(int));
+    if (!s->ops || !s->nops || !s->arr || !s->nsent) return -1;
+    s->cap = s->nops + np;
+    s->acap = s->nsent + np * np;
+    s->nrecv = s->acap + np * np;
+    return 0;
+}
+
+static void sim_free(sim_t *s)
+{
+    for (int p = 0; s->ops && p < s->np; p++) free(s->ops[p]);
+    for (int i = 0; s->arr && i < s->np * s->np; i++) free(s->arr[i]);
+    free(s->ops);
+    free(s->nops);
+    free(s->arr);
+    free(s->nsent);
+}
+
+static int push_arrival(sim_t *s, int from, int to, double t)
+{
+    const int q = from * s->np + to;
+    if (s->nsent[q] == s->acap[q]) {
+        int c = s->acap[q] ? 2 * s->acap[q] : 8;
+        double *a = realloc(s->arr[q], sizeof(double) * (size_t)c);
+        if (!a) return -1;
+        s->arr[q] = a;
+        s->acap[q] = c;
+    }
+    s->arr[q][s->nsent[q]++] = t;
+    return 0;
+}
+
+/* Run every process's list; the time the last one finishes, or -1 if some
+ * receive never finds its message (a schedule that would deadlock). */
+static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
+{
+    const int np = s->np;
+    if (s->fail) return -1;
+    int *pc = calloc((size_t)np, sizeof(int));
+    double *t = calloc((size_t)np * 3, sizeof(double));
+    if (!pc || !t) {
+        free(pc);
+        free(t);
+        return -1;
+    }
+    double *sgate = t + np, *rlast = t + 2 * np;
+    for (int p = 0; p < np; p++) rlast[p] = -INFINITY;
+    double end = 0;
+    for (int moved = 1; moved;) {
+        moved = 0;
+        for (int p = 0; p < np; p++) {
+            for (; pc[p] < s->nops[p]; pc[p]++) {
+                const op_t *o = &s->ops[p][pc[p]];
+                pumma_nm_cost_t c;
+                if (o->kind == ADD) {
+                    t[p] += o->bytes * nm->add;
+                } else if (o->kind == SEND) {
+                    pumma_nm_msg(nm, kind, o->bytes, &c);
+                    double start = t[p] > sgate[p] ? t[p] : sgate[p];
+                    if (push_arrival(s, p, o->peer, start + c.arrive)) {
+                        end = -1;
+                        goto out;
+                    }
+                    t[p] = start + c.busy;
+                    sgate[p] = start + c.gap;
+                } else {
+                    const int q = o->peer * np + p;
+                    if (s->nrecv[q] == s->nsent[q]) break;  /* not sent yet */
+                    pumma_nm_msg(nm, kind, o->bytes, &c);
+                    double done = s->arr[q][s->nrecv[q]++];
+                    if (done < rlast[p] + c.gap) done = rlast[p] + c.gap;
+                    rlast[p] = done;
+                    if (t[p] < done) t[p] = done;
+                }
+                moved = 1;
+            }
+        }
+    }
+    for (int p = 0; p < np; p++) {
+        if (pc[p] < s->nops[p]) {
+            end = -1;
+            goto out;
+        }
+        if (t[p] > end) end = t[p];
+    }
+out:
+    free(pc);
+    free(t);
+    return end;
+}
+
+/* The MPI variants have no tree of pumma's: simulated as binomial. */
+static const pumma_coll_ops_t *tree_of(const pumma_coll_ops_t *v)
+{
+    return v->shape ? v : pumma_comm_find(PUMMA_BCAST_TABLE, "binomial");
+}
+
+/* Process me's part of a broadcast (reduce) with variant v: the pieces as
+ * v's start() asks its engine for them, in the order the engine handles
+ * them. emit(s, me, ...) gets each operation. */
+static void build(sim_t *s, const pumma_coll_ops_t *v, int reduce, int np,
+                  int root, int me, int64_t count, int esize, int seg_elems,
+                  int *kids)
+{
+    const pumma_coll_ops_t *tv = tree_of(v);
+    int seg = tv->seg_default < 0 ? 0
+              : seg_elems > 0    ? seg_elems
+                                 : tv->seg_default / esize;
+    int npc, piece, parent;
+    pumma_coll_cut(count, seg, &npc, &piece);
+    const int nk = tv->shape(np, root, me, &parent, kids);
+    for (int k = 0; k < npc; k++) {
+        int64_t rest = count - (int64_t)k * piece;
+        double len = (double)(rest < piece ? rest : piece) * esize;
+        if (!reduce) {
+            if (parent >= 0) emit(s, me, RECV, parent, len);
+            for (int j = 0; j < nk; j++) emit(s, me, SEND, kids[j], len);
+        } else {
+            for (int j = 0; j < nk; j++) {
+                emit(s, me, RECV, kids[j], len);
+                emit(s, me, ADD, -1, len);
+            }
+            if (parent >= 0) emit(s, me, SEND, parent, len);
+        }
+    }
+}
+
+static double coll(const pumma_coll_ops_t *v, int reduce,
+                   const pumma_netmodel_t *nm, int kind, int np, int root,
+                   double bytes, double seg_bytes, int esize)
+{
+    if (np <= 1 || bytes <= 0) return 0;
+    if (esize < 1) esize = 1;
+    const int64_t count = (int64_t)ceil(bytes / esize);
+    const int seg = (int)fmin(floor(seg_bytes / esize), 2147483647.0);
+    sim_t s = {0};
+    int *kids = malloc(sizeof(int) * (size_t)np);
+    double r = -1;
+    if (kids && !sim_init(&s, np)) {
+        for (int me = 0; me < np; me++)
+            build(&s, v, reduce, np, root, me, count, esize, seg, kids);
+        r = sim_run(&s, nm, kind);
+    }
+    sim_free(&s);
+    free(kids);
+    return r;
+}
+
+double pumma_sim_bcast(const pumma_coll_ops_t *v, const pumma_netmodel_t *nm,
+                       int kind, int np, int root, double bytes,
+                       double seg_bytes, int esize)
+{
+    return coll(v, 0, nm, kind, np, root, bytes, seg_bytes, esize);
+}
+
+double pumma_sim_reduce(const pumma_coll_ops_t *v,
+                        const pumma_netmodel_t *nm, int kind, int np,
+                        int root, double bytes, double seg_bytes, int esize)
+{
+    return coll(v, 1, nm, kind, np, root, bytes, seg_bytes, esize);
+}
+
+int pumma_sim_sends(const pumma_coll_ops_t *v, int reduce, int np, int root,
+                    int me, int64_t count, int esize, int seg_elems,
+                    int *dest, double *bytes, int max)
+{
+    sim_t s = {0};
+    int *kids = malloc(sizeof(int) * (size_t)(np > 0 ? np : 1)), n = -1;
+    if (kids && np > 1 && !sim_init(&s, np)) {
+        build(&s, v, reduce, np, root, me, count, esize, seg_elems, kids);
+        n = 0;
+        for (int i = 0; !s.fail && i < s.nops[me]; i++) {
+            const op_t *o = &s.ops[me][i];
+            if (o->kind != SEND) continue;
+            if (n < max) {
+                dest[n] = o->peer;
+                bytes[n] = o->bytes;
+            }
+            n++;
+        }
+        if (s.fail) n = -1;
+    } else if (kids && np <= 1) {
+        n = 0;
+    }
+    sim_free(&s);
+    free(kids);
+    return n;
+}
+
+/* The two shifts (pumma_shift_simultaneous.c, pumma_shift_oddeven.c): a
+ * roll to the next process, from the previous. oddeven: odd processes send
+ * first; an even one sends once its receive from an odd one is in (on a
+ * ring of odd length process 0 and the last, both even, send at once). */
+double pumma_sim_shift(const pumma_shift_ops_t *v, const pumma_netmodel_t *nm,
+                       int kind, int np, double bytes)
+{
+    if (np <= 1 || bytes <= 0) return 0;
+    sim_t s = {0};
+    double r = -1;
+    const int oddeven = v->two_steps;
+    if (sim_init(&s, np)) goto out;
+    for (int me = 0; me < np; me++) {
+        const int dest = (me + 1) % np, source = (me - 1 + np) % np;
+        if (oddeven && me % 2 == 0 && source % 2 == 1) {
+            emit(&s, me, RECV, source, bytes);
+            emit(&s, me, SEND, dest, bytes);
+        } else {
+            emit(&s, me, SEND, dest, bytes);
+            emit(&s, me, RECV, source, bytes);
+        }
+    }
+    r = sim_run(&s, nm, kind);
+out:
+    sim_free(&s);
+    return r;
+}

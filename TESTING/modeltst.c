@@ -1,0 +1,419 @@
+/*
+ * modeltst.c -- tester of the communication models and of the simulator
+ * that predicts pumma's collectives with them (SRC/model/pumma_netmodel.c,
+ * pumma_sim.c).
+ *
+ *   mpiexec -n NP ./xmodeltst        (NP >= 2 for the schedule group)
+ *
+ * closed     the simulator against closed forms, for each of the four
+ *            models with parameters given here: seed 004's Table 3 for the
+ *            linear broadcast and the segmented chain (pipeline, and
+ *            ring-inc as a chain of one piece), exactly; binomial against
+ *            the hypercube tree's own form (a process whose relative rank
+ *            has s bits set, the highest bit 2^H, is reached after s
+ *            transfers and H+1-s extra gaps), which is Table 3's at powers
+ *            of two; binary under Table 3's bound; the flat (direct) and
+ *            chain (ring) reduces and both shifts worked by hand.
+ * complete   every variant of the tables, every model, np 1 to 40, every
+ *            root, several sizes and segments: the schedule completes (no
+ *            receive waits for a message never sent) and costs more with
+ *            more bytes.
+ * fits       a machine synthesized from known Hockney, LogP and LogGP
+ *            parameters: each fit recovers its own model's parameters, and
+ *            pLogP's interpolation returns its samples.
+ * schedule   (MPI, every communicator size 2..NP) each tree variant's
+ *            engine, run for real, makes exactly the sends the simulator
+ *            has it make -- destinations, sizes and order -- for every
+ *            root, count and segment: MPI_Isend is intercepted through the
+ *            profiling interface, so prediction and implementation cannot
+ *            drift apart unnoticed.
+ * One PASSED/FAILED line per group; `N passed, N failed` last.
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pumma_netmodel.h"
+
+static int npass, nfail, group_fail, me_world;
+
+static void check(int ok, const char *group, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void check(int ok, const char *group, const char *fmt, ...)
+{
+    if (ok) return;
+    if (group_fail++ < 5) {
+        va_list ap;
+        va_start(ap, fmt);
+        printf("FAILED %s: ", group);
+        vprintf(fmt, ap);
+        printf("\n");
+        va_end(ap);
+    }
+}
+
+static void group_end(const char *group)
+{
+    if (group_fail) nfail++;
+    else {
+        npass++;
+        printf("PASSED %s\n", group);
+    }
+    group_fail = 0;
+}
+
+static int close_to(double x, double y)
+{
+    return fabs(x - y) <= 1e-9 * (fabs(x) + fabs(y)) + 1e-18;
+}
+
+/* Four machines, one per model; the pLogP one has an eager/rendezvous
+ * step at 4 KiB (os falls, g jumps) that no linear model has. */
+static void machines(pumma_netmodel_t nm[PUMMA_NM_COUNT])
+{
+    memset(nm, 0, sizeof(pumma_netmodel_t) * PUMMA_NM_COUNT);
+    for (int k = 0; k < PUMMA_NM_COUNT; k++) nm[k].add = 2e-10;
+    nm[PUMMA_NM_HOCKNEY].alpha = 5e-6;
+    nm[PUMMA_NM_HOCKNEY].beta = 1e-9;
+    nm[PUMMA_NM_LOGP].L = 3e-6;
+    nm[PUMMA_NM_LOGP].o = 1e-6;
+    nm[PUMMA_NM_LOGP].g = 2e-6;
+    nm[PUMMA_NM_LOGP].w = 4096;
+    nm[PUMMA_NM_LOGGP].gL = 3e-6;
+    nm[PUMMA_NM_LOGGP].gO = 1e-6;
+    nm[PUMMA_NM_LOGGP].gg = 2e-6;
+    nm[PUMMA_NM_LOGGP].gG = 5e-10;
+    pumma_plogp_t *s = &nm[PUMMA_NM_PLOGP].s;
+    const double m[] = {0, 1024, 4096, 8192, 65536, 1048576};
+    const double os[] = {1e-6, 1.5e-6, 3e-6, 1e-6, 1e-6, 1e-6};
+    const double g[] = {2e-6, 2.5e-6, 5e-6, 12e-6, 40e-6, 500e-6};
+    s->n = 6;
+    s->L = 4e-6;
+    for (int i = 0; i < s->n; i++) {
+        s->m[i] = m[i];
+        s->os[i] = os[i];
+        s->orv[i] = os[i];
+        s->g[i] = g[i];
+        s->rtt[i] = 2 * s->L + g[i] + g[0];
+    }
+}
+
+static const pumma_coll_ops_t *bcast(const char *name)
+{
+    return pumma_comm_find(PUMMA_BCAST_TABLE, name);
+}
+
+/* The hypercube tree, LSB first (pumma_bcast_binomial.c): relative rank r
+ * is reached through its set bits in increasing order; the hop to bit b
+ * leaves its sender as its (log2(b) - log2(previous bit) - 1)-th send. */
+static double binomial_hand(int np, double gap, double arrive)
+{
+    double worst = 0;
+    for (int r = 1; r < np; r++) {
+        int s = 0, h = 0;
+        for (int b = 0; (1 << b) <= r; b++)
+            if (r & (1 << b)) {
+                s++;
+                h = b;
+            }
+        double t = s * arrive + (h + 1 - s) * gap;
+        if (t > worst) worst = t;
+    }
+    return worst;
+}
+
+static void test_closed(void)
+{
+    const char *G = "closed forms against the simulator";
+    pumma_netmodel_t nm[PUMMA_NM_COUNT];
+    machines(nm);
+    const double sizes[] = {8, 1000, 4096, 5000, 100000, 3e6};
+    for (int k = 0; k < PUMMA_NM_COUNT; k++) {
+        const pumma_netmodel_t *x = &nm[k];
+        const char *mn = pumma_nm_name(k);
+        for (int np = 2; np <= 33; np++) {
+            for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+                const double m = sizes[i];
+                pumma_nm_cost_t c;
+                pumma_nm_msg(x, k, m, &c);
+                double sim = pumma_sim_bcast(bcast("linear"), x, k, np, 0, m,
+                                             0, 1);
+                double cf = pumma_closed_linear(x, k, np, m);
+                check(close_to(sim, cf), G, "%s linear np %d m %g: %g vs %g",
+                      mn, np, m, sim, cf);
+                sim = pumma_sim_bcast(bcast("ring-inc"), x, k, np, np / 2, m,
+                                      0, 1);
+                cf = pumma_closed_chain(x, k, np, m, 1);
+                check(close_to(sim, cf), G, "%s ring-inc np %d m %g: %g vs %g",
+                      mn, np, m, sim, cf);
+                for (int pieces = 1; pieces <= 64; pieces *= 4) {
+                    sim = pumma_sim_bcast(bcast("pipeline"), x, k, np, 1 % np,
+                                          m * pieces, m, 1);
+                    cf = pumma_closed_chain(x, k, np, m, pieces);
+                    check(close_to(sim, cf), G,
+                          "%s pipeline np %d %d x %g: %g vs %g", mn, np,
+                          pieces, m, sim, cf);
+                }
+                sim = pumma_sim_bcast(bcast("binomial"), x, k, np, np - 1, m,
+                                      0, 1);
+                cf = binomial_hand(np, c.gap, c.arrive);
+                check(close_to(sim, cf), G, "%s binomial np %d m %g: %g vs %g",
+                      mn, np, m, sim, cf);
+                if ((np & (np - 1)) == 0) {
+                    cf = pumma_closed_binomial(x, k, np, m);
+                    check(close_to(sim, cf), G,
+                          "%s binomial np %d m %g: %g vs Table 3's %g", mn, np,
+                          m, sim, cf);
+                }
+                sim = pumma_sim_bcast(bcast("binary"), x, k, np, 0, m, 0, 1);
+                cf = pumma_closed_binary(x, k, np, m);
+                check(sim <= cf * (1 + 1e-12) && sim >= c.arrive, G,
+                      "%s binary np %d m %g: %g above the bound %g", mn, np,
+                      m, sim, cf);
+                /* flat reduce: every child's message in at `arrive`, the
+                 * root takes them one gap apart and adds each */
+                double t = 0, done = -INFINITY;
+                for (int j = 1; j < np; j++) {
+                    done = fmax(c.arrive, done + c.gap);
+                    t = fmax(t, done) + m * x->add;
+                }
+                sim = pumma_sim_reduce(
+                    pumma_comm_find(PUMMA_REDUCE_TABLE, "direct"), x, k, np, 0,
+                    m, 0, 1);
+                check(close_to(sim, t), G, "%s direct np %d m %g: %g vs %g",
+                      mn, np, m, sim, t);
+                sim = pumma_sim_reduce(
+                    pumma_comm_find(PUMMA_REDUCE_TABLE, "ring"), x, k, np,
+                    np - 1, m, 0, 1);
+                t = (np - 1) * (c.arrive + m * x->add);
+                check(close_to(sim, t), G, "%s ring np %d m %g: %g vs %g", mn,
+                      np, m, sim, t);
+                sim = pumma_sim_shift(pumma_shift_find("simultaneous"), x, k,
+                                      np, m);
+                check(close_to(sim, c.arrive), G,
+                      "%s simultaneous np %d: %g vs %g", mn, np, sim,
+                      c.arrive);
+                sim = pumma_sim_shift(pumma_shift_find("oddeven"), x, k, np,
+                                      m);
+                check(close_to(sim, 2 * c.arrive), G,
+                      "%s oddeven np %d: %g vs %g", mn, np, sim,
+                      2 * c.arrive);
+            }
+        }
+    }
+    /* Table 3's binomial itself, on its own terms (pLogP, P = 8):
+     * 3 L + 3 g(m). */
+    pumma_nm_cost_t c;
+    pumma_nm_msg(&nm[PUMMA_NM_PLOGP], PUMMA_NM_PLOGP, 65536, &c);
+    check(close_to(pumma_closed_binomial(&nm[PUMMA_NM_PLOGP], PUMMA_NM_PLOGP,
+                                         8, 65536),
+                   3 * 4e-6 + 3 * 40e-6),
+          G, "Table 3 binomial P=8");
+    check(close_to(c.arrive, 44e-6) && close_to(c.gap, 40e-6), G,
+          "pLogP at a sample: arrive %g gap %g", c.arrive, c.gap);
+    group_end(G);
+}
+
+static void test_complete(void)
+{
+    const char *G = "every schedule completes";
+    pumma_netmodel_t nm[PUMMA_NM_COUNT];
+    machines(nm);
+    const double sizes[] = {1, 777, 65536, 1e6};
+    const double segs[] = {0, 1, 1000, 8192};
+    for (int k = 0; k < PUMMA_NM_COUNT; k++)
+        for (int red = 0; red < 2; red++)
+            for (int v = 0;; v++) {
+                const pumma_coll_ops_t *op = pumma_comm_at(
+                    red ? PUMMA_REDUCE_TABLE : PUMMA_BCAST_TABLE, v);
+                if (!op) break;
+                for (int np = 1; np <= 40; np += np < 9 ? 1 : 7)
+                    for (int root = 0; root < np; root += 1 + np / 4)
+                        for (int si = 0; si < 4; si++)
+                            for (int gi = 0; gi < 4; gi++) {
+                                double a = red ? pumma_sim_reduce(
+                                                     op, &nm[k], k, np, root,
+                                                     sizes[si], segs[gi], 1)
+                                               : pumma_sim_bcast(
+                                                     op, &nm[k], k, np, root,
+                                                     sizes[si], segs[gi], 1);
+                                double b = red ? pumma_sim_reduce(
+                                                     op, &nm[k], k, np, root,
+                                                     2 * sizes[si], segs[gi], 1)
+                                               : pumma_sim_bcast(
+                                                     op, &nm[k], k, np, root,
+                                                     2 * sizes[si], segs[gi], 1);
+                                check(a >= 0 && b >= a && (np > 1 || a == 0),
+                                      G,
+                                      "%s %s %s np %d root %d m %g seg %g: "
+                                      "%g, %g at twice the bytes",
+                                      pumma_nm_name(k), red ? "reduce" : "bcast",
+                                      op->name, np, root, sizes[si], segs[gi],
+                                      a, b);
+                            }
+            }
+    group_end(G);
+}
+
+static void test_fits(void)
+{
+    const char *G = "fits recover a synthetic machine";
+    pumma_netmodel_t nm[PUMMA_NM_COUNT];
+    machines(nm);
+    for (int k = 0; k < PUMMA_NM_PLOGP; k++) {
+        pumma_netmodel_t x = nm[k];
+        pumma_nm_synthesize(&x, k, 4 << 20);
+        pumma_netmodel_t f;
+        memset(&f, 0, sizeof f);
+        f.s = x.s;
+        pumma_nm_fit(&f);
+        if (k == PUMMA_NM_HOCKNEY)
+            check(close_to(f.alpha, x.alpha) && close_to(f.beta, x.beta), G,
+                  "hockney: alpha %g beta %g, fitted %g %g", x.alpha, x.beta,
+                  f.alpha, f.beta);
+        if (k == PUMMA_NM_LOGP)
+            check(close_to(f.L, x.L) && close_to(f.o, x.o) &&
+                      close_to(f.g, x.g) && f.w == x.w,
+                  G, "logp: L %g o %g g %g w %g, fitted %g %g %g %g", x.L,
+                  x.o, x.g, x.w, f.L, f.o, f.g, f.w);
+        if (k == PUMMA_NM_LOGGP)
+            check(close_to(f.gL, x.gL) && close_to(f.gO, x.gO) &&
+                      close_to(f.gg, x.gg) && close_to(f.gG, x.gG),
+                  G, "loggp: L %g o %g g %g G %g, fitted %g %g %g %g", x.gL,
+                  x.gO, x.gg, x.gG, f.gL, f.gO, f.gg, f.gG);
+        /* the fitted model predicts the samples it came from */
+        for (int i = 0; i < x.s.n; i++) {
+            pumma_nm_cost_t a, b;
+            pumma_nm_msg(&x, k, x.s.m[i], &a);
+            pumma_nm_msg(&f, k, x.s.m[i], &b);
+            check(close_to(a.arrive, b.arrive) && close_to(a.gap, b.gap), G,
+                  "%s at %g bytes: %g/%g, fitted %g/%g", pumma_nm_name(k),
+                  x.s.m[i], a.arrive, a.gap, b.arrive, b.gap);
+        }
+    }
+    const pumma_plogp_t *s = &nm[PUMMA_NM_PLOGP].s;
+    for (int i = 0; i < s->n; i++)
+        check(pumma_plogp_at(s, s->g, s->m[i]) == s->g[i], G,
+              "plogp g at sample %d", i);
+    check(close_to(pumma_plogp_at(s, s->g, 6144), 8.5e-6), G,
+          "plogp between samples: %g", pumma_plogp_at(s, s->g, 6144));
+    group_end(G);
+}
+
+/* ------------------------------------------------- schedule (with MPI) */
+
+enum { MAXLOG = 4096 };
+static int tracing, nlog, log_dest[MAXLOG];
+static double log_bytes[MAXLOG];
+static MPI_Comm traced;
+
+/* The profiling interface: every send of the engines is logged. */
+int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm, MPI_Request *req)
+{
+    if (tracing && comm == traced && nlog < MAXLOG) {
+        int sz;
+        PMPI_Type_size(dt, &sz);
+        log_dest[nlog] = dest;
+        log_bytes[nlog++] = (double)count * sz;
+    }
+    return PMPI_Isend(buf, count, dt, dest, tag, comm, req);
+}
+
+static void test_schedule(void)
+{
+    const char *G = "engines send what the simulator schedules";
+    int np_world;
+    MPI_Comm_size(MPI_COMM_WORLD, &np_world);
+    const int64_t counts[] = {1, 1000, 30001};
+    const int segs[] = {0, 100, 7000};
+    static int sdest[MAXLOG];
+    static double sbytes[MAXLOG];
+    int bad = 0;
+    for (int np = 2; np <= np_world; np++) {
+        MPI_Comm comm;
+        MPI_Comm_split(MPI_COMM_WORLD, me_world < np ? 0 : MPI_UNDEFINED,
+                       me_world, &comm);
+        if (comm == MPI_COMM_NULL) continue;
+        double *buf = malloc(sizeof(double) * 30001),
+               *sum = malloc(sizeof(double) * 30001);
+        for (int i = 0; i < 30001; i++) buf[i] = 1;
+        for (int red = 0; red < 2; red++)
+            for (int v = 0;; v++) {
+                const pumma_coll_ops_t *op = pumma_comm_at(
+                    red ? PUMMA_REDUCE_TABLE : PUMMA_BCAST_TABLE, v);
+                if (!op) break;
+                if (!op->shape) continue;           /* MPI's own */
+                for (int root = 0; root < np; root++)
+                    for (int ci = 0; ci < 3; ci++)
+                        for (int gi = 0; gi < 3; gi++) {
+                            pumma_coll_t c;
+                            memset(&c, 0, sizeof c);
+                            c.buf = buf;
+                            c.rbuf = sum;
+                            c.count = counts[ci];
+                            c.dt = MPI_DOUBLE;
+                            c.t = &pumma_type_d;
+                            c.root = root;
+                            c.comm = comm;
+                            c.tag = 5;
+                            c.segment = segs[gi];
+                            int me;
+                            MPI_Comm_rank(comm, &me);
+                            traced = comm;
+                            nlog = 0;
+                            tracing = 1;
+                            int rc = op->start(&c);
+                            if (!rc) rc = op->wait(&c);
+                            tracing = 0;
+                            int n = pumma_sim_sends(op, red, np, root, me,
+                                                    counts[ci], 8, segs[gi],
+                                                    sdest, sbytes, MAXLOG);
+                            int same = rc == 0 && n == nlog;
+                            for (int i = 0; same && i < n; i++)
+                                same = sdest[i] == log_dest[i] &&
+                                       sbytes[i] == log_bytes[i];
+                            if (!same && bad++ < 5)
+                                check(0, G,
+                                      "%s %s np %d root %d count %lld seg %d "
+                                      "rank %d: %d sends, simulated %d",
+                                      red ? "reduce" : "bcast", op->name, np,
+                                      root, (long long)counts[ci], segs[gi],
+                                      me, nlog, n);
+                        }
+            }
+        free(buf);
+        free(sum);
+        MPI_Comm_free(&comm);
+    }
+    int all = 0;
+    MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (me_world == 0) {
+        if (all && !bad) check(0, G, "%d mismatches on other ranks", all);
+        group_fail += all > 0 && !group_fail;
+        group_end(G);
+    }
+    group_fail = 0;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me_world);
+    int np;
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (me_world == 0) {
+        test_closed();
+        test_complete();
+        test_fits();
+    }
+    if (np >= 2) test_schedule();
+    if (me_world == 0) printf("%d passed, %d failed\n", npass, nfail);
+    int f = nfail;
+    MPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return f ? 1 : 0;
+}
