@@ -1,0 +1,280 @@
+/*
+ * commtim.c -- the communication models of this machine: pLogP measured
+ * between two processes (Kielmann's method), Hockney, LogP and LogGP
+ * fitted to the same samples, and every broadcast, reduce and shift of
+ * pumma timed against what each model predicts for it (pumma_sim.c).
+ *
+ *   mpiexec -n NP ./xcommtim [-m MAXBYTES] [-b BUDGET_S] [-r REPS]
+ *                            [-s SIZES] [-o FILE.csv]
+ *
+ * Part 1: the samples between processes 0 and 1 (sizes 0 and powers of two
+ * up to MAXBYTES, default 4 MiB, within BUDGET seconds, default 10) and the
+ * fitted parameters. Part 2: for communicators of the first 2..NP processes,
+ * every variant at each size of SIZES (bytes, default 8 to 4 MiB by 8x):
+ * the measured time (per repeat: a barrier, then the collective; the
+ * slowest process's median of REPS, default 20) and each model's
+ * prediction. Then, per model, the error over all cases and how often the
+ * variant it would pick is within 10% of the fastest measured (the issue's
+ * target: 90%). The CSV has one row per case and model.
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pumma_netmodel.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median over reps of this process's time, then the slowest process's. */
+static double slowest_median(double *t, int reps, MPI_Comm comm)
+{
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    double med = t[reps / 2], worst;
+    MPI_Allreduce(&med, &worst, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return worst;
+}
+
+enum { KIND_BCAST, KIND_REDUCE, KIND_SHIFT };
+
+/* One collective of `bytes` (doubles) with variant v on comm, timed. */
+static double time_coll(int kind, const void *v, MPI_Comm comm, double bytes,
+                        int reps, double *buf, double *sum)
+{
+    int me, np;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &np);
+    double *t = malloc(sizeof(double) * (size_t)reps);
+    const int64_t count = (int64_t)(bytes / 8) > 0 ? (int64_t)(bytes / 8) : 1;
+    for (int r = -2; r < reps; r++) {           /* two warm-ups */
+        MPI_Barrier(comm);
+        double t0 = MPI_Wtime();
+        if (kind == KIND_SHIFT) {
+            const pumma_shift_ops_t *s = v;
+            pumma_shift_t sh;
+            memset(&sh, 0, sizeof sh);
+            sh.sbuf = buf;
+            sh.rbuf = sum;
+            sh.scount = sh.rcount = count;
+            sh.dt = MPI_DOUBLE;
+            sh.dest = (me + 1) % np;
+            sh.source = (me - 1 + np) % np;
+            sh.tag = 9;
+            sh.comm = comm;
+            s->start(&sh);
+            s->wait(&sh);
+        } else {
+            const pumma_coll_ops_t *c = v;
+            pumma_coll_t co;
+            memset(&co, 0, sizeof co);
+            co.buf = buf;
+            co.rbuf = sum;
+            co.count = count;
+            co.dt = MPI_DOUBLE;
+            co.t = &pumma_type_d;
+            co.root = 0;
+            co.comm = comm;
+            co.tag = 9;
+            c->start(&co);
+            c->wait(&co);
+        }
+        if (r >= 0) t[r] = MPI_Wtime() - t0;
+    }
+    double x = slowest_median(t, reps, comm);
+    free(t);
+    return x;
+}
+
+static double predict(int kind, const void *v, const pumma_netmodel_t *nm,
+                      int model, int np, double bytes)
+{
+    double b = floor(bytes / 8) > 0 ? floor(bytes / 8) * 8 : 8;
+    if (kind == KIND_SHIFT) return pumma_sim_shift(v, nm, model, np, b);
+    if (kind == KIND_BCAST) return pumma_sim_bcast(v, nm, model, np, 0, b, 0, 8);
+    return pumma_sim_reduce(v, nm, model, np, 0, b, 0, 8);
+}
+
+/* A local add of doubles, bytes per second: the reduces' sums. */
+static double measure_add(void)
+{
+    enum { N = 1 << 20 };
+    double *x = malloc(sizeof(double) * N), *y = malloc(sizeof(double) * N);
+    for (int i = 0; i < N; i++) x[i] = y[i] = 1;
+    double best = 1e30;
+    for (int r = 0; r < 5; r++) {
+        double t0 = MPI_Wtime();
+        pumma_type_d.geadd('N', N, 1, pumma_type_d.one, x, N, pumma_type_d.one,
+                           y, N);
+        double dt = MPI_Wtime() - t0;
+        if (dt < best) best = dt;
+    }
+    free(x);
+    free(y);
+    return best / (N * 8.0);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int me, np;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    double maxb = 4 << 20, budget = 10;
+    int reps = 20;
+    const char *csv = NULL, *sizelist = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-m") && i + 1 < argc) maxb = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-b") && i + 1 < argc) budget = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-r") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-o") && i + 1 < argc) csv = argv[++i];
+        else if (!strcmp(argv[i], "-s") && i + 1 < argc) sizelist = argv[++i];
+        else {
+            if (me == 0)
+                fprintf(stderr, "usage: mpiexec -n NP %s [-m MAXBYTES] [-b "
+                                "BUDGET_S] [-r REPS] [-s SIZE,..] [-o FILE.csv]\n",
+                        argv[0]);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    if (np < 2 || reps < 1) {
+        if (me == 0) fprintf(stderr, "commtim: needs 2 processes or more\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    double sizes[32];
+    int nsizes = 0;
+    if (sizelist) {
+        for (const char *s = sizelist; *s && nsizes < 32;) {
+            char *end;
+            sizes[nsizes++] = strtod(s, &end);
+            s = *end == ',' ? end + 1 : end;
+            if (end == s && *s) break;
+        }
+    } else {
+        for (double m = 8; m <= 4 << 20; m *= 8) sizes[nsizes++] = m;
+        sizes[nsizes++] = 4 << 20;
+    }
+
+    /* Part 1: the samples and the fits. */
+    pumma_netmodel_t nm;
+    memset(&nm, 0, sizeof nm);
+    double t0 = MPI_Wtime();
+    if (pumma_plogp_measure(MPI_COMM_WORLD, 0, 1, maxb, budget, &nm.s)) {
+        if (me == 0) fprintf(stderr, "commtim: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    double spent = MPI_Wtime() - t0;
+    pumma_nm_fit(&nm);
+    nm.add = measure_add();
+    MPI_Bcast(&nm.add, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (me == 0) {
+        printf("pLogP between processes 0 and 1 (%d sizes, %.2f s)\n", nm.s.n,
+               spent);
+        printf("%10s %11s %11s %11s %11s\n", "bytes", "os", "or", "g",
+               "rtt");
+        for (int i = 0; i < nm.s.n; i++)
+            printf("%10.0f %11.3e %11.3e %11.3e %11.3e\n", nm.s.m[i],
+                   nm.s.os[i], nm.s.orv[i], nm.s.g[i], nm.s.rtt[i]);
+        printf("L = %.3e s\n", nm.s.L);
+        printf("hockney  alpha %.3e s, beta %.3e s/B\n", nm.alpha, nm.beta);
+        printf("logp     L %.3e s, o %.3e s, g %.3e s, w %.0f B\n", nm.L,
+               nm.o, nm.g, nm.w);
+        printf("loggp    L %.3e s, o %.3e s, g %.3e s, G %.3e s/B\n", nm.gL,
+               nm.gO, nm.gg, nm.gG);
+        printf("add      %.3e s/B\n\n", nm.add);
+    }
+
+    /* Part 2: every variant, measured against each model. */
+    FILE *out = me == 0 && csv ? fopen(csv, "w") : NULL;
+    if (out)
+        fprintf(out, "np,op,variant,bytes,measured_s,model,predicted_s,"
+                     "error\n");
+    double *buf = malloc((size_t)(4 << 20) + 64), *sum = malloc((size_t)(4 << 20) + 64);
+    for (size_t i = 0; i < ((size_t)(4 << 20) + 64) / 8; i++) buf[i] = 1;
+    double err[PUMMA_NM_COUNT] = {0};
+    int ncase = 0, npick = 0, good[PUMMA_NM_COUNT] = {0};
+    if (me == 0)
+        printf("%3s %-6s %-12s %9s %11s   %s\n", "np", "op", "variant",
+               "bytes", "measured", "predicted (error): hockney logp loggp "
+               "plogp");
+    for (int p = 2; p <= np; p++) {
+        MPI_Comm comm;
+        MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &comm);
+        for (int kind = 0; kind < 3; kind++)
+            for (int si = 0; si < nsizes; si++) {
+                const double bytes = sizes[si];
+                double meas[16], pred[16][PUMMA_NM_COUNT];
+                int nv = 0;
+                for (int v = 0; nv < 16; v++) {
+                    const void *op =
+                        kind == KIND_SHIFT ? (const void *)pumma_shift_at(v)
+                        : kind == KIND_BCAST
+                            ? (const void *)pumma_comm_at(PUMMA_BCAST_TABLE, v)
+                            : (const void *)pumma_comm_at(PUMMA_REDUCE_TABLE, v);
+                    if (!op) break;
+                    const char *name = kind == KIND_SHIFT
+                                           ? ((const pumma_shift_ops_t *)op)->name
+                                           : ((const pumma_coll_ops_t *)op)->name;
+                    if (comm != MPI_COMM_NULL)
+                        meas[nv] = time_coll(kind, op, comm, bytes, reps, buf, sum);
+                    MPI_Barrier(MPI_COMM_WORLD);
+                    if (me == 0) {
+                        printf("%3d %-6s %-12s %9.0f %11.3e  ", p,
+                               kind == KIND_BCAST ? "bcast"
+                               : kind == KIND_REDUCE ? "reduce" : "shift",
+                               name, bytes, meas[nv]);
+                        for (int k = 0; k < PUMMA_NM_COUNT; k++) {
+                            double x = predict(kind, op, &nm, k, p, bytes);
+                            double e = (x - meas[nv]) / meas[nv];
+                            pred[nv][k] = x;
+                            err[k] += fabs(e);
+                            printf(" %9.3e (%+5.0f%%)", x, 100 * e);
+                            if (out)
+                                fprintf(out, "%d,%s,%s,%.0f,%.6e,%s,%.6e,%.4f\n",
+                                        p,
+                                        kind == KIND_BCAST ? "bcast"
+                                        : kind == KIND_REDUCE ? "reduce"
+                                                              : "shift",
+                                        name, bytes, meas[nv],
+                                        pumma_nm_name(k), x, e);
+                        }
+                        printf("\n");
+                        ncase++;
+                    }
+                    nv++;
+                }
+                /* the variant each model picks, against the fastest */
+                if (me == 0 && nv > 1) {
+                    double best = 1e30;
+                    for (int v = 0; v < nv; v++)
+                        if (meas[v] < best) best = meas[v];
+                    npick++;
+                    for (int k = 0; k < PUMMA_NM_COUNT; k++) {
+                        int pick = 0;
+                        for (int v = 1; v < nv; v++)
+                            if (pred[v][k] < pred[pick][k]) pick = v;
+                        if (meas[pick] <= 1.10 * best) good[k]++;
+                    }
+                }
+            }
+        if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    }
+    if (me == 0) {
+        printf("\n%-8s %16s %28s\n", "model", "mean |error|",
+               "pick within 10% of best");
+        for (int k = 0; k < PUMMA_NM_COUNT; k++)
+            printf("%-8s %15.1f%% %20d of %d (%.0f%%)\n", pumma_nm_name(k),
+                   100 * err[k] / ncase, good[k], npick,
+                   100.0 * good[k] / npick);
+    }
+    if (out) fclose(out);
+    free(buf);
+    free(sum);
+    MPI_Finalize();
+    return 0;
+}
