@@ -31,6 +31,25 @@ void pumma_scatter_add_cols(const pumma_type_t *t, const pumma_groups_t *g,
                             int grp, int lo, int cnt, int m, const void *slab,
                             int lds, const void *beta, void *dst, int ldd);
 
+/* A broadcast or reduce of count elements of p's type, cut at p's segment
+ * (the fields every algorithm sets alike; start() sets the rest). */
+static inline pumma_coll_t pumma_coll_of(const pumma_problem_t *p, void *buf,
+                                         void *rbuf, int64_t count, int root,
+                                         MPI_Comm comm, int tag)
+{
+    pumma_coll_t c = {0};
+    c.buf = buf;
+    c.rbuf = rbuf;
+    c.count = count;
+    c.dt = p->t->mpi;
+    c.t = p->t;
+    c.segment = p->opts->segment / (int)p->t->size;
+    c.root = root;
+    c.comm = comm;
+    c.tag = tag;
+    return c;
+}
+
 /*
  * The reduce pipeline of the transposed algorithms: partial products are
  * summed onto their owner with non-blocking reduces, up to `depth` in flight,

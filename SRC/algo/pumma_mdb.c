@@ -258,16 +258,12 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
                 if (ga.run_group[u] != r) continue;
                 pumma_coll_t *cl = &coll[nmsg];
                 int whole = !sh->msg_per_block;
-                cl->buf = whole ? gbuf
-                                : bbuf + (size_t)ga.runs[u].sorted * nloc *
-                                             t->size;
-                cl->count = (int64_t)(whole ? kr : ga.runs[u].len) * nloc;
-                cl->dt = t->mpi;
-                cl->t = t;
-                cl->segment = p->opts->segment / (int)t->size;
-                cl->root = r;
-                cl->comm = g->col;
-                cl->tag = PUMMA_TAG_BCAST + nmsg;
+                *cl = pumma_coll_of(
+                    p,
+                    whole ? gbuf
+                          : bbuf + (size_t)ga.runs[u].sorted * nloc * t->size,
+                    NULL, (int64_t)(whole ? kr : ga.runs[u].len) * nloc, r,
+                    g->col, PUMMA_TAG_BCAST + nmsg);
                 msg_group[nmsg++] = r;
                 if ((rc = bc->start(cl))) goto out;
                 if (whole) break;

@@ -160,15 +160,8 @@ static int seg_start(ctx_t *c, seg_t *s, int slot)
             }
             s->a = mine ? mine : buf;
             s->lda = mine && mine != buf ? av->ld : mloc;
-            s->ca = (pumma_coll_t){0};
-            s->ca.buf = (void *)s->a;
-            s->ca.count = (int64_t)mloc * L;
-            s->ca.dt = t->mpi;
-            s->ca.t = t;
-            s->ca.segment = p->opts->segment / (int)t->size;
-            s->ca.root = s->qa;
-            s->ca.comm = g->row;
-            s->ca.tag = PUMMA_TAG_BCAST + slot;
+            s->ca = pumma_coll_of(p, (void *)s->a, NULL, (int64_t)mloc * L,
+                                  s->qa, g->row, PUMMA_TAG_BCAST + slot);
             if ((rc = bc->start(&s->ca))) return rc;
             s->has_a = 1;
         }
@@ -194,15 +187,8 @@ static int seg_start(ctx_t *c, seg_t *s, int slot)
             }
             s->b = mine ? mine : buf;
             s->ldb = mine && mine != buf ? bv->ld : L;
-            s->cb = (pumma_coll_t){0};
-            s->cb.buf = (void *)s->b;
-            s->cb.count = (int64_t)L * nloc;
-            s->cb.dt = t->mpi;
-            s->cb.t = t;
-            s->cb.segment = p->opts->segment / (int)t->size;
-            s->cb.root = s->pb;
-            s->cb.comm = g->col;
-            s->cb.tag = PUMMA_TAG_BCAST + slot;
+            s->cb = pumma_coll_of(p, (void *)s->b, NULL, (int64_t)L * nloc,
+                                  s->pb, g->col, PUMMA_TAG_BCAST + slot);
             if ((rc = bc->start(&s->cb))) return rc;
             s->has_b = 1;
         }

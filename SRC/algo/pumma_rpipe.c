@@ -67,17 +67,11 @@ int pumma_rpipe_post(pumma_rpipe_t *rp, pumma_rslot_t *s, int root,
         s->sum = pumma_malloc((size_t)s->rows * s->cols * rp->p->t->size);
         if (!s->sum) return PUMMA_ENOMEM;
     }
-    s->coll.buf = s->in_c ? NULL : s->part;
-    s->coll.rbuf = s->sum;
-    s->coll.count = (int64_t)s->rows * s->cols;
-    s->coll.dt = rp->p->t->mpi;
-    s->coll.t = rp->p->t;
-    s->coll.segment = rp->p->opts->segment / (int)rp->p->t->size;
-    s->coll.root = root;
-    s->coll.comm = comm;
     /* The slot's own tag: reused only once its reduce is complete here
      * (pumma_comm.h, rule 2). */
-    s->coll.tag = tag + (int)(s - rp->slot);
+    s->coll = pumma_coll_of(rp->p, s->in_c ? NULL : s->part, s->sum,
+                            (int64_t)s->rows * s->cols, root, comm,
+                            tag + (int)(s - rp->slot));
     s->busy = 1;
     rp->count++;
     return rp->p->opts->reduce->start(&s->coll);

@@ -50,15 +50,9 @@ int pumma_stat_sum(const pumma_problem_t *p, const char *packed,
             continue;
         }
         pumma_coll_t *c = &red[nred++];
-        c->buf = (void *)grp;
-        c->rbuf = q == me ? r : NULL;
-        c->count = (int64_t)cnt[q] * per;
-        c->dt = t->mpi;
-        c->t = t;
-        c->root = q;
-        c->comm = comm;
-        c->tag = PUMMA_TAG_REDUCE + q;
-        c->segment = p->opts->segment / (int)e;
+        *c = pumma_coll_of(p, (void *)grp, q == me ? r : NULL,
+                           (int64_t)cnt[q] * per, q, comm,
+                           PUMMA_TAG_REDUCE + q);
         if ((rc = rop->start(c))) break;
     }
     const double t0 = pumma_stats_clock();
