@@ -27,16 +27,32 @@
  *            root, count and segment: MPI_Isend is intercepted through the
  *            profiling interface, so prediction and implementation cannot
  *            drift apart unnoticed.
+ * decide     the decision file's rules (pumma_decide.h): the rules of the
+ *            largest communicator size listed at most the message's, of
+ *            those the largest size at most its own; `model` rules defer;
+ *            malformed lines are counted and ignored; a written file reads
+ *            back the same. The models' decision is a candidate predicted
+ *            within 1% of the fastest, never MPI's own, the same for every
+ *            size of a quarter octave.
+ * search     the searches for variant and segment on landscapes known
+ *            here: exhaustive finds the least; model-guided, when the
+ *            model is the truth, finds it with few experiments; MGD looks
+ *            past a first local minimum; MGD and SMGD come within 10%.
+ * auto       (MPI) the auto broadcast and reduce send exactly what the
+ *            decided variant at the decided segment sends, and a segment
+ *            the call set wins over the decision's.
  * One PASSED/FAILED line per group; `N passed, N failed` last.
  */
+#define _POSIX_C_SOURCE 200809L   /* mkstemp */
 #include <math.h>
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "pumma_netmodel.h"
+#include "pumma_decide.h"
 
 static int npass, nfail, group_fail, me_world;
 
@@ -303,6 +319,200 @@ static void test_fits(void)
     group_end(G);
 }
 
+
+/* ------------------------------------------------------------- decide */
+
+static void test_decide(void)
+{
+    const char *G = "decision file and the models' decisions";
+    const char *text =
+        "# a comment\n"
+        "bcast 2 0 linear 0\n"
+        "bcast 2 4096 pipeline 2048   # trailing comment\n"
+        "bcast 4 0 binomial 0\n"
+        "bcast 4 100000 ring-dec 8192\n"
+        "bcast 8 0 model 0\n"
+        "reduce 3 10 mst 4096\n"
+        "model 2 loggp\n"
+        "model 6 hockney\n"
+        "bcast 2 4096 binary 0\n"          /* repeats op, np, bytes */
+        "bcast 2 10 auto 0\n"              /* auto is no variant */
+        "bcast 2 10 mpi 1024\n"            /* mpi never cuts */
+        "bcast 0 10 linear 0\n"            /* np from 1 */
+        "bcast 2 -1 linear 0\n"
+        "bcast 2 1.5 linear 0\n"
+        "scatter 2 0 linear 0\n"
+        "bcast 2 0 linear\n"
+        "model 3 nosuch\n"
+        "\n";
+    pumma_decider_t d;
+    memset(&d, 0, sizeof d);
+    int bad = pumma_decide_parse(&d, text, NULL);
+    check(bad == 9, G, "%d lines ignored, expected 9", bad);
+    check(d.nrules == 6 && d.nmodels == 2, G, "%d rules %d models", d.nrules,
+          d.nmodels);
+    struct { pumma_table_kind_t op; int np; double bytes; const char *v;
+             double seg; int src; } want[] = {
+        {PUMMA_BCAST_TABLE, 2, 8, "linear", 0, PUMMA_SRC_FILE},
+        {PUMMA_BCAST_TABLE, 2, 4095, "linear", 0, PUMMA_SRC_FILE},
+        {PUMMA_BCAST_TABLE, 2, 4096, "pipeline", 2048, PUMMA_SRC_FILE},
+        {PUMMA_BCAST_TABLE, 3, 1e9, "pipeline", 2048, PUMMA_SRC_FILE},
+        {PUMMA_BCAST_TABLE, 4, 99999, "binomial", 0, PUMMA_SRC_FILE},
+        {PUMMA_BCAST_TABLE, 7, 100000, "ring-dec", 8192, PUMMA_SRC_FILE},
+        {PUMMA_BCAST_TABLE, 1, 100, NULL, 0, PUMMA_SRC_DEFAULT},
+        {PUMMA_BCAST_TABLE, 9, 100, NULL, 0, PUMMA_SRC_DEFAULT},
+        {PUMMA_REDUCE_TABLE, 3, 9, NULL, 0, PUMMA_SRC_DEFAULT},
+        {PUMMA_REDUCE_TABLE, 5, 10, "mst", 4096, PUMMA_SRC_FILE},
+        {PUMMA_REDUCE_TABLE, 2, 1e6, NULL, 0, PUMMA_SRC_DEFAULT}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        pumma_decision_t x;
+        pumma_decide(&d, want[i].op, want[i].np, want[i].bytes, 8, &x);
+        check(x.source == want[i].src &&
+              (!want[i].v || (!strcmp(x.v->name, want[i].v) &&
+                              x.seg == want[i].seg)),
+              G, "case %zu: %s seg %g source %d", i, x.v->name, x.seg,
+              x.source);
+    }
+    check(pumma_decide_model_of(&d, 1) == PUMMA_NM_PLOGP &&
+          pumma_decide_model_of(&d, 5) == PUMMA_NM_LOGGP &&
+          pumma_decide_model_of(&d, 6) == PUMMA_NM_HOCKNEY &&
+          pumma_decide_model_of(&d, 100) == PUMMA_NM_HOCKNEY, G,
+          "model lines by communicator size");
+
+    /* written and read back */
+    char path[] = "/tmp/pumma-modeltst-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd >= 0) close(fd);
+    check(fd >= 0 && !pumma_decide_write(path, &d, "two\nlines"), G,
+          "writing %s", path);
+    FILE *f = fopen(path, "r");
+    static char back[65536];
+    size_t n = f ? fread(back, 1, sizeof back - 1, f) : 0;
+    back[n] = '\0';
+    if (f) fclose(f);
+    remove(path);
+    pumma_decider_t e;
+    memset(&e, 0, sizeof e);
+    check(pumma_decide_parse(&e, back, NULL) == 0 && e.nrules == d.nrules &&
+          e.nmodels == d.nmodels, G, "read back: %d rules", e.nrules);
+    for (int i = 0; i < e.nrules && i < d.nrules; i++)
+        check(e.rules[i].op == d.rules[i].op && e.rules[i].np == d.rules[i].np
+              && e.rules[i].bytes == d.rules[i].bytes &&
+              e.rules[i].v == d.rules[i].v && e.rules[i].seg == d.rules[i].seg,
+              G, "rule %d read back differs", i);
+    pumma_decide_free(&e);
+
+    /* the models: no file rule for reduces on 2, `model` for broadcasts
+     * on 8 and more, so they decide */
+    pumma_netmodel_t nm[PUMMA_NM_COUNT];
+    machines(nm);
+    d.have_nm = 1;
+    d.nm = nm[PUMMA_NM_PLOGP];
+    d.nm.alpha = nm[PUMMA_NM_HOCKNEY].alpha;
+    d.nm.beta = nm[PUMMA_NM_HOCKNEY].beta;
+    const double sizes[] = {8, 1000, 65536, 1 << 20};
+    const struct { pumma_table_kind_t op; int np; } mc[] = {
+        {PUMMA_REDUCE_TABLE, 2}, {PUMMA_BCAST_TABLE, 8},
+        {PUMMA_BCAST_TABLE, 9}};
+    for (int m = 0; m < 3; m++)
+        for (int si = 0; si < 4; si++) {
+            const pumma_table_kind_t op = mc[m].op;
+            const int np = mc[m].np;
+            pumma_decision_t x, y, z;
+            pumma_decide(&d, op, np, sizes[si], 8, &x);
+            /* the same for any size of its quarter octave */
+            pumma_decide(&d, op, np, sizes[si] * 1.05, 8, &y);
+            check(x.source == PUMMA_SRC_MODEL && x.v->shape && x.v == y.v &&
+                  x.seg == y.seg && x.model == pumma_decide_model_of(&d, np),
+                  G, "model decision np %d bytes %g: %s source %d", np,
+                  sizes[si], x.v->name, x.source);
+            /* within 1% of every candidate's prediction */
+            const int kind = pumma_decide_model_of(&d, np);
+            pumma_decide_by_model(&d.nm, kind, op, np,
+                                  sizes[si], 8, &z);
+            pumma_cand_t c[256], me = {z.v, z.seg, 0};
+            const int nc = pumma_search_cands(op, sizes[si],
+                                              1, c, 256);
+            const double tz = pumma_search_predict(&d.nm, kind,
+                                                   op, np,
+                                                   sizes[si], 8, &me);
+            for (int i = 0; i < nc; i++)
+                check(tz <= 1.01 * pumma_search_predict(
+                                       &d.nm, kind, op, np,
+                                       sizes[si], 8, &c[i]),
+                      G, "np %d bytes %g: %s/%g is faster than the choice",
+                      np, sizes[si], c[i].v->name, c[i].seg);
+        }
+    pumma_decide_free(&d);
+    group_end(G);
+}
+
+/* ------------------------------------------------------------- search */
+
+typedef struct land { const double *t; const pumma_cand_t *c0; } land_t;
+static double land_measure(void *ctx, const pumma_cand_t *c)
+{
+    land_t *l = ctx;
+    return l->t[c - l->c0];
+}
+
+static void test_search(void)
+{
+    const char *G = "segment and variant searches";
+    pumma_netmodel_t nm[PUMMA_NM_COUNT];
+    machines(nm);
+    enum { MAXC = 256 };
+    pumma_cand_t c[MAXC];
+    double truth[MAXC], t[MAXC];
+    for (int np = 3; np <= 16; np *= 2) {
+        const double bytes = 1 << 20;
+        const int n = pumma_search_cands(PUMMA_BCAST_TABLE, bytes, 1, c, MAXC);
+        int arg = 0;
+        for (int i = 0; i < n; i++) {
+            truth[i] = pumma_search_predict(&nm[PUMMA_NM_PLOGP],
+                                            PUMMA_NM_PLOGP, PUMMA_BCAST_TABLE,
+                                            np, bytes, 8, &c[i]);
+            if (truth[i] < truth[arg]) arg = i;
+        }
+        land_t l = {truth, c};
+        pumma_search_t s = {PUMMA_BCAST_TABLE, np, 8, bytes, c, n,
+                            land_measure, &l, t, 0, 0};
+        pumma_search_exhaustive(&s);
+        check(s.best == arg && s.experiments == n, G,
+              "exhaustive np %d: best %d of %d, expected %d", np, s.best,
+              s.experiments, arg);
+        pumma_search_model(&s, &nm[PUMMA_NM_PLOGP], PUMMA_NM_PLOGP, 2);
+        check(truth[s.best] == truth[arg] && s.experiments <= 4, G,
+              "model-guided np %d: %g against %g in %d experiments", np,
+              truth[s.best], truth[arg], s.experiments);
+        pumma_search_mgd(&s);
+        check(truth[s.best] <= 1.10 * truth[arg] && s.experiments < n, G,
+              "mgd np %d: %g against %g in %d of %d", np, truth[s.best],
+              truth[arg], s.experiments, n);
+        pumma_search_smgd(&s);
+        check(truth[s.best] <= 1.10 * truth[arg] && s.experiments < n, G,
+              "smgd np %d: %g against %g in %d of %d", np, truth[s.best],
+              truth[arg], s.experiments, n);
+    }
+    /* one variant, a first minimum at its 3rd segment, a bump, the least
+     * two halvings further: MGD looks two steps past a minimum */
+    const double bytes = 1 << 20;
+    int n = pumma_search_cands(PUMMA_BCAST_TABLE, bytes, 1, c, MAXC), lo = -1;
+    for (int i = 0; i < n; i++) {
+        truth[i] = 1.0;
+        if (c[i].v == bcast("binary") && lo < 0) lo = i;
+    }
+    const double curve[] = {0.9, 0.7, 0.5, 0.6, 0.3, 0.4, 0.8, 0.9};
+    for (int j = 0; j < 8 && lo + j < n; j++) truth[lo + j] = curve[j];
+    land_t l = {truth, c};
+    pumma_search_t s = {PUMMA_BCAST_TABLE, 4, 8, bytes, c, n, land_measure,
+                        &l, t, 0, 0};
+    pumma_search_mgd(&s);
+    check(lo >= 0 && s.best == lo + 4, G, "mgd past a local minimum: %d, "
+          "expected %d", s.best, lo + 4);
+    group_end(G);
+}
+
 /* ------------------------------------------------- schedule (with MPI) */
 
 enum { MAXLOG = 4096 };
@@ -399,6 +609,94 @@ static void test_schedule(void)
     group_fail = 0;
 }
 
+
+/* The auto variants send what the decided variant sends. */
+static void test_auto(void)
+{
+    const char *G = "auto sends what its decision says";
+    int np_world;
+    MPI_Comm_size(MPI_COMM_WORLD, &np_world);
+    pumma_decider_t d;
+    memset(&d, 0, sizeof d);
+    pumma_decide_parse(&d,
+                       "bcast 2 0 linear 0\nbcast 2 4096 pipeline 2048\n"
+                       "bcast 3 0 binary 1024\nreduce 2 0 ring 0\n"
+                       "reduce 2 10000 mst 4096\n", NULL);
+    static int sdest[MAXLOG];
+    static double sbytes[MAXLOG];
+    const int64_t counts[] = {1, 1000, 30001};
+    int bad = 0;
+    double *buf = malloc(sizeof(double) * 30001),
+           *sum = malloc(sizeof(double) * 30001);
+    for (int i = 0; i < 30001; i++) buf[i] = 1;
+    for (int np = 2; np <= np_world; np++) {
+        MPI_Comm comm;
+        MPI_Comm_split(MPI_COMM_WORLD, me_world < np ? 0 : MPI_UNDEFINED,
+                       me_world, &comm);
+        if (comm == MPI_COMM_NULL) continue;
+        int me;
+        MPI_Comm_rank(comm, &me);
+        for (int red = 0; red < 2; red++)
+            for (int ci = 0; ci < 3; ci++)
+                for (int preset = 0; preset < 2; preset++) {
+                    const pumma_table_kind_t op =
+                        red ? PUMMA_REDUCE_TABLE : PUMMA_BCAST_TABLE;
+                    pumma_coll_t c;
+                    memset(&c, 0, sizeof c);
+                    c.buf = buf;
+                    c.rbuf = sum;
+                    c.count = counts[ci];
+                    c.dt = MPI_DOUBLE;
+                    c.t = &pumma_type_d;
+                    c.root = np - 1;
+                    c.comm = comm;
+                    c.tag = 5;
+                    c.dec = &d;
+                    c.segment = preset ? 300 : 0;
+                    pumma_decision_t x;
+                    pumma_decide(&d, op, np, counts[ci] * 8.0, 8, &x);
+                    const int seg = preset ? 300 : x.seg > 0 ? (int)(x.seg / 8)
+                                                             : 0;
+                    traced = comm;
+                    nlog = 0;
+                    tracing = 1;
+                    const pumma_coll_ops_t *a =
+                        red ? &pumma_reduce_auto : &pumma_bcast_auto;
+                    int rc = a->start(&c);
+                    if (!rc) rc = a->wait(&c);
+                    tracing = 0;
+                    int n = -1;
+                    if (x.v->shape)
+                        n = pumma_sim_sends(x.v, red, np, np - 1, me,
+                                            counts[ci], 8, seg, sdest, sbytes,
+                                            MAXLOG);
+                    int same = rc == 0 && c.via == x.v &&
+                               (n < 0 || n == nlog);
+                    for (int i = 0; same && i < n; i++)
+                        same = sdest[i] == log_dest[i] &&
+                               sbytes[i] == log_bytes[i];
+                    if (!same && bad++ < 5)
+                        check(0, G, "%s np %d count %lld preset %d: %s, %d "
+                                    "sends, simulated %d",
+                              red ? "reduce" : "bcast", np,
+                              (long long)counts[ci], preset, x.v->name, nlog,
+                              n);
+                }
+        MPI_Comm_free(&comm);
+    }
+    free(buf);
+    free(sum);
+    pumma_decide_free(&d);
+    int all = 0;
+    MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (me_world == 0) {
+        if (all && !bad) check(0, G, "%d mismatches on other ranks", all);
+        group_fail += all > 0 && !group_fail;
+        group_end(G);
+    }
+    group_fail = 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -409,8 +707,11 @@ int main(int argc, char **argv)
         test_closed();
         test_complete();
         test_fits();
+        test_decide();
+        test_search();
     }
     if (np >= 2) test_schedule();
+    if (np >= 2) test_auto();
     if (me_world == 0) printf("%d passed, %d failed\n", npass, nfail);
     int f = nfail;
     MPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -2,10 +2,12 @@
 # tunetst.sh MPIEXEC -- the tune file (SRC/model/pumma_tune.c): written at
 # a first call that measures, read by the next program, edits honoured, a
 # bad line measured again and rewritten, PUMMA_TUNE=off and refresh, a bad
-# PUMMA_TUNE refused. Runs xpgemmcmp (20 calls per grid and type) on 2
+# PUMMA_TUNE refused; the decision file and the tune file's pLogP samples
+# deciding auto's broadcasts and reduces (PUMMA_DECISION_FILE). Runs xpgemmcmp (20 calls per grid and type) on 2
 # processes with PUMMA_STATS=1, whose last "model" lines say where the
 # values came from. Prints PASSED/FAILED lines and "N passed, N failed".
 mpiexec=${1:-mpiexec}
+unset PUMMA_DECISION_FILE     # the tests below choose theirs
 dir=out/tune
 file=$dir/tune
 rm -rf "$dir"; mkdir -p "$dir"
@@ -66,6 +68,56 @@ check "PUMMA_MODEL's values go before the file's" \
 run wrong PUMMA_TUNE=sometimes
 check "PUMMA_TUNE=sometimes stops the program with a message" \
     grep -q 'PUMMA_TUNE=sometimes is not valid' "$dir/wrong.err"
+
+# The decision file and the models (SRC/model/pumma_decide.c): what
+# decides auto's broadcasts and reduces, per the "decide" lines.
+decide() { grep '^pumma-stats: decide' "$dir/$1.out"; }
+ok() { [ $? = 0 ] && grep -q ' 0 failed' "$dir/$1.out"; }
+rm -f "$dir/decision"
+run nodec
+check "no decision file, no samples: the planner chooses per call" \
+    bash -c "ok() { grep -q ' 0 failed' $dir/nodec.out; }; ok && ! grep -q '^pumma-stats: decide' $dir/nodec.out && ! grep -q 'bcast=auto' $dir/nodec.out"
+
+cat > "$dir/decision" <<'DEC'
+# forced oddities: every message by the file
+bcast 2 0 linear 0
+bcast 2 4096 pipeline 2048
+reduce 2 0 ring 1024
+bcast 2 nonsense
+DEC
+run dec
+ok dec; check "a decision file: the calls still give ScaLAPACK's results" test $? = 0
+check "... and every auto broadcast and reduce follows it (source=file)" \
+    bash -c "d=\$(grep '^pumma-stats: decide' $dir/dec.out); [ -n \"\$d\" ] && ! echo \"\$d\" | grep -qv 'source=file' && ! echo \"\$d\" | grep -E 'op=bcast' | grep -qvE 'variant=(linear segment=0|pipeline segment=2048)' && ! echo \"\$d\" | grep -E 'op=reduce' | grep -qv 'variant=ring segment=1024'"
+check "... and its bad line is reported" \
+    grep -q "decision:5: not a rule" "$dir/dec.err"
+
+run decoff PUMMA_DECISION_FILE=off
+check "PUMMA_DECISION_FILE=off: no decisions but the planner's" \
+    bash -c "! grep -q '^pumma-stats: decide' $dir/decoff.out"
+
+printf 'bcast 1 0 binary 0\nreduce 1 0 mst 0\n' > "$dir/other"
+run decother PUMMA_DECISION_FILE=$dir/other
+check "PUMMA_DECISION_FILE names another file" \
+    bash -c "grep '^pumma-stats: decide' $dir/decother.out | grep -q 'variant=binary segment=0 source=file' && ! grep '^pumma-stats: decide' $dir/decother.out | grep -qvE 'variant=(binary|mst) segment=0 source=file'"
+
+# samples of a made-up machine under this pair's key: the models decide
+key=$(sed -n 's/^net \(pair=[^ ]* mpi=[^ ]*\) .*/\1/p' "$file" | head -n 1)
+echo "plogp $key L=5e-06 add=2e-10 m=0,1024,65536,1048576 os=1e-06,1.5e-06,2e-06,3e-06 or=1e-06,1.5e-06,2e-06,3e-06 g=2e-06,3e-06,5e-05,0.0008 rtt=1.2e-05,1.3e-05,6e-05,0.0008" >> "$file"
+rm -f "$dir/decision"
+run models
+ok models; check "tune-file samples, no decision file: the calls still give ScaLAPACK's results" test $? = 0
+check "... and the models decide (source=model model=plogp)" \
+    bash -c "d=\$(grep '^pumma-stats: decide' $dir/models.out); [ -n \"\$d\" ] && ! echo \"\$d\" | grep -qv 'source=model model=plogp'"
+echo "model 1 hockney" > "$dir/decision"
+run hockney
+check "a decision file of model lines only: that model decides" \
+    bash -c "d=\$(grep '^pumma-stats: decide' $dir/hockney.out); [ -n \"\$d\" ] && ! echo \"\$d\" | grep -qv 'source=model model=hockney'"
+sed -i 's/^plogp \(.*\) g=[^ ]*/plogp \1 g=1,2/' "$file"
+rm -f "$dir/decision"
+run badplogp
+check "a bad plogp line is reported and not used" \
+    bash -c "grep -q 'not a valid plogp line' $dir/badplogp.err && ! grep -q '^pumma-stats: decide' $dir/badplogp.out"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -5,17 +5,20 @@
  * pumma timed against what each model predicts for it (pumma_sim.c).
  *
  *   mpiexec -n NP ./xcommtim [-m MAXBYTES] [-b BUDGET_S] [-r REPS]
- *                            [-s SIZES] [-o FILE.csv]
+ *                            [-s SIZES] [-p NPS] [-o FILE.csv]
  *
  * Part 1: the samples between processes 0 and 1 (sizes 0 and powers of two
  * up to MAXBYTES, default 4 MiB, within BUDGET seconds, default 10) and the
- * fitted parameters. Part 2: for communicators of the first 2..NP processes,
- * every variant at each size of SIZES (bytes, default 8 to 4 MiB by 8x):
- * the measured time (per repeat: a barrier, then the collective; the
- * slowest process's median of REPS, default 20) and each model's
- * prediction. Then, per model, the error over all cases and how often the
- * variant it would pick is within 10% of the fastest measured (the issue's
- * target: 90%). The CSV has one row per case and model.
+ * fitted parameters. Part 2: for communicators of the first p processes,
+ * p in NPS (default 2..NP), the poly-model (the model of least error on
+ * the tuner's training collectives, pumma_poly_choose), then every
+ * variant at each size of SIZES (bytes, default 8 to 4 MiB by 8x): the
+ * measured time (per repeat: a barrier, then the collective; the slowest
+ * process's median of REPS, default 20) and each model's prediction.
+ * Then, per model and for the poly-model, the error over all cases and
+ * how often the variant it would pick is within 10% of the fastest
+ * measured (the issue's target: 90%). The CSV has one row per case and
+ * model ("poly": the poly-model's).
  */
 #include <math.h>
 #include <mpi.h>
@@ -43,10 +46,13 @@ static double slowest_median(double *t, int reps, MPI_Comm comm)
 
 enum { KIND_BCAST, KIND_REDUCE, KIND_SHIFT };
 
-/* One collective of `bytes` (doubles) with variant v on comm, timed. */
+/* One collective or roll of `bytes` (doubles) with variant v on comm,
+ * timed as pumma_time_coll times the collectives. */
 static double time_coll(int kind, const void *v, MPI_Comm comm, double bytes,
                         int reps, double *buf, double *sum)
 {
+    if (kind != KIND_SHIFT)
+        return pumma_time_coll(v, comm, bytes, 0, reps, buf, sum);
     int me, np;
     MPI_Comm_rank(comm, &me);
     MPI_Comm_size(comm, &np);
@@ -55,35 +61,19 @@ static double time_coll(int kind, const void *v, MPI_Comm comm, double bytes,
     for (int r = -2; r < reps; r++) {           /* two warm-ups */
         MPI_Barrier(comm);
         double t0 = MPI_Wtime();
-        if (kind == KIND_SHIFT) {
-            const pumma_shift_ops_t *s = v;
-            pumma_shift_t sh;
-            memset(&sh, 0, sizeof sh);
-            sh.sbuf = buf;
-            sh.rbuf = sum;
-            sh.scount = sh.rcount = count;
-            sh.dt = MPI_DOUBLE;
-            sh.dest = (me + 1) % np;
-            sh.source = (me - 1 + np) % np;
-            sh.tag = 9;
-            sh.comm = comm;
-            s->start(&sh);
-            s->wait(&sh);
-        } else {
-            const pumma_coll_ops_t *c = v;
-            pumma_coll_t co;
-            memset(&co, 0, sizeof co);
-            co.buf = buf;
-            co.rbuf = sum;
-            co.count = count;
-            co.dt = MPI_DOUBLE;
-            co.t = &pumma_type_d;
-            co.root = 0;
-            co.comm = comm;
-            co.tag = 9;
-            c->start(&co);
-            c->wait(&co);
-        }
+        const pumma_shift_ops_t *s = v;
+        pumma_shift_t sh;
+        memset(&sh, 0, sizeof sh);
+        sh.sbuf = buf;
+        sh.rbuf = sum;
+        sh.scount = sh.rcount = count;
+        sh.dt = MPI_DOUBLE;
+        sh.dest = (me + 1) % np;
+        sh.source = (me - 1 + np) % np;
+        sh.tag = 9;
+        sh.comm = comm;
+        s->start(&sh);
+        s->wait(&sh);
         if (r >= 0) t[r] = MPI_Wtime() - t0;
     }
     double x = slowest_median(t, reps, comm);
@@ -100,25 +90,6 @@ static double predict(int kind, const void *v, const pumma_netmodel_t *nm,
     return pumma_sim_reduce(v, nm, model, np, 0, b, 0, 8);
 }
 
-/* A local add of doubles, bytes per second: the reduces' sums. */
-static double measure_add(void)
-{
-    enum { N = 1 << 20 };
-    double *x = malloc(sizeof(double) * N), *y = malloc(sizeof(double) * N);
-    for (int i = 0; i < N; i++) x[i] = y[i] = 1;
-    double best = 1e30;
-    for (int r = 0; r < 5; r++) {
-        double t0 = MPI_Wtime();
-        pumma_type_d.geadd('N', N, 1, pumma_type_d.one, x, N, pumma_type_d.one,
-                           y, N);
-        double dt = MPI_Wtime() - t0;
-        if (dt < best) best = dt;
-    }
-    free(x);
-    free(y);
-    return best / (N * 8.0);
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -127,17 +98,19 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     double maxb = 4 << 20, budget = 10;
     int reps = 20;
-    const char *csv = NULL, *sizelist = NULL;
+    const char *csv = NULL, *sizelist = NULL, *nplist = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-m") && i + 1 < argc) maxb = atof(argv[++i]);
         else if (!strcmp(argv[i], "-b") && i + 1 < argc) budget = atof(argv[++i]);
         else if (!strcmp(argv[i], "-r") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-o") && i + 1 < argc) csv = argv[++i];
         else if (!strcmp(argv[i], "-s") && i + 1 < argc) sizelist = argv[++i];
+        else if (!strcmp(argv[i], "-p") && i + 1 < argc) nplist = argv[++i];
         else {
             if (me == 0)
                 fprintf(stderr, "usage: mpiexec -n NP %s [-m MAXBYTES] [-b "
-                                "BUDGET_S] [-r REPS] [-s SIZE,..] [-o FILE.csv]\n",
+                                "BUDGET_S] [-r REPS] [-s SIZE,..] [-p NP,..] "
+                                "[-o FILE.csv]\n",
                         argv[0]);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
@@ -160,6 +133,19 @@ int main(int argc, char **argv)
         sizes[nsizes++] = 4 << 20;
     }
 
+    int nps[64], nnp = 0;
+    if (nplist) {
+        for (const char *s = nplist; *s && nnp < 64;) {
+            char *end;
+            long x = strtol(s, &end, 10);
+            if (end == s) break;
+            if (x >= 2 && x <= np) nps[nnp++] = (int)x;
+            s = *end == ',' ? end + 1 : end;
+        }
+    } else {
+        for (int p = 2; p <= np && nnp < 64; p++) nps[nnp++] = p;
+    }
+
     /* Part 1: the samples and the fits. */
     pumma_netmodel_t nm;
     memset(&nm, 0, sizeof nm);
@@ -170,7 +156,7 @@ int main(int argc, char **argv)
     }
     double spent = MPI_Wtime() - t0;
     pumma_nm_fit(&nm);
-    nm.add = measure_add();
+    nm.add = pumma_measure_add();
     MPI_Bcast(&nm.add, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (me == 0) {
         printf("pLogP between processes 0 and 1 (%d sizes, %.2f s)\n", nm.s.n,
@@ -196,19 +182,32 @@ int main(int argc, char **argv)
                      "error\n");
     double *buf = malloc((size_t)(4 << 20) + 64), *sum = malloc((size_t)(4 << 20) + 64);
     for (size_t i = 0; i < ((size_t)(4 << 20) + 64) / 8; i++) buf[i] = 1;
-    double err[PUMMA_NM_COUNT] = {0};
-    int ncase = 0, npick = 0, good[PUMMA_NM_COUNT] = {0};
-    if (me == 0)
-        printf("%3s %-6s %-12s %9s %11s   %s\n", "np", "op", "variant",
-               "bytes", "measured", "predicted (error): hockney logp loggp "
-               "plogp");
-    for (int p = 2; p <= np; p++) {
+    /* the models, and the poly-model: per communicator the one of least
+     * error on the tuner's training collectives (pumma_poly_choose) */
+    enum { NMOD = PUMMA_NM_COUNT + 1, POLY = PUMMA_NM_COUNT };
+    double err[NMOD] = {0};
+    int ncase = 0, npick = 0, good[NMOD] = {0};
+    for (int ip = 0; ip < nnp; ip++) {
+        const int p = nps[ip];
         MPI_Comm comm;
         MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &comm);
+        int poly = 0;
+        double perr[PUMMA_NM_COUNT];
+        if (comm != MPI_COMM_NULL)
+            poly = pumma_poly_choose(comm, &nm, maxb, reps, buf, sum, perr);
+        MPI_Bcast(&poly, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (me == 0)
+            printf("%s%3d processes: poly-model %s (training errors: hockney "
+                   "%.0f%%, logp %.0f%%, loggp %.0f%%, plogp %.0f%%)\n%3s "
+                   "%-6s %-12s %9s %11s   %s\n", ip ? "\n" : "", p,
+                   pumma_nm_name(poly), 100 * perr[0], 100 * perr[1],
+                   100 * perr[2], 100 * perr[3], "np", "op", "variant",
+                   "bytes", "measured", "predicted (error): hockney logp "
+                   "loggp plogp");
         for (int kind = 0; kind < 3; kind++)
             for (int si = 0; si < nsizes; si++) {
                 const double bytes = sizes[si];
-                double meas[16], pred[16][PUMMA_NM_COUNT];
+                double meas[16], pred[16][NMOD];
                 int nv = 0;
                 for (int v = 0; nv < 16; v++) {
                     const void *op =
@@ -243,6 +242,16 @@ int main(int argc, char **argv)
                                         name, bytes, meas[nv],
                                         pumma_nm_name(k), x, e);
                         }
+                        pred[nv][POLY] = pred[nv][poly];
+                        err[POLY] += fabs(pred[nv][POLY] - meas[nv]) / meas[nv];
+                        if (out)
+                            fprintf(out, "%d,%s,%s,%.0f,%.6e,poly,%.6e,%.4f\n",
+                                    p,
+                                    kind == KIND_BCAST ? "bcast"
+                                    : kind == KIND_REDUCE ? "reduce"
+                                                          : "shift",
+                                    name, bytes, meas[nv], pred[nv][POLY],
+                                    (pred[nv][POLY] - meas[nv]) / meas[nv]);
                         printf("\n");
                         ncase++;
                     }
@@ -254,7 +263,7 @@ int main(int argc, char **argv)
                     for (int v = 0; v < nv; v++)
                         if (meas[v] < best) best = meas[v];
                     npick++;
-                    for (int k = 0; k < PUMMA_NM_COUNT; k++) {
+                    for (int k = 0; k < NMOD; k++) {
                         int pick = 0;
                         for (int v = 1; v < nv; v++)
                             if (pred[v][k] < pred[pick][k]) pick = v;
@@ -267,8 +276,9 @@ int main(int argc, char **argv)
     if (me == 0) {
         printf("\n%-8s %16s %28s\n", "model", "mean |error|",
                "pick within 10% of best");
-        for (int k = 0; k < PUMMA_NM_COUNT; k++)
-            printf("%-8s %15.1f%% %20d of %d (%.0f%%)\n", pumma_nm_name(k),
+        for (int k = 0; k < NMOD; k++)
+            printf("%-8s %15.1f%% %20d of %d (%.0f%%)\n",
+                   k == POLY ? "poly" : pumma_nm_name(k),
                    100 * err[k] / ncase, good[k], npick,
                    100.0 * good[k] / npick);
     }

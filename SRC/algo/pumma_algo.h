@@ -47,6 +47,7 @@ static inline pumma_coll_t pumma_coll_of(const pumma_problem_t *p, void *buf,
     c.root = root;
     c.comm = comm;
     c.tag = tag;
+    c.dec = p->g->model.dec;
     return c;
 }
 

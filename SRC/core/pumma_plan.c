@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pumma_decide.h"
 #include "pumma_internal.h"
 
 #define MARGIN 0.03
@@ -151,12 +152,18 @@ static double align_cost(const pumma_problem_t *have,
 }
 
 /* Candidate i of a kind: the forced variant, or the table's rows; just
- * one (the forced or the first) when the algorithm does not use the kind. */
+ * one (the forced or the first) when the algorithm does not use the kind;
+ * auto alone when the grid has a decider (decision file or models): it
+ * decides per message, as its decisions say (pumma_decide.h). */
 static const pumma_coll_ops_t *coll_at(pumma_table_kind_t kind,
                                        const pumma_coll_ops_t *forced,
-                                       int used, int i)
+                                       int used, const pumma_model_t *mo,
+                                       int i)
 {
     if (forced || !used) return i ? NULL : forced ? forced : pumma_comm_at(kind, 0);
+    if (mo->dec)
+        return i ? NULL : kind == PUMMA_BCAST_TABLE ? &pumma_bcast_auto
+                                                    : &pumma_reduce_auto;
     return pumma_comm_at(kind, i);
 }
 
@@ -247,10 +254,10 @@ static int search(pumma_problem_t *have, pumma_opts_t *o,
         const double moves = align_cost(have, &want, mo);
         const unsigned u = a->uses(&want);
         for (int ib = 0; (b = coll_at(PUMMA_BCAST_TABLE, f->bcast,
-                                      u & PUMMA_USES_BCAST, ib));
+                                      u & PUMMA_USES_BCAST, mo, ib));
              ib++)
             for (int ir = 0; (r = coll_at(PUMMA_REDUCE_TABLE, f->reduce,
-                                          u & PUMMA_USES_REDUCE, ir));
+                                          u & PUMMA_USES_REDUCE, mo, ir));
                  ir++)
                 for (int is = 0;
                      (s = shift_at(f->shift, u & PUMMA_USES_SHIFT, is));
@@ -341,6 +348,7 @@ static void plan_key(const pumma_problem_t *h, const pumma_opts_t *o,
     k->model.gamma_k = mo->gamma_k; k->model.gamma_t = mo->gamma_t;
     k->model.delta = mo->delta; k->model.delta_t = mo->delta_t;
     k->model.overlap = mo->overlap;
+    k->model.dec = mo->dec;
     k->algo = forced;
     k->bcast = o->bcast; k->reduce = o->reduce; k->shift = o->shift;
     k->piece = o->piece;

@@ -34,6 +34,18 @@ static int nrec = 0, enabled = -1, world_rank = -1;
 static rec_t *cur = NULL;
 static double t_begin;
 
+/* The decisions of auto broadcasts and reduces (pumma_coll_auto.c), by
+ * what was decided and by whom. */
+typedef struct drec {
+    const char *op, *variant;
+    int np, source, model;
+    double seg, lo, hi;
+    long messages;
+} drec_t;
+enum { MAXDREC = 64 };
+static drec_t drecs[MAXDREC];
+static int ndrec = 0;
+
 static size_t mem_now = 0, mem_peak = 0, cached = 0;
 static pumma_model_t model;          /* the last model measured or set */
 
@@ -91,6 +103,17 @@ static void report(void)
                r->total, r->gemm, r->comm, r->bytes, mem_peak, cached,
                r->limited);
     }
+    for (int i = 0; i < ndrec; i++) {
+        const drec_t *d = &drecs[i];
+        static const char *const src[] = {"file", "model", "default"};
+        static const char *const mod[] = {"hockney", "logp", "loggp", "plogp"};
+        printf("pumma-stats: decide op=%s np=%d variant=%s segment=%.0f "
+               "source=%s%s%s messages=%ld bytes=%.0f-%.0f\n", d->op, d->np,
+               d->variant, d->seg, src[d->source],
+               d->model >= 0 ? " model=" : "", d->model >= 0 ? mod[d->model]
+                                                              : "",
+               d->messages, d->lo, d->hi);
+    }
     if (nelems > 0) {
         per_process("elements_sent", elems, 0);
         per_process("het_time", htime, 6);
@@ -124,6 +147,30 @@ void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
     if (cur) cur->calls++;
     call_gemm = 0;
     t_begin = MPI_Wtime();
+}
+
+void pumma_stats_decide(const char *op, int np, double bytes,
+                        const char *variant, double seg, int source, int model)
+{
+    if (!pumma_stats_on()) return;
+    if (world_rank < 0) {
+        MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+        atexit(report);
+    }
+    drec_t *d = NULL;
+    for (int i = 0; i < ndrec && !d; i++)
+        if (!strcmp(drecs[i].op, op) && drecs[i].np == np &&
+            !strcmp(drecs[i].variant, variant) && drecs[i].seg == seg &&
+            drecs[i].source == source && drecs[i].model == model)
+            d = &drecs[i];
+    if (!d) {
+        if (ndrec == MAXDREC) return;
+        d = &drecs[ndrec++];
+        *d = (drec_t){op, variant, np, source, model, seg, bytes, bytes, 0};
+    }
+    d->messages++;
+    if (bytes < d->lo) d->lo = bytes;
+    if (bytes > d->hi) d->hi = bytes;
 }
 
 void pumma_stats_limited(int changed)

@@ -154,6 +154,9 @@ typedef struct pumma_model {
     double delta, delta_t;   /* s per byte copied, copied transposed */
     double overlap;          /* share of communication a multiply hides */
     /* (a value added above must join the plan key, pumma_plan.c) */
+    /* Who decides auto's broadcasts and reduces (pumma_decide.h); NULL:
+     * no decision file and no models, the planner chooses per call. */
+    struct pumma_decider *dec;
     unsigned from_env;       /* bit i: value i (pumma_tune.h's order) was */
     unsigned from_file;      /*   PUMMA_MODEL's, the tune file's */
     double seconds;          /* the time it took to get them */
@@ -223,6 +226,9 @@ typedef struct pumma_coll {
     MPI_Request req[2];
     int state;
     void *priv;              /* variant's own state; wait() frees it */
+    /* auto (pumma_coll_auto.c): who decides, and the variant it chose */
+    struct pumma_decider *dec;
+    const struct pumma_coll_ops *via;
 } pumma_coll_t;
 
 typedef struct pumma_coll_ops {
@@ -471,6 +477,7 @@ int pumma_wait_napping(MPI_Request *req);
  *   PUMMA_MAX_WORKSPACE  number 0 .. 9e18 (bytes), K/M/G/T   pumma_plan.c
  *   PUMMA_TUNE     auto, refresh or off                      pumma_tune.c
  *   PUMMA_TUNE_FILE  a path (the tune file)                  pumma_tune.c
+ *   PUMMA_DECISION_FILE  a path, or off (the decision file)  pumma_decide.c
  */
 const char *pumma_env_get(const char *var);        /* NULL: unset or empty */
 void pumma_env_bad(const char *var, const char *val, const char *expected);
@@ -507,6 +514,11 @@ void pumma_stats_end(void);
 /* The call just begun runs another plan than it would have without the
  * workspace limit (changed = 1). */
 void pumma_stats_limited(int changed);
+/* An auto broadcast's or reduce's decision (pumma_coll_auto.c): op and
+ * variant are static strings; source and model as pumma_decide.h's. */
+void pumma_stats_decide(const char *op, int np, double bytes,
+                        const char *variant, double seg, int source,
+                        int model);
 void pumma_stats_model(const pumma_model_t *mo);   /* printed with the rest */
 double pumma_stats_clock(void);
 void pumma_stats_gemm(double since);

@@ -116,4 +116,64 @@ double pumma_closed_binary(const pumma_netmodel_t *nm, int kind, int np,
 double pumma_closed_binomial(const pumma_netmodel_t *nm, int kind, int np,
                              double m);
 
+/* --------------------------------------------------------------- search */
+
+/* A candidate: variant v (row `variant` of its table) cutting at seg bytes
+ * (0: its default). */
+typedef struct pumma_cand {
+    const pumma_coll_ops_t *v;
+    double seg;
+    int variant;
+} pumma_cand_t;
+
+/* A message's candidates (pumma_search.c), at most max: per variant in the
+ * table's order, its segments from the whole message down to 1 KiB by
+ * halves (no more pieces than the engines post); model_only: only the
+ * variants the simulator runs as pumma does (not MPI's own). */
+int pumma_search_cands(pumma_table_kind_t op, double bytes, int model_only,
+                       pumma_cand_t *c, int max);
+/* The simulator's time for candidate c, from root 0. */
+double pumma_search_predict(const pumma_netmodel_t *nm, int kind,
+                            pumma_table_kind_t op, int np, double bytes,
+                            int esize, const pumma_cand_t *c);
+/* One collective of `bytes` (doubles, from/to rank 0) with variant v at
+ * seg bytes per piece on comm, timed: the slowest process's median over
+ * reps (at most 64) after two warm-ups, each run after a barrier.
+ * Collective over comm; buf and sum hold bytes each. */
+double pumma_time_coll(const pumma_coll_ops_t *v, MPI_Comm comm,
+                       double bytes, double seg, int reps, void *buf,
+                       void *sum);
+
+/* A search among n candidates c for the message (op, np, bytes, esize),
+ * measure(ctx, cand) the experiment: t[i] is each candidate's time (-1:
+ * not measured), best the fastest measured, experiments their number. */
+typedef struct pumma_search {
+    pumma_table_kind_t op;
+    int np, esize;
+    double bytes;
+    const pumma_cand_t *c;
+    int n;
+    double (*measure)(void *ctx, const pumma_cand_t *c);
+    void *ctx;
+    double *t;
+    int best, experiments;
+} pumma_search_t;
+void pumma_search_exhaustive(pumma_search_t *s);
+void pumma_search_mgd(pumma_search_t *s);
+void pumma_search_smgd(pumma_search_t *s);
+/* Measures the k candidates the simulator (model `kind`) predicts
+ * fastest, the neighbouring segments of the first, and MPI's own
+ * variants. */
+void pumma_search_model(pumma_search_t *s, const pumma_netmodel_t *nm,
+                        int kind, int k);
+
+/* The poly-model (seed 004's first level of adaptation): the model whose
+ * predictions err least on a few collectives measured on comm (collective;
+ * buf and sum hold maxb bytes). err[k]: model k's mean relative error. */
+int pumma_poly_choose(MPI_Comm comm, const pumma_netmodel_t *nm,
+                      double maxb, int reps, void *buf, void *sum,
+                      double *err);
+/* Seconds per byte of a local add of doubles (the reduces' sums). */
+double pumma_measure_add(void);
+
 #endif

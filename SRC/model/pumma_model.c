@@ -32,6 +32,7 @@
 #include <sys/mman.h>
 
 #include "pumma_comm.h"
+#include "pumma_decide.h"
 #include "pumma_tune.h"
 
 enum { NVAL = PUMMA_NVAL };  /* pumma_tune.h: PUMMA_V_ALPHA ... */
@@ -305,10 +306,12 @@ void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo)
     mo->gamma_t = v[PUMMA_V_GAMMA_T];
     mo->delta = v[PUMMA_V_DELTA];
     mo->delta_t = v[PUMMA_V_DELTA_T];
-    mo->seconds = now() - t0;
     mo->from_env = set & all;
     mo->from_file = file;
     mo->valid = 1;
+    /* after the values: the defaults' decisions price with them */
+    mo->dec = pumma_decider_load(g, mo);
+    mo->seconds = now() - t0;
     pumma_stats_model(mo);
 }
 

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "pumma_comm.h"
+#include "pumma_decide.h"
 #include "pumma_tune.h"
 
 static const char *const names[PUMMA_NVAL] = {
@@ -154,9 +155,10 @@ unsigned pumma_tune_read(const pumma_tune_keys_t *k, double *v)
     FILE *f = fopen(path, "r");
     if (!f) return 0;
     unsigned have = 0;
-    char line[4096];
+    char *line = NULL;
+    size_t cap = 0;
     int lno = 0;
-    while (fgets(line, sizeof line, f)) {
+    while (getline(&line, &cap, f) > 0) {
         lno++;
         line[strcspn(line, "#\n")] = '\0';
         const char *s = line + strspn(line, " \t");
@@ -184,6 +186,7 @@ unsigned pumma_tune_read(const pumma_tune_keys_t *k, double *v)
                             "(measuring instead; README, \"The tune file\")\n",
                     path, lno);
     }
+    free(line);
     fclose(f);
     return have;
 }
@@ -201,23 +204,16 @@ static void make_dirs(const char *path)
     }
 }
 
-static void write_line(FILE *f, const char *kind, const char *key,
-                       const double *v, int lo, int hi)
-{
-    fprintf(f, "%s %s", kind, key);
-    for (int i = lo; i < hi; i++) fprintf(f, " %s=%.6g", names[i], v[i]);
-    fputc('\n', f);
-}
 
-void pumma_tune_write(const pumma_tune_keys_t *k, const double *v,
-                      unsigned which)
+/*
+ * Rewrite the file with the lines of kind[i] keyed key[i] (i < n) replaced
+ * by body[i] ("kind key body"), every other line kept.
+ */
+static void put_lines(int n, const char *const *kind, const char *const *key,
+                      const char *const *body)
 {
     char path[PATH_MAX], tmp[PATH_MAX + 32];
-    const unsigned local = PUMMA_LOCAL_BITS;
-    const int put_local = (which & local) == local;
-    const int put_net = k->net && (which & PUMMA_NET_BITS) == PUMMA_NET_BITS;
-    if ((!put_local && !put_net) || !pumma_tune_path(path, sizeof path))
-        return;
+    if (n == 0 || !pumma_tune_path(path, sizeof path)) return;
     make_dirs(path);
     if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >=
         (int)sizeof tmp)
@@ -226,23 +222,164 @@ void pumma_tune_write(const pumma_tune_keys_t *k, const double *v,
     if (!out) return;
     FILE *in = fopen(path, "r");
     int header = 0;
-    char line[4096];
-    while (in && fgets(line, sizeof line, in)) {
+    char *line = NULL;
+    size_t cap = 0;
+    while (in && getline(&line, &cap, in) > 0) {
         /* keep every line but the ones replaced */
         const char *s = line + strspn(line, " \t");
-        if ((put_local && !strncmp(s, "local ", 6) && match(s + 6, k->local)) ||
-            (put_net && !strncmp(s, "net ", 4) && match(s + 4, k->netkey)))
-            continue;
+        int drop = 0;
+        for (int i = 0; i < n && !drop; i++) {
+            size_t kl = strlen(kind[i]);
+            drop = !strncmp(s, kind[i], kl) && s[kl] == ' ' &&
+                   match(s + kl + 1, key[i]);
+        }
+        if (drop) continue;
         header |= s[0] == '#';
         fputs(line, out);
         if (!strchr(line, '\n')) fputc('\n', out);
     }
+    free(line);
     if (in) fclose(in);
     if (!header && !in)
         fprintf(out, "# pumma tune file: the machine model's measured values "
                      "(README, \"The tune file\").\n# Edit a value to use "
                      "yours; delete a line to measure it again.\n");
-    if (put_local) write_line(out, "local", k->local, v, PUMMA_NNET, PUMMA_NVAL);
-    if (put_net) write_line(out, "net", k->netkey, v, 0, PUMMA_NNET);
+    for (int i = 0; i < n; i++)
+        fprintf(out, "%s %s %s\n", kind[i], key[i], body[i]);
     if (fclose(out) || rename(tmp, path)) unlink(tmp);
+}
+
+static void values_text(char *buf, size_t len, const double *v, int lo,
+                        int hi)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = lo; i < hi && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s=%.6g",
+                               i > lo ? " " : "", names[i], v[i]);
+}
+
+void pumma_tune_write(const pumma_tune_keys_t *k, const double *v,
+                      unsigned which)
+{
+    const unsigned local = PUMMA_LOCAL_BITS;
+    const char *kind[2], *key[2], *body[2];
+    char text[2][1024];
+    int n = 0;
+    if ((which & local) == local) {
+        values_text(text[n], sizeof text[n], v, PUMMA_NNET, PUMMA_NVAL);
+        kind[n] = "local", key[n] = k->local, body[n] = text[n];
+        n++;
+    }
+    if (k->net && (which & PUMMA_NET_BITS) == PUMMA_NET_BITS) {
+        values_text(text[n], sizeof text[n], v, 0, PUMMA_NNET);
+        kind[n] = "net", key[n] = k->netkey, body[n] = text[n];
+        n++;
+    }
+    put_lines(n, kind, key, body);
+}
+
+/* ------------------------------------------------------ pLogP samples */
+
+/*
+ *   plogp pair=NAME0,NAME1 mpi=VERSION L=.. add=.. m=M0,M1,..
+ *         os=.. or=.. g=.. rtt=..
+ *
+ * The samples of pumma_plogp_measure between a grid's first two
+ * processes (one value per size in each list) and the seconds per byte
+ * of a local add; what the decisions' models are fitted to
+ * (pumma_decide.h). Written by the tuner (make tune) only.
+ */
+static const char *const plogp_lists[5] = {"m", "os", "or", "g", "rtt"};
+
+static double *plogp_list(pumma_plogp_t *s, int i)
+{
+    double *l[5] = {s->m, s->os, s->orv, s->g, s->rtt};
+    return l[i];
+}
+
+int pumma_tune_read_plogp(const char *netkey, pumma_plogp_t *s, double *add)
+{
+    char path[PATH_MAX];
+    if (!pumma_tune_path(path, sizeof path)) return 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char *line = NULL;
+    size_t cap = 0;
+    int found = 0, lno = 0;
+    while (!found && getline(&line, &cap, f) > 0) {
+        lno++;
+        line[strcspn(line, "#\n")] = '\0';
+        const char *s0 = line + strspn(line, " \t"), *rest;
+        if (strncmp(s0, "plogp ", 6) || !(rest = match(s0 + 6, netkey)))
+            continue;
+        pumma_plogp_t x;
+        memset(&x, 0, sizeof x);
+        double a = -1;
+        int n[5] = {-1, -1, -1, -1, -1}, bad = 0, haveL = 0;
+        char *copy = strdup(rest), *save = NULL;
+        const int nomem = !copy;
+        for (char *t = copy ? strtok_r(copy, " \t", &save) : NULL; t && !bad;
+             t = strtok_r(NULL, " \t", &save)) {
+            char *eq = strchr(t, '=');
+            if (!eq) { bad = 1; break; }
+            *eq++ = '\0';
+            if (!strcmp(t, "L")) {
+                bad = pumma_env_parse_double(eq, 0, 1e10, &x.L);
+                haveL = 1;
+                continue;
+            }
+            if (!strcmp(t, "add")) {
+                bad = pumma_env_parse_double(eq, 0, 1e10, &a);
+                continue;
+            }
+            int i = 0;
+            while (i < 5 && strcmp(t, plogp_lists[i])) i++;
+            if (i == 5 || n[i] >= 0) { bad = 1; break; }
+            n[i] = 0;
+            char *save2 = NULL;
+            for (char *v = strtok_r(eq, ",", &save2); v && !bad;
+                 v = strtok_r(NULL, ",", &save2)) {
+                if (n[i] == PUMMA_PLOGP_MAXS) bad = 1;
+                else bad = pumma_env_parse_double(v, 0, 1e10,
+                                                  &plogp_list(&x, i)[n[i]++]);
+            }
+        }
+        free(copy);
+        for (int i = 1; i < 5; i++) bad |= n[i] != n[0];
+        bad |= nomem || !haveL || a < 0 || n[0] < 2 || x.m[0] != 0;
+        for (int i = 1; i < n[0] && !bad; i++) bad = x.m[i] <= x.m[i - 1];
+        if (bad) {
+            fprintf(stderr, "pumma: %s:%d: not a valid plogp line (ignored; "
+                            "README, \"The tune file\")\n", path, lno);
+            continue;
+        }
+        x.n = n[0];
+        *s = x;
+        *add = a;
+        found = 1;
+    }
+    free(line);
+    fclose(f);
+    return found;
+}
+
+void pumma_tune_write_plogp(const char *netkey, const pumma_plogp_t *s,
+                            double add)
+{
+    size_t len = 64 + (size_t)s->n * 5 * 16, at;
+    char *body = malloc(len);
+    if (!body) return;
+    at = (size_t)snprintf(body, len, "L=%.6g add=%.6g", s->L, add);
+    pumma_plogp_t c = *s;
+    for (int i = 0; i < 5; i++) {
+        const double *l = plogp_list(&c, i);
+        at += (size_t)snprintf(body + at, len - at, " %s=", plogp_lists[i]);
+        for (int j = 0; j < s->n; j++)
+            at += (size_t)snprintf(body + at, len - at, i ? "%s%.6g" : "%s%.0f",
+                                   j ? "," : "", l[j]);
+    }
+    const char *kind = "plogp";
+    put_lines(1, &kind, &netkey, (const char *const *)&body);
+    free(body);
 }

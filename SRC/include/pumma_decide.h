@@ -1,0 +1,109 @@
+/*
+ * pumma_decide.h -- who decides the broadcast and reduce variant of each
+ * message when the call leaves them to auto (SRC/model/pumma_decide.c;
+ * not installed): the decision file, else the communication models, else
+ * the defaults.
+ *
+ * The decision file (written by `make tune`, README "The decision file")
+ * holds rules in the spirit of Open MPI's coll_tuned dynamic rules: per
+ * operation, communicator size and message size, a variant and its
+ * segment size. A message of `bytes` on np processes takes, among the
+ * rules of its operation, those of the largest np listed that is at most
+ * its own, and of those the one of the largest `bytes` at most its own.
+ *
+ * The models: pLogP samples of the tune file (`plogp` lines, written by
+ * `make tune`) and, per communicator size, the model the tuner found to
+ * err least there (the decision file's `model` lines; pLogP where none is
+ * given). The variant and segment are then those the simulator
+ * (pumma_sim.c) predicts fastest.
+ *
+ * The defaults: the variant the grid's alpha-beta model prices cheapest
+ * (the first within 3% in the table's order), whole messages.
+ *
+ * Every input of a decision -- operation, communicator size, message size,
+ * the file's text and the samples (process 0's, broadcast) -- is the same
+ * on every process of a collective, so all of them choose alike.
+ */
+#ifndef PUMMA_DECIDE_H
+#define PUMMA_DECIDE_H
+
+#include "pumma_netmodel.h"
+
+enum { PUMMA_SRC_FILE, PUMMA_SRC_MODEL, PUMMA_SRC_DEFAULT };
+const char *pumma_decide_source_name(int src);   /* "file", ... */
+
+typedef struct pumma_rule {
+    pumma_table_kind_t op;
+    int np;                       /* communicator size, >= 1 */
+    double bytes;                 /* the least message size it covers */
+    const pumma_coll_ops_t *v;    /* NULL: `model`, the models decide */
+    double seg;                   /* bytes per piece, 0: v's default */
+} pumma_rule_t;
+
+typedef struct pumma_decision {
+    const pumma_coll_ops_t *v;
+    double seg;                   /* bytes per piece, 0: v's default */
+    int source;                   /* PUMMA_SRC_* */
+    int model;                    /* PUMMA_NM_* when source is the model */
+} pumma_decision_t;
+
+enum { PUMMA_DECIDE_MAXMODELS = 64, PUMMA_DECIDE_CACHE = 512 };
+
+typedef struct pumma_decider {
+    int nrules;
+    pumma_rule_t *rules;          /* sorted: op, np, bytes */
+    int nmodels;                  /* `model` lines: from np up, kind */
+    struct { int np, kind; } models[PUMMA_DECIDE_MAXMODELS];  /* by np */
+    int have_nm;                  /* samples (from the tune file) */
+    pumma_netmodel_t nm;          /* fitted to them */
+    const pumma_model_t *mo;      /* the defaults' model */
+    /* the model's decisions already made, by (op, np, size class) */
+    struct { int key; pumma_decision_t d; } cache[PUMMA_DECIDE_CACHE];
+} pumma_decider_t;
+
+/* Parse a decision file's text into d's rules and models (d zeroed
+ * first, apart from what the caller set). A line that is not a rule, a
+ * model line or a comment is ignored; when `warn` names the file, a
+ * warning says where. Returns the number of lines ignored, -1 when out of
+ * memory. */
+int pumma_decide_parse(pumma_decider_t *d, const char *text,
+                       const char *warn);
+void pumma_decide_free(pumma_decider_t *d);
+
+/* The grid's decider, made collectively over g->all at its first auto
+ * plan (pumma_model_measure): process 0 reads the decision file and the
+ * tune file's samples and sends them to the others. NULL when it has
+ * neither (the planner then chooses as it always did). */
+pumma_decider_t *pumma_decider_load(const pumma_grid_t *g,
+                                    const pumma_model_t *mo);
+
+/* The decision for one message (esize: bytes per element). */
+void pumma_decide(pumma_decider_t *d, pumma_table_kind_t op, int np,
+                  double bytes, int esize, pumma_decision_t *out);
+
+/* What the models alone would decide (source MODEL), under `kind`. */
+void pumma_decide_by_model(const pumma_netmodel_t *nm, int kind,
+                           pumma_table_kind_t op, int np, double bytes,
+                           int esize, pumma_decision_t *out);
+
+/* The decision file's path (PUMMA_DECISION_FILE, else `decision` beside
+ * the tune file) into buf; 0 when there is none. */
+int pumma_decide_path(char *buf, size_t len);
+/* Writes rules and models as a decision file (the tuner); 0 on success. */
+int pumma_decide_write(const char *path, const pumma_decider_t *d,
+                       const char *comment);
+/* The model kind for communicators of np processes (pLogP when the file
+ * names none). */
+int pumma_decide_model_of(const pumma_decider_t *d, int np);
+
+/* The tune file's pLogP samples for the pair of g->all's processes 0 and
+ * 1 (pumma_tune.c): 1 if found (process 0 only reads). */
+int pumma_tune_read_plogp(const char *netkey, pumma_plogp_t *s, double *add);
+void pumma_tune_write_plogp(const char *netkey, const pumma_plogp_t *s,
+                            double add);
+
+/* The auto pseudo-variants (pumma_coll_auto.c): start() decides, then
+ * runs the chosen variant (c->via); cost() prices the choice. */
+extern const pumma_coll_ops_t pumma_bcast_auto, pumma_reduce_auto;
+
+#endif

@@ -1,0 +1,390 @@
+/*
+ * pumma_decide.c -- the decision of each auto broadcast and reduce: the
+ * decision file, else the models, else the defaults (pumma_decide.h).
+ *
+ * The decision file, text, one rule per line, '#' to the end of a line a
+ * comment, fields separated by blanks:
+ *
+ *   bcast  NP  BYTES  VARIANT  SEGMENT    a rule: for communicators of NP
+ *   reduce NP  BYTES  VARIANT  SEGMENT      processes up to the next NP
+ *                                           listed, messages of BYTES up to
+ *                                           the next BYTES listed
+ *   model  NP  MODEL                      the model for communicators of
+ *                                           NP processes up to the next NP
+ *
+ * VARIANT is a name of the operation's table (README, Variants), not auto,
+ * or `model`: the models (else the defaults) decide there -- the tuner
+ * writes it beyond the communicator sizes it measured; SEGMENT the bytes
+ * per piece, 0 for the variant's default (a variant that never cuts its
+ * message, and `model`, take 0 only); MODEL hockney, logp, loggp or
+ * plogp. NP and BYTES are integers from 1 and 0. A line that is none of
+ * these is ignored with a warning naming it, as is a rule that repeats an
+ * earlier one's operation, NP and BYTES.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pumma_decide.h"
+#include "pumma_tune.h"
+
+#define DEFAULT_MARGIN 0.03   /* pumma_plan.c's: the defaults are its rule */
+#define MODEL_MARGIN 0.01     /* predictions closer than this say nothing */
+#define MAX_TEXT (1 << 20)    /* the most of a decision file read */
+
+const char *pumma_decide_source_name(int src)
+{
+    return src == PUMMA_SRC_FILE ? "file"
+           : src == PUMMA_SRC_MODEL ? "model" : "default";
+}
+
+static int op_of(const char *s, pumma_table_kind_t *op)
+{
+    if (!strcmp(s, "bcast")) *op = PUMMA_BCAST_TABLE;
+    else if (!strcmp(s, "reduce")) *op = PUMMA_REDUCE_TABLE;
+    else return -1;
+    return 0;
+}
+
+static const char *op_name(pumma_table_kind_t op)
+{
+    return op == PUMMA_BCAST_TABLE ? "bcast" : "reduce";
+}
+
+static int cmp_rule(const void *x, const void *y)
+{
+    const pumma_rule_t *a = x, *b = y;
+    if (a->op != b->op) return a->op < b->op ? -1 : 1;
+    if (a->np != b->np) return a->np < b->np ? -1 : 1;
+    return a->bytes < b->bytes ? -1 : a->bytes > b->bytes;
+}
+
+/* One line (comment stripped) into d; 0 fine or blank, -1 not valid. */
+static int parse_line(pumma_decider_t *d, char *s, int *cap)
+{
+    char *tok[6];
+    int n = 0;
+    for (char *t = strtok(s, " \t\r"); t; t = strtok(NULL, " \t\r"))
+        if (n < 6) tok[n++] = t;
+        else return -1;
+    if (n == 0) return 0;
+    long long np;
+    if (n < 2 || pumma_env_parse_int(tok[1], 1, INT_MAX, &np)) return -1;
+    if (!strcmp(tok[0], "model")) {
+        int kind;
+        if (n != 3 || (kind = pumma_nm_find(tok[2])) < 0) return -1;
+        for (int i = 0; i < d->nmodels; i++)
+            if (d->models[i].np == np) return -1;
+        if (d->nmodels == PUMMA_DECIDE_MAXMODELS) return -1;
+        int i = d->nmodels++;
+        for (; i > 0 && d->models[i - 1].np > np; i--)
+            d->models[i] = d->models[i - 1];
+        d->models[i].np = (int)np;
+        d->models[i].kind = kind;
+        return 0;
+    }
+    pumma_rule_t r;
+    long long bytes, seg;
+    if (n != 5 || op_of(tok[0], &r.op) ||
+        pumma_env_parse_int(tok[2], 0, (long long)1 << 53, &bytes) ||
+        pumma_env_parse_int(tok[4], 0, INT_MAX, &seg) ||
+        (strcmp(tok[3], "model") && !(r.v = pumma_comm_find(r.op, tok[3]))) ||
+        (seg > 0 && (!strcmp(tok[3], "model") || r.v->seg_default < 0)))
+        return -1;
+    if (!strcmp(tok[3], "model")) r.v = NULL;
+    r.np = (int)np;
+    r.bytes = (double)bytes;
+    r.seg = (double)seg;
+    for (int i = 0; i < d->nrules; i++)
+        if (!cmp_rule(&d->rules[i], &r)) return -1;
+    if (d->nrules == *cap) {
+        int nc = *cap ? 2 * *cap : 64;
+        pumma_rule_t *g = realloc(d->rules, sizeof *g * (size_t)nc);
+        if (!g) return -2;
+        d->rules = g;
+        *cap = nc;
+    }
+    d->rules[d->nrules++] = r;
+    return 0;
+}
+
+int pumma_decide_parse(pumma_decider_t *d, const char *text, const char *warn)
+{
+    int cap = 0, bad = 0, lno = 0;
+    d->nrules = 0;
+    d->rules = NULL;
+    d->nmodels = 0;
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, "\n");
+        char line[512];
+        lno++;
+        int rc = -1;
+        if (len < sizeof line) {
+            memcpy(line, p, len);
+            line[len] = '\0';
+            line[strcspn(line, "#")] = '\0';
+            rc = parse_line(d, line, &cap);
+        }
+        if (rc == -2) return -1;
+        if (rc) {
+            bad++;
+            if (warn)
+                fprintf(stderr, "pumma: %s:%d: not a rule, a model line or a "
+                                "comment; ignored (README, \"The decision "
+                                "file\")\n", warn, lno);
+        }
+        p += len + (p[len] == '\n');
+    }
+    if (d->nrules) qsort(d->rules, (size_t)d->nrules, sizeof *d->rules, cmp_rule);
+    return bad;
+}
+
+void pumma_decide_free(pumma_decider_t *d)
+{
+    if (!d) return;
+    free(d->rules);
+    d->rules = NULL;
+    d->nrules = 0;
+}
+
+int pumma_decide_model_of(const pumma_decider_t *d, int np)
+{
+    int kind = PUMMA_NM_PLOGP;
+    for (int i = 0; i < d->nmodels && d->models[i].np <= np; i++)
+        kind = d->models[i].kind;
+    return kind;
+}
+
+/* The file's rule for the message, NULL when it has none. */
+static const pumma_rule_t *file_rule(const pumma_decider_t *d,
+                                     pumma_table_kind_t op, int np,
+                                     double bytes)
+{
+    int best_np = 0;
+    for (int i = 0; i < d->nrules; i++)
+        if (d->rules[i].op == op && d->rules[i].np <= np &&
+            d->rules[i].np > best_np)
+            best_np = d->rules[i].np;
+    const pumma_rule_t *hit = NULL;
+    for (int i = 0; i < d->nrules; i++)    /* sorted: the last that fits */
+        if (d->rules[i].op == op && d->rules[i].np == best_np &&
+            d->rules[i].bytes <= bytes)
+            hit = &d->rules[i];
+    return hit && hit->v ? hit : NULL;
+}
+
+/*
+ * The models' choice: among the candidates (pumma_search_cands) of the
+ * variants the simulator runs as pumma does (not MPI's own: its schedule
+ * is MPI's, unknown here), the first -- in the table's order, larger
+ * pieces first -- predicted within MODEL_MARGIN of the fastest.
+ */
+void pumma_decide_by_model(const pumma_netmodel_t *nm, int kind,
+                           pumma_table_kind_t op, int np, double bytes,
+                           int esize, pumma_decision_t *out)
+{
+    enum { MAXC = 256 };
+    pumma_cand_t c[MAXC];
+    double t[MAXC], best = INFINITY;
+    const int n = pumma_search_cands(op, bytes, 1, c, MAXC);
+    for (int i = 0; i < n; i++) {
+        t[i] = pumma_search_predict(nm, kind, op, np, bytes, esize, &c[i]);
+        if (t[i] >= 0 && t[i] < best) best = t[i];
+    }
+    out->source = PUMMA_SRC_MODEL;
+    out->model = kind;
+    out->v = pumma_comm_at(op, 0);
+    out->seg = 0;
+    for (int i = 0; i < n; i++)
+        if (t[i] >= 0 && t[i] <= best * (1 + MODEL_MARGIN)) {
+            out->v = c[i].v;
+            out->seg = c[i].seg;
+            break;
+        }
+}
+
+/* The defaults: pumma_plan.c's rule applied to this one message. */
+static void by_default(const pumma_model_t *mo, pumma_table_kind_t op, int np,
+                       double bytes, pumma_decision_t *out)
+{
+    double best = INFINITY, t[64];
+    const pumma_coll_ops_t *v;
+    int n = 0;
+    for (; mo && n < 64 && (v = pumma_comm_at(op, n)) != NULL; n++) {
+        t[n] = v->cost(mo, np, bytes, 0);
+        if (t[n] < best) best = t[n];
+    }
+    out->source = PUMMA_SRC_DEFAULT;
+    out->model = -1;
+    out->seg = 0;
+    out->v = pumma_comm_at(op, 0);
+    for (int i = 0; i < n && mo; i++)
+        if (t[i] <= best * (1 + DEFAULT_MARGIN)) {
+            out->v = pumma_comm_at(op, i);
+            break;
+        }
+}
+
+/* Decisions by the models are made at the lower end of a quarter octave
+ * of message sizes and kept: a decision must depend on nothing but the
+ * message (every process of it decides alone), and a search per message
+ * would cost more than many messages. */
+static int size_class(double bytes)
+{
+    return bytes < 1 ? 0 : (int)floor(4 * log2(bytes)) + 1;
+}
+
+void pumma_decide(pumma_decider_t *d, pumma_table_kind_t op, int np,
+                  double bytes, int esize, pumma_decision_t *out)
+{
+    const pumma_rule_t *r = d ? file_rule(d, op, np, bytes) : NULL;
+    if (r) {
+        out->v = r->v;
+        out->seg = r->seg;
+        out->source = PUMMA_SRC_FILE;
+        out->model = -1;
+        return;
+    }
+    if (!d || !d->have_nm) {
+        by_default(d ? d->mo : NULL, op, np, bytes, out);
+        return;
+    }
+    const int cls = size_class(bytes);
+    const int key = ((cls * 2 + (int)op) * 4 + (esize >> 2)) * 4096 +
+                    (np < 4096 ? np : 4095) + 1;
+    const unsigned slot = (unsigned)key * 2654435761u % PUMMA_DECIDE_CACHE;
+    if (d->cache[slot].key == key) {
+        *out = d->cache[slot].d;
+        return;
+    }
+    double rep = cls ? floor(exp2((cls - 1) / 4.0)) : 0;
+    rep = floor(rep / esize) * esize;
+    if (rep < esize) rep = esize;
+    pumma_decide_by_model(&d->nm, pumma_decide_model_of(d, np), op, np, rep,
+                          esize, out);
+    d->cache[slot].key = key;
+    d->cache[slot].d = *out;
+}
+
+/* ------------------------------------------------------------ the file */
+
+int pumma_decide_path(char *buf, size_t len)
+{
+    const char *e = pumma_env_get("PUMMA_DECISION_FILE");
+    if (e) {
+        if (!strcmp(e, "off")) return 0;
+        return snprintf(buf, len, "%s", e) < (int)len;
+    }
+    char tune[4096];
+    if (!pumma_tune_path(tune, sizeof tune)) return 0;
+    char *slash = strrchr(tune, '/');
+    if (!slash) return snprintf(buf, len, "decision") < (int)len;
+    slash[1] = '\0';
+    return snprintf(buf, len, "%sdecision", tune) < (int)len;
+}
+
+int pumma_decide_write(const char *path, const pumma_decider_t *d,
+                       const char *comment)
+{
+    char tmp[4200];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return -1;
+    FILE *f = fopen(tmp, "w");
+    if (!f) return -1;
+    fprintf(f, "# pumma decision file (README, \"The decision file\"): what "
+               "auto runs.\n");
+    if (comment) {
+        for (const char *p = comment; *p;) {
+            size_t n = strcspn(p, "\n");
+            fprintf(f, "# %.*s\n", (int)n, p);
+            p += n + (p[n] == '\n');
+        }
+    }
+    fprintf(f, "# model NP MODEL\n");
+    for (int i = 0; i < d->nmodels; i++)
+        fprintf(f, "model %d %s\n", d->models[i].np,
+                pumma_nm_name(d->models[i].kind));
+    fprintf(f, "# OP NP BYTES VARIANT SEGMENT\n");
+    for (int i = 0; i < d->nrules; i++)
+        fprintf(f, "%s %d %.0f %s %.0f\n", op_name(d->rules[i].op),
+                d->rules[i].np, d->rules[i].bytes,
+                d->rules[i].v ? d->rules[i].v->name : "model",
+                d->rules[i].seg);
+    if (fclose(f) || rename(tmp, path)) {
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* The file's text (process 0), at most MAX_TEXT bytes; NULL when none. */
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return NULL;
+    char *t = malloc(MAX_TEXT + 1);
+    size_t n = t ? fread(t, 1, MAX_TEXT, f) : 0;
+    fclose(f);
+    if (t) t[n] = '\0';
+    return t;
+}
+
+pumma_decider_t *pumma_decider_load(const pumma_grid_t *g,
+                                    const pumma_model_t *mo)
+{
+    int me;
+    MPI_Comm_rank(g->all, &me);
+    char path[4096] = "";
+    pumma_tune_keys_t k;
+    pumma_tune_keys(g, &k);
+    /* what process 0 found: the text's length, whether samples */
+    struct { double len, have, add; pumma_plogp_t s; } head;
+    memset(&head, 0, sizeof head);
+    char *text = NULL;
+    if (me == 0) {
+        if (pumma_decide_path(path, sizeof path)) text = read_text(path);
+        head.len = text ? (double)strlen(text) : 0;
+        head.have = k.net && pumma_tune_mode() != PUMMA_TUNE_REFRESH &&
+                    pumma_tune_read_plogp(k.netkey, &head.s, &head.add);
+    }
+    MPI_Bcast(&head, (int)sizeof head, MPI_BYTE, 0, g->all);
+    const int len = (int)head.len;
+    if (len == 0 && !head.have) {
+        free(text);
+        return NULL;
+    }
+    pumma_decider_t *d = calloc(1, sizeof *d);
+    if (me != 0 || !text) text = malloc((size_t)len + 1);
+    int ok = d && text, all_ok;
+    /* every process must decide alike: one without memory makes them
+     * all go without the file and the models */
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, g->all);
+    if (all_ok && len) MPI_Bcast(text, len, MPI_CHAR, 0, g->all);
+    if (all_ok) {
+        text[len] = '\0';
+        /* its faults are told once per process, not once per grid */
+        static int told = 0;
+        ok = pumma_decide_parse(d, text, me == 0 && !told ? path : NULL) >= 0;
+        told |= me == 0;
+        MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, g->all);
+    }
+    if (!all_ok) {
+        if (me == 0)
+            fprintf(stderr, "pumma: out of memory for the decision file; "
+                            "auto uses its defaults\n");
+        free(text);
+        pumma_decide_free(d);
+        free(d);
+        return NULL;
+    }
+    free(text);
+    d->mo = mo;
+    if (head.have) {
+        d->have_nm = 1;
+        d->nm.s = head.s;
+        pumma_nm_fit(&d->nm);
+        d->nm.add = head.add;
+    }
+    return d;
+}

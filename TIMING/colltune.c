@@ -1,0 +1,359 @@
+/*
+ * colltune.c -- the collective tuner behind `make tune`: measures this
+ * machine's pLogP samples into the tune file, chooses per communicator
+ * size the model that errs least (the poly-model), and per operation,
+ * communicator size and message size the broadcast or reduce variant and
+ * segment size, which it writes as the decision file auto follows
+ * (README, "The decision file").
+ *
+ *   mpiexec -n NP ./xcolltune [-o FILE] [-m MAXBYTES] [-r REPS] [-b BUDGET]
+ *                             [-k K] [-S FILE.csv] [-n]
+ *
+ * Communicators are the first 2..NP processes. The variants are chosen by
+ * the model-guided search (pumma_search.c): the K (2) candidates the
+ * simulator predicts fastest under the poly-model are measured, with
+ * the first one's neighbouring segments and MPI's own variants; the fastest
+ * measured wins. Message sizes 8 B to MAXBYTES (4 MiB) by factors of 4;
+ * a rule covers from the geometric middle between two measured sizes.
+ * Beyond NP the file leaves the choice to the models.
+ *
+ * -S: instead, the search report (seed 001's Table 2): for broadcasts and
+ * reduces of 1 KiB, 128 KiB, 1 MiB and MAXBYTES on 2 and NP processes,
+ * every candidate measured (the exhaustive search), then MGD, SMGD and the
+ * model-guided search replayed on those measurements -- each sees the
+ * times the exhaustive search measured, so they are compared on the same
+ * data, and each is charged the seconds its experiments took there.
+ * -n: do not write the tune file or the decision file.
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pumma_decide.h"
+#include "pumma_tune.h"
+
+enum { MAXC = 256, MAXSIZES = 32 };
+
+typedef struct live {
+    MPI_Comm comm;
+    pumma_table_kind_t op;
+    double bytes;
+    int reps;
+    void *buf, *sum;
+    double *cost;            /* seconds each experiment took, or NULL */
+    const pumma_cand_t *c0;
+} live_t;
+
+/* A live experiment: the candidate timed on the communicator. */
+static double measure_live(void *ctx, const pumma_cand_t *c)
+{
+    live_t *l = ctx;
+    const double t0 = MPI_Wtime();
+    /* fewer repeats where one run is long: a search must stay short */
+    int reps = l->reps;
+    double t = pumma_time_coll(c->v, l->comm, l->bytes, c->seg, 1, l->buf,
+                               l->sum);
+    if (t < 0.02) t = pumma_time_coll(c->v, l->comm, l->bytes, c->seg, reps,
+                                      l->buf, l->sum);
+    if (l->cost) l->cost[c - l->c0] = MPI_Wtime() - t0;
+    return t;
+}
+
+typedef struct replay {
+    const double *t, *cost;
+    const pumma_cand_t *c0;
+    double spent;
+} replay_t;
+
+/* A replayed experiment: the exhaustive search's measurement. */
+static double measure_replay(void *ctx, const pumma_cand_t *c)
+{
+    replay_t *r = ctx;
+    r->spent += r->cost[c - r->c0];
+    return r->t[c - r->c0];
+}
+
+static void usage(const char *prog)
+{
+    fprintf(stderr, "usage: mpiexec -n NP %s [-o FILE] [-m MAXBYTES] "
+                    "[-r REPS] [-b BUDGET_S] [-k K] [-S FILE.csv] [-n]\n",
+            prog);
+}
+
+/* The search report (-S): one line per case, seed 001's Table 2. */
+static void search_report(int np, const pumma_netmodel_t *nm,
+                          const int *kind_of, double maxb, int reps, int k,
+                          void *buf, void *sum, const char *csv)
+{
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    FILE *out = me == 0 && csv ? fopen(csv, "w") : NULL;
+    if (out)
+        fprintf(out, "np,op,bytes,method,seconds,experiments,variant,"
+                     "segment,time_s,vs_exhaustive\n");
+    if (me == 0)
+        printf("\nSearch for the variant and segment size (seed 001, Table "
+               "2): seconds spent, experiments, and the optimum found\n"
+               "relative to the exhaustive search's (searches replayed on "
+               "the exhaustive measurements)\n\n%-22s %18s %18s %18s %18s "
+               "%8s %8s\n",
+               "case", "exhaustive", "MGD", "SMGD", "model-guided",
+               "speedup", "(model)");
+    const double sizes[4] = {1024, 131072, 1048576, maxb};
+    const int nps[2] = {2, np};
+    int within = 0, cases = 0;
+    double worst_exp_ratio = INFINITY;
+    for (int ip = 0; ip < (np > 2 ? 2 : 1); ip++) {
+        const int p = nps[ip];
+        MPI_Comm comm;
+        MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &comm);
+        for (int op = 0; op < 2; op++)
+            for (int si = 0; si < 4; si++) {
+                const double bytes = sizes[si];
+                if (si == 3 && bytes <= sizes[2]) continue;
+                pumma_cand_t c[MAXC];
+                const int n = pumma_search_cands((pumma_table_kind_t)op,
+                                                 bytes, 0, c, MAXC);
+                double t[MAXC], cost[MAXC];
+                if (comm != MPI_COMM_NULL) {
+                    live_t l = {comm, (pumma_table_kind_t)op, bytes, reps,
+                                buf, sum, cost, c};
+                    pumma_search_t s = {(pumma_table_kind_t)op, p, 8, bytes,
+                                        c, n, measure_live, &l, t, 0, 0};
+                    pumma_search_exhaustive(&s);
+                }
+                MPI_Bcast(t, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+                MPI_Bcast(cost, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+                /* the four searches on the same measurements */
+                double spent[4], found[4], tt[MAXC];
+                int exps[4], pick[4];
+                for (int m = 0; m < 4; m++) {
+                    replay_t r = {t, cost, c, 0};
+                    pumma_search_t s = {(pumma_table_kind_t)op, p, 8, bytes,
+                                        c, n, measure_replay, &r, tt, 0, 0};
+                    if (m == 0) pumma_search_exhaustive(&s);
+                    else if (m == 1) pumma_search_mgd(&s);
+                    else if (m == 2) pumma_search_smgd(&s);
+                    else pumma_search_model(&s, nm, kind_of[p], k);
+                    spent[m] = r.spent;
+                    exps[m] = s.experiments;
+                    pick[m] = s.best;
+                    found[m] = t[s.best];
+                }
+                cases++;
+                within += found[3] <= 1.10 * found[0];
+                const double ratio = (double)exps[0] / exps[3];
+                if (ratio < worst_exp_ratio) worst_exp_ratio = ratio;
+                if (me == 0) {
+                    char name[64];
+                    snprintf(name, sizeof name, "%d proc, %.0fK %s", p,
+                             bytes / 1024, op ? "reduce" : "bcast");
+                    printf("%-22s", name);
+                    for (int m = 0; m < 4; m++)
+                        printf(" %7.3f %3d %+5.1f%%", spent[m], exps[m],
+                               100 * (found[m] / found[0] - 1));
+                    printf(" %7.1fx %7.1fx\n", spent[0] / spent[2],
+                           spent[0] / spent[3]);
+                    static const char *const mname[4] = {
+                        "exhaustive", "mgd", "smgd", "model-guided"};
+                    for (int m = 0; out && m < 4; m++)
+                        fprintf(out, "%d,%s,%.0f,%s,%.4f,%d,%s,%.0f,%.6e,%.4f\n",
+                                p, op ? "reduce" : "bcast", bytes, mname[m],
+                                spent[m], exps[m], c[pick[m]].v->name,
+                                c[pick[m]].seg, found[m],
+                                found[m] / found[0] - 1);
+                }
+            }
+        if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    }
+    if (me == 0)
+        printf("\nmodel-guided: within 10%% of the exhaustive optimum in %d of "
+               "%d cases; at least %.1fx fewer experiments\n",
+               within, cases, worst_exp_ratio);
+    if (out) fclose(out);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int me, np;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    double maxb = 4 << 20, budget = 5;
+    int reps = 10, k = 2, write = 1;
+    const char *path = NULL, *report = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc) path = argv[++i];
+        else if (!strcmp(argv[i], "-m") && i + 1 < argc) maxb = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-r") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-b") && i + 1 < argc) budget = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-k") && i + 1 < argc) k = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-S") && i + 1 < argc) report = argv[++i];
+        else if (!strcmp(argv[i], "-n")) write = 0;
+        else {
+            if (me == 0) usage(argv[0]);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    if (np < 2 || reps < 1 || k < 1 || !(maxb >= 1024)) {
+        if (me == 0) {
+            fprintf(stderr, "colltune: needs 2 processes or more\n");
+            usage(argv[0]);
+        }
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    const double t_start = MPI_Wtime();
+
+    /* 1. the samples, into the tune file under the pair's key */
+    pumma_grid_t g;
+    memset(&g, 0, sizeof g);
+    g.all = MPI_COMM_WORLD;
+    pumma_tune_keys_t keys;
+    pumma_tune_keys(&g, &keys);
+    pumma_netmodel_t nm;
+    memset(&nm, 0, sizeof nm);
+    if (pumma_plogp_measure(MPI_COMM_WORLD, 0, 1, maxb, budget, &nm.s)) {
+        if (me == 0) fprintf(stderr, "colltune: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    pumma_nm_fit(&nm);
+    nm.add = pumma_measure_add();
+    MPI_Bcast(&nm.add, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (me == 0) {
+        printf("pLogP between processes 0 and 1: %d sizes to %.0f bytes, "
+               "%.2f s\n", nm.s.n, maxb, MPI_Wtime() - t_start);
+        if (write) pumma_tune_write_plogp(keys.netkey, &nm.s, nm.add);
+    }
+
+    /* 2. per communicator size, the poly-model */
+    void *buf = calloc(1, (size_t)maxb + 64), *sum = calloc(1, (size_t)maxb + 64);
+    if (!buf || !sum) MPI_Abort(MPI_COMM_WORLD, 1);
+    int kind_of[1024];
+    pumma_decider_t d;
+    memset(&d, 0, sizeof d);
+    if (me == 0)
+        printf("\npoly-model: mean |error| on the training collectives\n"
+               "%4s %10s %10s %10s %10s   chosen\n", "np", "hockney",
+               "logp", "loggp", "plogp");
+    for (int p = 2; p <= np && p < 1024; p++) {
+        MPI_Comm comm;
+        MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &comm);
+        double err[PUMMA_NM_COUNT];
+        int kind = 0;
+        if (comm != MPI_COMM_NULL) {
+            kind = pumma_poly_choose(comm, &nm, maxb, reps, buf, sum, err);
+            MPI_Comm_free(&comm);
+        }
+        MPI_Bcast(&kind, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        MPI_Bcast(err, PUMMA_NM_COUNT, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        kind_of[p] = kind;
+        if (d.nmodels < PUMMA_DECIDE_MAXMODELS) {
+            d.models[d.nmodels].np = p;
+            d.models[d.nmodels++].kind = kind;
+        }
+        if (me == 0)
+            printf("%4d %9.1f%% %9.1f%% %9.1f%% %9.1f%%   %s\n", p,
+                   100 * err[0], 100 * err[1], 100 * err[2], 100 * err[3],
+                   pumma_nm_name(kind));
+    }
+
+    if (report) {
+        search_report(np, &nm, kind_of, maxb, reps, k, buf, sum, report);
+        free(buf);
+        free(sum);
+        MPI_Finalize();
+        return 0;
+    }
+
+    /* 3. per operation, communicator size and message size: the variant */
+    double sizes[MAXSIZES];
+    int nsizes = 0;
+    for (double m = 8; m < maxb && nsizes < MAXSIZES - 1; m *= 4)
+        sizes[nsizes++] = m;
+    sizes[nsizes++] = maxb;
+    pumma_rule_t *rules = calloc((size_t)(2 * (np + 1) * (nsizes + 1)),
+                                 sizeof *rules);
+    if (!rules) MPI_Abort(MPI_COMM_WORLD, 1);
+    int nr = 0, exps = 0;
+    if (me == 0)
+        printf("\nchoices (model-guided search, K = %d)\n%4s %-6s %9s  "
+               "%-12s %9s %11s %11s\n", k, "np", "op", "bytes", "variant",
+               "segment", "measured", "predicted");
+    for (int p = 2; p <= np; p++) {
+        MPI_Comm comm;
+        MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &comm);
+        for (int op = 0; op < 2; op++) {
+            const pumma_coll_ops_t *prev = NULL;
+            double prev_seg = -1;
+            for (int si = 0; si < nsizes; si++) {
+                const double bytes = sizes[si];
+                pumma_cand_t c[MAXC];
+                const int n = pumma_search_cands((pumma_table_kind_t)op,
+                                                 bytes, 0, c, MAXC);
+                double t[MAXC];
+                int best = 0, e = 0;
+                if (comm != MPI_COMM_NULL) {
+                    live_t l = {comm, (pumma_table_kind_t)op, bytes, reps,
+                                buf, sum, NULL, c};
+                    pumma_search_t s = {(pumma_table_kind_t)op, p, 8, bytes,
+                                        c, n, measure_live, &l, t, 0, 0};
+                    pumma_search_model(&s, &nm, kind_of[p], k);
+                    best = s.best;
+                    e = s.experiments;
+                }
+                MPI_Bcast(&best, 1, MPI_INT, 0, MPI_COMM_WORLD);
+                MPI_Bcast(&e, 1, MPI_INT, 0, MPI_COMM_WORLD);
+                MPI_Bcast(t, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+                exps += e;
+                if (me == 0)
+                    printf("%4d %-6s %9.0f  %-12s %9.0f %11.3e %11.3e\n", p,
+                           op ? "reduce" : "bcast", bytes, c[best].v->name,
+                           c[best].seg, t[best],
+                           c[best].v->shape
+                               ? pumma_search_predict(&nm, kind_of[p],
+                                                      (pumma_table_kind_t)op,
+                                                      p, bytes, 8, &c[best])
+                               : NAN);
+                /* the segment scales with the size across the range */
+                if (c[best].v == prev && c[best].seg == prev_seg) continue;
+                rules[nr++] = (pumma_rule_t){
+                    (pumma_table_kind_t)op, p,
+                    si ? floor(sqrt(sizes[si - 1] * bytes)) : 0, c[best].v,
+                    c[best].seg};
+                prev = c[best].v;
+                prev_seg = c[best].seg;
+            }
+        }
+        if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    }
+    /* beyond the sizes measured, the models decide */
+    for (int op = 0; op < 2; op++)
+        rules[nr++] = (pumma_rule_t){(pumma_table_kind_t)op, np + 1, 0, NULL, 0};
+    d.rules = rules;
+    d.nrules = nr;
+
+    char file[4096] = "";
+    if (path) snprintf(file, sizeof file, "%s", path);
+    else if (!pumma_decide_path(file, sizeof file)) file[0] = '\0';
+    if (me == 0) {
+        char note[1400];
+        snprintf(note, sizeof note,
+                 "by xcolltune on %d processes (%s), %d experiments, %.1f s",
+                 np, keys.netkey, exps, MPI_Wtime() - t_start);
+        if (!write) printf("\n(-n: the decision file is not written)\n");
+        else if (!*file || pumma_decide_write(file, &d, note))
+            fprintf(stderr, "colltune: cannot write the decision file %s\n",
+                    *file ? file : "(PUMMA_TUNE=off and no "
+                                   "PUMMA_DECISION_FILE)");
+        else printf("\ndecision file: %s (%d rules)\n", file, nr);
+        printf("tuned in %.1f s, %d experiments\n", MPI_Wtime() - t_start,
+               exps);
+    }
+    free(rules);
+    free(buf);
+    free(sum);
+    MPI_Finalize();
+    return 0;
+}
