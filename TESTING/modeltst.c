@@ -533,6 +533,67 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
     return PMPI_Isend(buf, count, dt, dest, tag, comm, req);
 }
 
+/* A collective of count doubles on comm from/to root, cut at seg elements
+ * (0: the variant's default). */
+static pumma_coll_t coll_on(MPI_Comm comm, double *buf, double *sum,
+                            int64_t count, int root, int seg)
+{
+    pumma_coll_t c;
+    memset(&c, 0, sizeof c);
+    c.buf = buf;
+    c.rbuf = sum;
+    c.count = count;
+    c.dt = MPI_DOUBLE;
+    c.t = &pumma_type_d;
+    c.root = root;
+    c.comm = comm;
+    c.tag = 5;
+    c.segment = seg;
+    return c;
+}
+
+/* Runs c with variant run, its sends traced, and compares them with what
+ * the simulator has this process send for variant sim at seg elements per
+ * piece (sim NULL: MPI's own, not compared). 1 when they are the same;
+ * *nsim the simulated number. */
+static int sends_match(const pumma_coll_ops_t *run, pumma_coll_t *c,
+                       const pumma_coll_ops_t *sim, int red, int seg,
+                       int *nsim)
+{
+    static int sdest[MAXLOG];
+    static double sbytes[MAXLOG];
+    int me, np;
+    MPI_Comm_rank(c->comm, &me);
+    MPI_Comm_size(c->comm, &np);
+    traced = c->comm;
+    nlog = 0;
+    tracing = 1;
+    int rc = run->start(c);
+    if (!rc) rc = run->wait(c);
+    tracing = 0;
+    *nsim = -1;
+    if (!sim) return rc == 0;
+    *nsim = pumma_sim_sends(sim, red, np, c->root, me, c->count, 8, seg,
+                            sdest, sbytes, MAXLOG);
+    int same = rc == 0 && *nsim == nlog;
+    for (int i = 0; same && i < *nsim; i++)
+        same = sdest[i] == log_dest[i] && sbytes[i] == log_bytes[i];
+    return same;
+}
+
+/* The end of a group run on every process: bad is this one's failures. */
+static void group_end_all(const char *G, int bad)
+{
+    int all = 0;
+    MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (me_world == 0) {
+        if (all && !bad) check(0, G, "%d mismatches on other ranks", all);
+        group_fail += all > 0 && !group_fail;
+        group_end(G);
+    }
+    group_fail = 0;
+}
+
 static void test_schedule(void)
 {
     const char *G = "engines send what the simulator schedules";
@@ -540,8 +601,6 @@ static void test_schedule(void)
     MPI_Comm_size(MPI_COMM_WORLD, &np_world);
     const int64_t counts[] = {1, 1000, 30001};
     const int segs[] = {0, 100, 7000};
-    static int sdest[MAXLOG];
-    static double sbytes[MAXLOG];
     int bad = 0;
     for (int np = 2; np <= np_world; np++) {
         MPI_Comm comm;
@@ -560,33 +619,13 @@ static void test_schedule(void)
                 for (int root = 0; root < np; root++)
                     for (int ci = 0; ci < 3; ci++)
                         for (int gi = 0; gi < 3; gi++) {
-                            pumma_coll_t c;
-                            memset(&c, 0, sizeof c);
-                            c.buf = buf;
-                            c.rbuf = sum;
-                            c.count = counts[ci];
-                            c.dt = MPI_DOUBLE;
-                            c.t = &pumma_type_d;
-                            c.root = root;
-                            c.comm = comm;
-                            c.tag = 5;
-                            c.segment = segs[gi];
-                            int me;
+                            pumma_coll_t c = coll_on(comm, buf, sum,
+                                                     counts[ci], root,
+                                                     segs[gi]);
+                            int me, n;
                             MPI_Comm_rank(comm, &me);
-                            traced = comm;
-                            nlog = 0;
-                            tracing = 1;
-                            int rc = op->start(&c);
-                            if (!rc) rc = op->wait(&c);
-                            tracing = 0;
-                            int n = pumma_sim_sends(op, red, np, root, me,
-                                                    counts[ci], 8, segs[gi],
-                                                    sdest, sbytes, MAXLOG);
-                            int same = rc == 0 && n == nlog;
-                            for (int i = 0; same && i < n; i++)
-                                same = sdest[i] == log_dest[i] &&
-                                       sbytes[i] == log_bytes[i];
-                            if (!same && bad++ < 5)
+                            if (!sends_match(op, &c, op, red, segs[gi], &n) &&
+                                bad++ < 5)
                                 check(0, G,
                                       "%s %s np %d root %d count %lld seg %d "
                                       "rank %d: %d sends, simulated %d",
@@ -599,14 +638,7 @@ static void test_schedule(void)
         free(sum);
         MPI_Comm_free(&comm);
     }
-    int all = 0;
-    MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (me_world == 0) {
-        if (all && !bad) check(0, G, "%d mismatches on other ranks", all);
-        group_fail += all > 0 && !group_fail;
-        group_end(G);
-    }
-    group_fail = 0;
+    group_end_all(G, bad);
 }
 
 
@@ -622,8 +654,6 @@ static void test_auto(void)
                        "bcast 2 0 linear 0\nbcast 2 4096 pipeline 2048\n"
                        "bcast 3 0 binary 1024\nreduce 2 0 ring 0\n"
                        "reduce 2 10000 mst 4096\n", NULL);
-    static int sdest[MAXLOG];
-    static double sbytes[MAXLOG];
     const int64_t counts[] = {1, 1000, 30001};
     int bad = 0;
     double *buf = malloc(sizeof(double) * 30001),
@@ -634,47 +664,25 @@ static void test_auto(void)
         MPI_Comm_split(MPI_COMM_WORLD, me_world < np ? 0 : MPI_UNDEFINED,
                        me_world, &comm);
         if (comm == MPI_COMM_NULL) continue;
-        int me;
-        MPI_Comm_rank(comm, &me);
         for (int red = 0; red < 2; red++)
             for (int ci = 0; ci < 3; ci++)
                 for (int preset = 0; preset < 2; preset++) {
                     const pumma_table_kind_t op =
                         red ? PUMMA_REDUCE_TABLE : PUMMA_BCAST_TABLE;
-                    pumma_coll_t c;
-                    memset(&c, 0, sizeof c);
-                    c.buf = buf;
-                    c.rbuf = sum;
-                    c.count = counts[ci];
-                    c.dt = MPI_DOUBLE;
-                    c.t = &pumma_type_d;
-                    c.root = np - 1;
-                    c.comm = comm;
-                    c.tag = 5;
+                    pumma_coll_t c = coll_on(comm, buf, sum, counts[ci],
+                                             np - 1, preset ? 300 : 0);
                     c.dec = &d;
-                    c.segment = preset ? 300 : 0;
                     pumma_decision_t x;
                     pumma_decide(&d, op, np, counts[ci] * 8.0, 8, &x);
                     const int seg = preset ? 300 : x.seg > 0 ? (int)(x.seg / 8)
                                                              : 0;
-                    traced = comm;
-                    nlog = 0;
-                    tracing = 1;
                     const pumma_coll_ops_t *a =
                         red ? &pumma_reduce_auto : &pumma_bcast_auto;
-                    int rc = a->start(&c);
-                    if (!rc) rc = a->wait(&c);
-                    tracing = 0;
-                    int n = -1;
-                    if (x.v->shape)
-                        n = pumma_sim_sends(x.v, red, np, np - 1, me,
-                                            counts[ci], 8, seg, sdest, sbytes,
-                                            MAXLOG);
-                    int same = rc == 0 && c.via == x.v &&
-                               (n < 0 || n == nlog);
-                    for (int i = 0; same && i < n; i++)
-                        same = sdest[i] == log_dest[i] &&
-                               sbytes[i] == log_bytes[i];
+                    int n;
+                    const int same =
+                        sends_match(a, &c, x.v->shape ? x.v : NULL, red, seg,
+                                    &n) &&
+                        c.via == x.v;
                     if (!same && bad++ < 5)
                         check(0, G, "%s np %d count %lld preset %d: %s, %d "
                                     "sends, simulated %d",
@@ -687,14 +695,7 @@ static void test_auto(void)
     free(buf);
     free(sum);
     pumma_decide_free(&d);
-    int all = 0;
-    MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (me_world == 0) {
-        if (all && !bad) check(0, G, "%d mismatches on other ranks", all);
-        group_fail += all > 0 && !group_fail;
-        group_end(G);
-    }
-    group_fail = 0;
+    group_end_all(G, bad);
 }
 
 int main(int argc, char **argv)

@@ -197,9 +197,9 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
-    if (np < 2 || reps < 1 || k < 1 || !(maxb >= 1024)) {
+    if (np < 2 || np >= 1024 || reps < 1 || k < 1 || !(maxb >= 1024)) {
         if (me == 0) {
-            fprintf(stderr, "colltune: needs 2 processes or more\n");
+            fprintf(stderr, "colltune: needs 2 to 1023 processes\n");
             usage(argv[0]);
         }
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -237,7 +237,7 @@ int main(int argc, char **argv)
         printf("\npoly-model: mean |error| on the training collectives\n"
                "%4s %10s %10s %10s %10s   chosen\n", "np", "hockney",
                "logp", "loggp", "plogp");
-    for (int p = 2; p <= np && p < 1024; p++) {
+    for (int p = 2; p <= np; p++) {
         MPI_Comm comm;
         MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &comm);
         double err[PUMMA_NM_COUNT];

@@ -71,10 +71,13 @@ int pumma_decide_parse(pumma_decider_t *d, const char *text,
 void pumma_decide_free(pumma_decider_t *d);
 
 /* The grid's decider, made collectively over g->all at its first auto
- * plan (pumma_model_measure): process 0 reads the decision file and the
- * tune file's samples and sends them to the others. NULL when it has
- * neither (the planner then chooses as it always did). */
+ * plan (pumma_model_measure, with the tune file's keys k): process 0
+ * reads the decision file and the tune file's samples and sends them to
+ * the others. NULL when it has neither (the planner then chooses as it
+ * always did). */
+struct pumma_tune_keys;
 pumma_decider_t *pumma_decider_load(const pumma_grid_t *g,
+                                    const struct pumma_tune_keys *k,
                                     const pumma_model_t *mo);
 
 /* The decision for one message (esize: bytes per element). */

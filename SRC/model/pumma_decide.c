@@ -252,7 +252,7 @@ void pumma_decide(pumma_decider_t *d, pumma_table_kind_t op, int np,
         return;
     }
     const int cls = size_class(bytes);
-    const int key = ((cls * 2 + (int)op) * 4 + (esize >> 2)) * 4096 +
+    const int key = ((cls * 2 + (int)op) * 8 + (esize >> 2)) * 4096 +
                     (np < 4096 ? np : 4095) + 1;
     const unsigned slot = (unsigned)key * 2654435761u % PUMMA_DECIDE_CACHE;
     if (d->cache[slot].key == key) {
@@ -331,13 +331,12 @@ static char *read_text(const char *path)
 }
 
 pumma_decider_t *pumma_decider_load(const pumma_grid_t *g,
+                                    const pumma_tune_keys_t *k,
                                     const pumma_model_t *mo)
 {
     int me;
     MPI_Comm_rank(g->all, &me);
     char path[4096] = "";
-    pumma_tune_keys_t k;
-    pumma_tune_keys(g, &k);
     /* what process 0 found: the text's length, whether samples */
     struct { double len, have, add; pumma_plogp_t s; } head;
     memset(&head, 0, sizeof head);
@@ -345,8 +344,8 @@ pumma_decider_t *pumma_decider_load(const pumma_grid_t *g,
     if (me == 0) {
         if (pumma_decide_path(path, sizeof path)) text = read_text(path);
         head.len = text ? (double)strlen(text) : 0;
-        head.have = k.net && pumma_tune_mode() != PUMMA_TUNE_REFRESH &&
-                    pumma_tune_read_plogp(k.netkey, &head.s, &head.add);
+        head.have = k->net && pumma_tune_mode() != PUMMA_TUNE_REFRESH &&
+                    pumma_tune_read_plogp(k->netkey, &head.s, &head.add);
     }
     MPI_Bcast(&head, (int)sizeof head, MPI_BYTE, 0, g->all);
     const int len = (int)head.len;

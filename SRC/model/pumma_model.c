@@ -270,12 +270,13 @@ void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo)
     const unsigned all = (1u << NVAL) - 1;
     unsigned set = parse_env(v), file = 0, measured = 0;
     const double t0 = now();
+    /* the keys of the tune file: its values' and the decider's samples' */
+    pumma_tune_keys_t k;
+    pumma_tune_keys(g, &k);
     if ((set & all) != all) {
         int me, np;
         MPI_Comm_rank(g->all, &me);
         MPI_Comm_size(g->all, &np);
-        pumma_tune_keys_t k;
-        pumma_tune_keys(g, &k);
         double m[NVAL + 1];
         memcpy(m, v, sizeof(double) * NVAL);
         if (me == 0) file = pumma_tune_read(&k, m) & ~set;
@@ -310,7 +311,7 @@ void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo)
     mo->from_file = file;
     mo->valid = 1;
     /* after the values: the defaults' decisions price with them */
-    mo->dec = pumma_decider_load(g, mo);
+    mo->dec = pumma_decider_load(g, &k, mo);
     mo->seconds = now() - t0;
     pumma_stats_model(mo);
 }

@@ -372,12 +372,16 @@ void pumma_tune_write_plogp(const char *netkey, const pumma_plogp_t *s,
     if (!body) return;
     at = (size_t)snprintf(body, len, "L=%.6g add=%.6g", s->L, add);
     pumma_plogp_t c = *s;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 5 && at < len; i++) {
         const double *l = plogp_list(&c, i);
         at += (size_t)snprintf(body + at, len - at, " %s=", plogp_lists[i]);
-        for (int j = 0; j < s->n; j++)
+        for (int j = 0; j < s->n && at < len; j++)
             at += (size_t)snprintf(body + at, len - at, i ? "%s%.6g" : "%s%.0f",
                                    j ? "," : "", l[j]);
+    }
+    if (at >= len) {               /* cannot happen at these widths */
+        free(body);
+        return;
     }
     const char *kind = "plogp";
     put_lines(1, &kind, &netkey, (const char *const *)&body);
