@@ -113,6 +113,12 @@ echo "model 1 hockney" > "$dir/decision"
 run hockney
 check "a decision file of model lines only: that model decides" \
     bash -c "d=\$(grep '^pumma-stats: decide' $dir/hockney.out); [ -n \"\$d\" ] && ! echo \"\$d\" | grep -qv 'source=model model=hockney'"
+sed -i 's/^\(plogp .* add=[^ ]*\)/\1 cores=1 ppn=2 theta=0.5/' "$file"
+echo "model 1 plogpc" > "$dir/decision"
+run plogpc
+ok plogpc; check "a node of one processor for two processes (plogpc): still ScaLAPACK's results" test $? = 0
+check "... and plogpc decides (source=model model=plogpc)" \
+    bash -c "d=\$(grep '^pumma-stats: decide' $dir/plogpc.out); [ -n \"\$d\" ] && ! echo \"\$d\" | grep -qv 'source=model model=plogpc' && ! grep -q 'not a valid plogp' $dir/plogpc.err"
 sed -i 's/^plogp \(.*\) g=[^ ]*/plogp \1 g=1,2/' "$file"
 rm -f "$dir/decision"
 run badplogp

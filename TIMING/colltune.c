@@ -10,10 +10,11 @@
  *                             [-k K] [-S FILE.csv] [-n]
  *
  * Communicators are the first 2..NP processes. The variants are chosen by
- * the model-guided search (pumma_search.c): the K (2) candidates the
- * simulator predicts fastest under the poly-model are measured, with
- * the first one's neighbouring segments and MPI's own variants; the fastest
- * measured wins. Message sizes 8 B to MAXBYTES (4 MiB) by factors of 4;
+ * the model-guided search (pumma_search.c): the predicted best segment of
+ * each of the K (2) variants the simulator predicts fastest under the
+ * poly-model is measured, with the neighbouring segments of the faster
+ * and MPI's own variants; the fastest measured wins. Message sizes 8 B to
+ * MAXBYTES (4 MiB) by factors of 4;
  * a rule covers from the geometric middle between two measured sizes.
  * Beyond NP the file leaves the choice to the models.
  *
@@ -83,10 +84,13 @@ static void usage(const char *prog)
 }
 
 /* The search report (-S): one line per case, seed 001's Table 2. */
-static void search_report(int np, const pumma_netmodel_t *nm,
-                          const int *kind_of, double maxb, int reps, int k,
-                          void *buf, void *sum, const char *csv)
+static void search_report(int np, const pumma_netmodel_t *nm0,
+                          int (*kind_of)[PUMMA_POLY_NCLASS],
+                          const double *theta_of, const double *wake_of,
+                          double maxb, int reps, int k, void *buf, void *sum,
+                          const char *csv)
 {
+    pumma_netmodel_t nm1 = *nm0, *nm = &nm1;
     int me;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     FILE *out = me == 0 && csv ? fopen(csv, "w") : NULL;
@@ -107,6 +111,8 @@ static void search_report(int np, const pumma_netmodel_t *nm,
     double worst_exp_ratio = INFINITY;
     for (int ip = 0; ip < (np > 2 ? 2 : 1); ip++) {
         const int p = nps[ip];
+        nm->s.theta = theta_of[p];
+        nm->s.wake = wake_of[p];
         MPI_Comm comm;
         MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &comm);
         for (int op = 0; op < 2; op++)
@@ -124,6 +130,7 @@ static void search_report(int np, const pumma_netmodel_t *nm,
                                         c, n, measure_live, &l, t, 0, 0};
                     pumma_search_exhaustive(&s);
                 }
+                pumma_quiet_barrier(MPI_COMM_WORLD);
                 MPI_Bcast(t, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
                 MPI_Bcast(cost, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
                 /* the four searches on the same measurements */
@@ -136,7 +143,8 @@ static void search_report(int np, const pumma_netmodel_t *nm,
                     if (m == 0) pumma_search_exhaustive(&s);
                     else if (m == 1) pumma_search_mgd(&s);
                     else if (m == 2) pumma_search_smgd(&s);
-                    else pumma_search_model(&s, nm, kind_of[p], k);
+                    else pumma_search_model(
+                        &s, nm, kind_of[p][pumma_poly_class(bytes)], k);
                     spent[m] = r.spent;
                     exps[m] = s.experiments;
                     pick[m] = s.best;
@@ -221,46 +229,70 @@ int main(int argc, char **argv)
     pumma_nm_fit(&nm);
     nm.add = pumma_measure_add();
     MPI_Bcast(&nm.add, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    if (me == 0) {
+    pumma_node_share(MPI_COMM_WORLD, &nm.s.cores, &nm.s.ppn);
+    if (me == 0)
         printf("pLogP between processes 0 and 1: %d sizes to %.0f bytes, "
-               "%.2f s\n", nm.s.n, maxb, MPI_Wtime() - t_start);
-        if (write) pumma_tune_write_plogp(keys.netkey, &nm.s, nm.add);
-    }
+               "%.2f s; %.0f processes to a node of %.0f processors\n",
+               nm.s.n, maxb, MPI_Wtime() - t_start, nm.s.ppn, nm.s.cores);
 
     /* 2. per communicator size, the poly-model */
     void *buf = calloc(1, (size_t)maxb + 64), *sum = calloc(1, (size_t)maxb + 64);
     if (!buf || !sum) MPI_Abort(MPI_COMM_WORLD, 1);
-    int kind_of[1024];
+    int kind_of[1024][PUMMA_POLY_NCLASS];
+    double theta_of[1024], wake_of[1024];
     pumma_decider_t d;
     memset(&d, 0, sizeof d);
-    if (me == 0)
-        printf("\npoly-model: mean |error| on the training collectives\n"
-               "%4s %10s %10s %10s %10s   chosen\n", "np", "hockney",
-               "logp", "loggp", "plogp");
+    if (me == 0) {
+        printf("\npoly-model: mean |error| on the training collectives, per "
+               "size class (theta, wake: plogpc's, fitted)\n%4s %9s", "np",
+               "bytes");
+        for (int k = 0; k < PUMMA_NM_COUNT; k++)
+            printf(" %9s", pumma_nm_name(k));
+        printf("  theta     wake  chosen\n");
+    }
     for (int p = 2; p <= np; p++) {
         MPI_Comm comm;
         MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &comm);
-        double err[PUMMA_NM_COUNT];
-        int kind = 0;
+        double err[PUMMA_POLY_NCLASS][PUMMA_NM_COUNT];
+        int *kind = kind_of[p];
         if (comm != MPI_COMM_NULL) {
-            kind = pumma_poly_choose(comm, &nm, maxb, reps, buf, sum, err);
+            pumma_poly_choose(comm, &nm, maxb, reps, buf, sum, err, kind);
             MPI_Comm_free(&comm);
         }
-        MPI_Bcast(&kind, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        MPI_Bcast(err, PUMMA_NM_COUNT, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-        kind_of[p] = kind;
-        if (d.nmodels < PUMMA_DECIDE_MAXMODELS) {
+        /* every process predicts alike in the searches below */
+        pumma_quiet_barrier(MPI_COMM_WORLD);
+        MPI_Bcast(kind, PUMMA_POLY_NCLASS, MPI_INT, 0, MPI_COMM_WORLD);
+        MPI_Bcast(&nm.s.theta, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        MPI_Bcast(&nm.s.wake, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        MPI_Bcast(err, PUMMA_POLY_NCLASS * PUMMA_NM_COUNT, MPI_DOUBLE, 0,
+                  MPI_COMM_WORLD);
+        theta_of[p] = nm.s.theta;
+        wake_of[p] = nm.s.wake;
+        /* model lines for p only when a class differs from p - 1's */
+        int differs = p == 2;
+        for (int c = 0; c < PUMMA_POLY_NCLASS && !differs; c++)
+            differs = kind[c] != kind_of[p - 1][c];
+        for (int c = 0; differs && c < PUMMA_POLY_NCLASS &&
+                        d.nmodels < PUMMA_DECIDE_MAXMODELS; c++) {
             d.models[d.nmodels].np = p;
-            d.models[d.nmodels++].kind = kind;
+            d.models[d.nmodels].bytes = pumma_poly_class_lo[c];
+            d.models[d.nmodels++].kind = kind[c];
         }
-        if (me == 0)
-            printf("%4d %9.1f%% %9.1f%% %9.1f%% %9.1f%%   %s\n", p,
-                   100 * err[0], 100 * err[1], 100 * err[2], 100 * err[3],
-                   pumma_nm_name(kind));
+        for (int c = 0; me == 0 && c < PUMMA_POLY_NCLASS; c++) {
+            printf("%4d %8.0f+", p, pumma_poly_class_lo[c]);
+            for (int k = 0; k < PUMMA_NM_COUNT; k++)
+                printf(" %8.1f%%", 100 * err[c][k]);
+            printf("  %5.2f %8.2e  %s\n", nm.s.theta, nm.s.wake,
+                   pumma_nm_name(kind[c]));
+        }
     }
+    /* the samples, the node and the largest communicator's theta and
+     * wake (the most sharing: what tells them best) into the tune file */
+    if (me == 0 && write) pumma_tune_write_plogp(keys.netkey, &nm.s, nm.add);
 
     if (report) {
-        search_report(np, &nm, kind_of, maxb, reps, k, buf, sum, report);
+        search_report(np, &nm, kind_of, theta_of, wake_of, maxb, reps, k,
+                      buf, sum, report);
         free(buf);
         free(sum);
         MPI_Finalize();
@@ -282,6 +314,8 @@ int main(int argc, char **argv)
                "%-12s %9s %11s %11s\n", k, "np", "op", "bytes", "variant",
                "segment", "measured", "predicted");
     for (int p = 2; p <= np; p++) {
+        nm.s.theta = theta_of[p];
+        nm.s.wake = wake_of[p];
         MPI_Comm comm;
         MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &comm);
         for (int op = 0; op < 2; op++) {
@@ -289,6 +323,7 @@ int main(int argc, char **argv)
             double prev_seg = -1;
             for (int si = 0; si < nsizes; si++) {
                 const double bytes = sizes[si];
+                const int kind = kind_of[p][pumma_poly_class(bytes)];
                 pumma_cand_t c[MAXC];
                 const int n = pumma_search_cands((pumma_table_kind_t)op,
                                                  bytes, 0, c, MAXC);
@@ -299,10 +334,11 @@ int main(int argc, char **argv)
                                 buf, sum, NULL, c};
                     pumma_search_t s = {(pumma_table_kind_t)op, p, 8, bytes,
                                         c, n, measure_live, &l, t, 0, 0};
-                    pumma_search_model(&s, &nm, kind_of[p], k);
+                    pumma_search_model(&s, &nm, kind, k);
                     best = s.best;
                     e = s.experiments;
                 }
+                pumma_quiet_barrier(MPI_COMM_WORLD);
                 MPI_Bcast(&best, 1, MPI_INT, 0, MPI_COMM_WORLD);
                 MPI_Bcast(&e, 1, MPI_INT, 0, MPI_COMM_WORLD);
                 MPI_Bcast(t, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -312,7 +348,7 @@ int main(int argc, char **argv)
                            op ? "reduce" : "bcast", bytes, c[best].v->name,
                            c[best].seg, t[best],
                            c[best].v->shape
-                               ? pumma_search_predict(&nm, kind_of[p],
+                               ? pumma_search_predict(&nm, kind,
                                                       (pumma_table_kind_t)op,
                                                       p, bytes, 8, &c[best])
                                : NAN);

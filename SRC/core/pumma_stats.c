@@ -20,6 +20,7 @@
 
 #include "pumma.h"
 #include "pumma_internal.h"
+#include "pumma_netmodel.h"
 #include "pumma_tune.h"
 
 typedef struct rec {
@@ -106,11 +107,10 @@ static void report(void)
     for (int i = 0; i < ndrec; i++) {
         const drec_t *d = &drecs[i];
         static const char *const src[] = {"file", "model", "default"};
-        static const char *const mod[] = {"hockney", "logp", "loggp", "plogp"};
         printf("pumma-stats: decide op=%s np=%d variant=%s segment=%.0f "
                "source=%s%s%s messages=%ld bytes=%.0f-%.0f\n", d->op, d->np,
                d->variant, d->seg, src[d->source],
-               d->model >= 0 ? " model=" : "", d->model >= 0 ? mod[d->model]
+               d->model >= 0 ? " model=" : "", d->model >= 0 ? pumma_nm_name(d->model)
                                                               : "",
                d->messages, d->lo, d->hi);
     }

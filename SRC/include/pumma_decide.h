@@ -47,13 +47,14 @@ typedef struct pumma_decision {
     int model;                    /* PUMMA_NM_* when source is the model */
 } pumma_decision_t;
 
-enum { PUMMA_DECIDE_MAXMODELS = 64, PUMMA_DECIDE_CACHE = 512 };
+enum { PUMMA_DECIDE_MAXMODELS = 256, PUMMA_DECIDE_CACHE = 512 };
 
 typedef struct pumma_decider {
     int nrules;
     pumma_rule_t *rules;          /* sorted: op, np, bytes */
-    int nmodels;                  /* `model` lines: from np up, kind */
-    struct { int np, kind; } models[PUMMA_DECIDE_MAXMODELS];  /* by np */
+    int nmodels;                  /* `model` lines: from np and bytes up */
+    struct { int np, kind; double bytes; }
+        models[PUMMA_DECIDE_MAXMODELS];  /* sorted: np, bytes */
     int have_nm;                  /* samples (from the tune file) */
     pumma_netmodel_t nm;          /* fitted to them */
     const pumma_model_t *mo;      /* the defaults' model */
@@ -95,9 +96,10 @@ int pumma_decide_path(char *buf, size_t len);
 /* Writes rules and models as a decision file (the tuner); 0 on success. */
 int pumma_decide_write(const char *path, const pumma_decider_t *d,
                        const char *comment);
-/* The model kind for communicators of np processes (pLogP when the file
- * names none). */
-int pumma_decide_model_of(const pumma_decider_t *d, int np);
+/* The model kind for a message of `bytes` on a communicator of np
+ * processes: the `model` line of the largest NP at most np, and of those
+ * the largest BYTES at most bytes (pLogP when the file names none). */
+int pumma_decide_model_of(const pumma_decider_t *d, int np, double bytes);
 
 /* The tune file's pLogP samples for the pair of g->all's processes 0 and
  * 1 (pumma_tune.c): 1 if found (process 0 only reads). */

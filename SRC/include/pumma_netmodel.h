@@ -16,9 +16,13 @@
 
 #include "pumma_comm.h"
 
+/* PLOGPC: pLogP on processors the processes of a node share (the node's
+ * contention for its processors; seed 004's Table 1 lists contention
+ * among what models differ on): see pumma_plogp_t.cores below and
+ * pumma_sim.c. */
 enum {
     PUMMA_NM_HOCKNEY, PUMMA_NM_LOGP, PUMMA_NM_LOGGP, PUMMA_NM_PLOGP,
-    PUMMA_NM_COUNT
+    PUMMA_NM_PLOGPC, PUMMA_NM_COUNT
 };
 const char *pumma_nm_name(int kind);       /* "hockney", ... */
 int pumma_nm_find(const char *name);       /* -1: no such model */
@@ -33,12 +37,20 @@ enum { PUMMA_PLOGP_MAXS = 40 };
  * and the round trip rtt (m bytes there, 0 back). L = rtt(0)/2 - g(0).
  * Between samples the values are interpolated linearly in m, beyond the
  * last extrapolated along the last two.
+ *
+ * The node they were measured on, for PLOGPC: `cores` processors shared
+ * by the `ppn` processes of a node (0: unknown, no sharing); `theta`, the
+ * share of a processor a process takes while it waits (MPI polls), and
+ * `wake`, the processor time a receive costs beyond or(m) on a node with
+ * more processes than processors (the receiver must be switched back in);
+ * both fitted to measured collectives by pumma_poly_fit.
  */
 typedef struct pumma_plogp {
     int n;
     double m[PUMMA_PLOGP_MAXS], os[PUMMA_PLOGP_MAXS], orv[PUMMA_PLOGP_MAXS],
         g[PUMMA_PLOGP_MAXS], rtt[PUMMA_PLOGP_MAXS];
     double L;
+    double cores, ppn, theta, wake;
 } pumma_plogp_t;
 
 typedef struct pumma_netmodel {
@@ -68,6 +80,16 @@ double pumma_plogp_at(const pumma_plogp_t *s, const double *x, double m);
  * the end); every process gets the samples. PUMMA_OK or PUMMA_ENOMEM. */
 int pumma_plogp_measure(MPI_Comm comm, int a, int b, double max_bytes,
                         double budget, pumma_plogp_t *s);
+/* The processors the processes of comm's nodes share and the processes
+ * per node (the fewest processors and the most processes over the nodes;
+ * processors: the union of the node's processes' affinity masks).
+ * Collective over comm. */
+void pumma_node_share(MPI_Comm comm, double *cores, double *ppn);
+/* A barrier that sleeps while it waits: the processes outside the
+ * communicator being measured leave its processors to it (a polling wait
+ * would take a share of them, and on a node with fewer processors than
+ * processes change what is measured). */
+void pumma_quiet_barrier(MPI_Comm comm);
 /* Fit Hockney, LogP and LogGP to nm->s (which must hold >= 2 sizes). */
 void pumma_nm_fit(pumma_netmodel_t *nm);
 /* Samples a machine of the given model and parameters would give: for
@@ -80,7 +102,8 @@ void pumma_nm_synthesize(pumma_netmodel_t *nm, int kind, double max_bytes);
 /* Predicted time of one broadcast (reduce) of `bytes` in elements of
  * esize bytes from (to) `root` over np processes with variant v, cutting
  * at seg_bytes (0: v's default), under model `kind`: from the start until
- * the last process is done. The MPI variants (no shape of pumma's own)
+ * the last process is done. Under PLOGPC consecutive ranks share a node,
+ * min(np, ppn) to a node, as in a block placement. The MPI variants (no shape of pumma's own)
  * are simulated as a binomial tree. Returns < 0 if the schedule cannot
  * complete (a bug: tests check). */
 double pumma_sim_bcast(const pumma_coll_ops_t *v, const pumma_netmodel_t *nm,
@@ -89,6 +112,9 @@ double pumma_sim_bcast(const pumma_coll_ops_t *v, const pumma_netmodel_t *nm,
 double pumma_sim_reduce(const pumma_coll_ops_t *v,
                         const pumma_netmodel_t *nm, int kind, int np,
                         int root, double bytes, double seg_bytes, int esize);
+/* For tests: run PLOGPC on the shared-processor engine even where no node
+ * has more processes than processors (it must agree with the fast one). */
+extern int pumma_sim_always_shared;
 /* The sends process `me` makes in a broadcast (reduce != 0: a reduce) of
  * count elements of esize bytes cut at seg_elems, in the order the
  * simulator has it make them: destinations and bytes (the first max of
@@ -132,6 +158,9 @@ typedef struct pumma_cand {
  * variants the simulator runs as pumma does (not MPI's own). */
 int pumma_search_cands(pumma_table_kind_t op, double bytes, int model_only,
                        pumma_cand_t *c, int max);
+/* Predictions closer than this (relative) say nothing: among them the
+ * models choose the first in the table's order (pumma_decide.c). */
+#define PUMMA_MODEL_MARGIN 0.01
 /* The simulator's time for candidate c, from root 0. */
 double pumma_search_predict(const pumma_netmodel_t *nm, int kind,
                             pumma_table_kind_t op, int np, double bytes,
@@ -143,6 +172,12 @@ double pumma_search_predict(const pumma_netmodel_t *nm, int kind,
 double pumma_time_coll(const pumma_coll_ops_t *v, MPI_Comm comm,
                        double bytes, double seg, int reps, void *buf,
                        void *sum);
+/* One of those runs: a barrier, then the collective; this process's
+ * seconds. And the slowest process's median of n such times (t is
+ * sorted). Both collective over comm. */
+double pumma_time_coll_once(const pumma_coll_ops_t *v, MPI_Comm comm,
+                            double bytes, double seg, void *buf, void *sum);
+double pumma_slowest_median(double *t, int n, MPI_Comm comm);
 
 /* A search among n candidates c for the message (op, np, bytes, esize),
  * measure(ctx, cand) the experiment: t[i] is each candidate's time (-1:
@@ -161,18 +196,41 @@ typedef struct pumma_search {
 void pumma_search_exhaustive(pumma_search_t *s);
 void pumma_search_mgd(pumma_search_t *s);
 void pumma_search_smgd(pumma_search_t *s);
-/* Measures the k candidates the simulator (model `kind`) predicts
- * fastest, the neighbouring segments of the first, and MPI's own
- * variants. */
+/* Measures the predicted best candidate of each of the k variants the
+ * simulator (model `kind`) predicts fastest, the neighbouring segments of
+ * the fastest of them measured, and MPI's own variants. */
 void pumma_search_model(pumma_search_t *s, const pumma_netmodel_t *nm,
                         int kind, int k);
 
-/* The poly-model (seed 004's first level of adaptation): the model whose
- * predictions err least on a few collectives measured on comm (collective;
- * buf and sum hold maxb bytes). err[k]: model k's mean relative error. */
-int pumma_poly_choose(MPI_Comm comm, const pumma_netmodel_t *nm,
-                      double maxb, int reps, void *buf, void *sum,
-                      double *err);
+/*
+ * The poly-model (seed 004's first level of adaptation): per communicator
+ * and per size class of message, the model whose predictions err least
+ * on a few collectives of that class measured on the communicator -- the
+ * seed's choice "in terms of the size of data to communicate, the number
+ * of nodes". Classes: below 8 KiB, below 256 KiB, the rest.
+ */
+enum { PUMMA_POLY_NCLASS = 3, PUMMA_POLY_NTRAIN = 9 };
+extern const double pumma_poly_class_lo[PUMMA_POLY_NCLASS];
+int pumma_poly_class(double bytes);
+/* Measures the training collectives on comm (collective; buf and sum
+ * hold maxb bytes), then pumma_poly_fit. */
+void pumma_poly_choose(MPI_Comm comm, pumma_netmodel_t *nm, double maxb,
+                       int reps, void *buf, void *sum,
+                       double err[PUMMA_POLY_NCLASS][PUMMA_NM_COUNT],
+                       int best[PUMMA_POLY_NCLASS]);
+/* Model kind's prediction of each training collective on np processes
+ * (messages of at most maxb bytes) into t. */
+void pumma_poly_predict(const pumma_netmodel_t *nm, int kind, int np,
+                        double maxb, double *t);
+/* The choice given the training collectives' times t on np processes:
+ * fits nm->s.theta and nm->s.wake (theta in 0, 0.1, .., 1, wake 0 or 0.5
+ * us doubled up to 64 us: the pair of least PLOGPC error over them all;
+ * wake only where a node has more processes than processors), then per
+ * class each model's mean relative error and the model of least error
+ * (pLogP on ties). */
+void pumma_poly_fit(pumma_netmodel_t *nm, int np, double maxb, const double *t,
+                    double err[PUMMA_POLY_NCLASS][PUMMA_NM_COUNT],
+                    int best[PUMMA_POLY_NCLASS]);
 /* Seconds per byte of a local add of doubles (the reduces' sums). */
 double pumma_measure_add(void);
 

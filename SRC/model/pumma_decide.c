@@ -31,7 +31,6 @@
 #include "pumma_tune.h"
 
 #define DEFAULT_MARGIN 0.03   /* pumma_plan.c's: the defaults are its rule */
-#define MODEL_MARGIN 0.01     /* predictions closer than this say nothing */
 #define MAX_TEXT (1 << 20)    /* the most of a decision file read */
 
 const char *pumma_decide_source_name(int src)
@@ -72,16 +71,25 @@ static int parse_line(pumma_decider_t *d, char *s, int *cap)
     if (n == 0) return 0;
     long long np;
     if (n < 2 || pumma_env_parse_int(tok[1], 1, INT_MAX, &np)) return -1;
-    if (!strcmp(tok[0], "model")) {
+    if (!strcmp(tok[0], "model")) {            /* model NP [BYTES] MODEL */
         int kind;
-        if (n != 3 || (kind = pumma_nm_find(tok[2])) < 0) return -1;
+        long long from = 0;
+        if ((n != 3 && n != 4) || (kind = pumma_nm_find(tok[n - 1])) < 0 ||
+            (n == 4 &&
+             pumma_env_parse_int(tok[2], 0, (long long)1 << 53, &from)))
+            return -1;
         for (int i = 0; i < d->nmodels; i++)
-            if (d->models[i].np == np) return -1;
+            if (d->models[i].np == np && d->models[i].bytes == (double)from)
+                return -1;
         if (d->nmodels == PUMMA_DECIDE_MAXMODELS) return -1;
         int i = d->nmodels++;
-        for (; i > 0 && d->models[i - 1].np > np; i--)
+        for (; i > 0 && (d->models[i - 1].np > np ||
+                         (d->models[i - 1].np == np &&
+                          d->models[i - 1].bytes > (double)from));
+             i--)
             d->models[i] = d->models[i - 1];
         d->models[i].np = (int)np;
+        d->models[i].bytes = (double)from;
         d->models[i].kind = kind;
         return 0;
     }
@@ -149,11 +157,14 @@ void pumma_decide_free(pumma_decider_t *d)
     d->nrules = 0;
 }
 
-int pumma_decide_model_of(const pumma_decider_t *d, int np)
+int pumma_decide_model_of(const pumma_decider_t *d, int np, double bytes)
 {
-    int kind = PUMMA_NM_PLOGP;
+    int best_np = 0, kind = PUMMA_NM_PLOGP;
     for (int i = 0; i < d->nmodels && d->models[i].np <= np; i++)
-        kind = d->models[i].kind;
+        best_np = d->models[i].np;
+    for (int i = 0; i < d->nmodels; i++)        /* sorted: the last that fits */
+        if (d->models[i].np == best_np && d->models[i].bytes <= bytes)
+            kind = d->models[i].kind;
     return kind;
 }
 
@@ -179,7 +190,7 @@ static const pumma_rule_t *file_rule(const pumma_decider_t *d,
  * The models' choice: among the candidates (pumma_search_cands) of the
  * variants the simulator runs as pumma does (not MPI's own: its schedule
  * is MPI's, unknown here), the first -- in the table's order, larger
- * pieces first -- predicted within MODEL_MARGIN of the fastest.
+ * pieces first -- predicted within PUMMA_MODEL_MARGIN of the fastest.
  */
 void pumma_decide_by_model(const pumma_netmodel_t *nm, int kind,
                            pumma_table_kind_t op, int np, double bytes,
@@ -198,7 +209,7 @@ void pumma_decide_by_model(const pumma_netmodel_t *nm, int kind,
     out->v = pumma_comm_at(op, 0);
     out->seg = 0;
     for (int i = 0; i < n; i++)
-        if (t[i] >= 0 && t[i] <= best * (1 + MODEL_MARGIN)) {
+        if (t[i] >= 0 && t[i] <= best * (1 + PUMMA_MODEL_MARGIN)) {
             out->v = c[i].v;
             out->seg = c[i].seg;
             break;
@@ -262,8 +273,8 @@ void pumma_decide(pumma_decider_t *d, pumma_table_kind_t op, int np,
     double rep = cls ? floor(exp2((cls - 1) / 4.0)) : 0;
     rep = floor(rep / esize) * esize;
     if (rep < esize) rep = esize;
-    pumma_decide_by_model(&d->nm, pumma_decide_model_of(d, np), op, np, rep,
-                          esize, out);
+    pumma_decide_by_model(&d->nm, pumma_decide_model_of(d, np, rep), op, np,
+                          rep, esize, out);
     d->cache[slot].key = key;
     d->cache[slot].d = *out;
 }
@@ -301,9 +312,9 @@ int pumma_decide_write(const char *path, const pumma_decider_t *d,
             p += n + (p[n] == '\n');
         }
     }
-    fprintf(f, "# model NP MODEL\n");
+    fprintf(f, "# model NP BYTES MODEL\n");
     for (int i = 0; i < d->nmodels; i++)
-        fprintf(f, "model %d %s\n", d->models[i].np,
+        fprintf(f, "model %d %.0f %s\n", d->models[i].np, d->models[i].bytes,
                 pumma_nm_name(d->models[i].kind));
     fprintf(f, "# OP NP BYTES VARIANT SEGMENT\n");
     for (int i = 0; i < d->nrules; i++)

@@ -14,6 +14,8 @@
  *   pLogP    measured functions of m: os(m), or(m), g(m) and L; a message
  *            is complete g(m) + L after its start, the next may start g(m)
  *            after it (Kielmann et al.; seed 004's Table 3 rests on this).
+ *   pLogPC   pLogP's message, its receive overhead charged to the receiver,
+ *            on processors the processes of a node share (pumma_sim.c).
  */
 #include <math.h>
 #include <string.h>
@@ -21,7 +23,7 @@
 #include "pumma_netmodel.h"
 
 static const char *const names[PUMMA_NM_COUNT] = {"hockney", "logp", "loggp",
-                                                  "plogp"};
+                                                  "plogp", "plogpc"};
 
 const char *pumma_nm_name(int kind)
 {
@@ -88,11 +90,19 @@ void pumma_nm_msg(const pumma_netmodel_t *nm, int kind, double m,
 /* ----------------------------------------------------------------- fits */
 
 /* One-way time of a sampled message: rtt(m) is m bytes there and none
- * back, so T(m) = rtt(m) - rtt(0)/2. */
+ * back, so T(m) = rtt(m) - rtt(0)/2, the empty reply's share taken as
+ * half the least round trip sampled (rtt(0) alone can be an outlier, as
+ * 40 us against 20 us at 512 B over TCP here, and a one-way time near
+ * zero would then weigh on the relative fits above all others), and no
+ * less than that share. */
 static double oneway(const pumma_plogp_t *s, int i)
 {
-    double t = s->rtt[i] - s->rtt[0] / 2;
-    return t > 0 ? t : s->rtt[i] / 2;
+    double z = s->rtt[0];
+    for (int j = 1; j < s->n; j++)
+        if (s->rtt[j] < z) z = s->rtt[j];
+    z /= 2;
+    const double t = s->rtt[i] - z;
+    return t > z ? t : z;
 }
 
 /* Relative squared error of a prediction (the samples span five decades:
@@ -276,6 +286,7 @@ double pumma_closed_binomial(const pumma_netmodel_t *nm, int kind, int np,
     if (np <= 1) return 0;
     pumma_nm_msg(nm, kind, m, &c);
     int up = ceil_log2(np), down = (1 << up) == np ? up : up - 1;
-    if (kind != PUMMA_NM_PLOGP) return up * c.arrive;
+    if (kind != PUMMA_NM_PLOGP && kind != PUMMA_NM_PLOGPC)
+        return up * c.arrive;
     return up * nm->s.L + down * c.gap;
 }

@@ -25,9 +25,13 @@
  * in its reply); every decision travels in a message of its own after the
  * timed part, so both sides always agree on what comes next.
  */
+#define _GNU_SOURCE      /* sched_getaffinity, CPU_COUNT, nanosleep */
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "pumma_netmodel.h"
 
@@ -248,7 +252,9 @@ int pumma_plogp_measure(MPI_Comm comm, int a, int b, double max_bytes,
         }
         free(p.buf);
     }
-    /* everyone gets a's samples */
+    /* everyone gets a's samples; the others sleep meanwhile, so that the
+     * pair's processors are the pair's */
+    pumma_quiet_barrier(comm);
     double flat[1 + 1 + 5 * PUMMA_PLOGP_MAXS + 1];
     if (me == a) {
         flat[0] = s->n;
@@ -298,4 +304,44 @@ double pumma_measure_add(void)
     free(x);
     free(y);
     return best / (N * 8.0);
+}
+
+/* The processors this process may run on: its affinity mask, else every
+ * processor online. */
+static int my_cpus(cpu_set_t *set)
+{
+    CPU_ZERO(set);
+    if (!sched_getaffinity(0, sizeof *set, set) && CPU_COUNT(set) > 0)
+        return 1;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    for (long i = 0; i < n && i < CPU_SETSIZE; i++) CPU_SET((int)i, set);
+    return n > 0;
+}
+
+void pumma_node_share(MPI_Comm comm, double *cores, double *ppn)
+{
+    MPI_Comm node;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int n;
+    MPI_Comm_size(node, &n);
+    cpu_set_t mine, all;
+    const int known = my_cpus(&mine);
+    MPI_Allreduce(&mine, &all, (int)sizeof mine, MPI_BYTE, MPI_BOR, node);
+    MPI_Comm_free(&node);
+    /* the fewest processors (as -max) and the most processes per node */
+    double x[2] = {known ? -(double)CPU_COUNT(&all) : 0, n}, w[2];
+    MPI_Allreduce(x, w, 2, MPI_DOUBLE, MPI_MAX, comm);
+    *cores = w[0] < 0 ? -w[0] : 0;
+    *ppn = w[1];
+}
+
+void pumma_quiet_barrier(MPI_Comm comm)
+{
+    MPI_Request r;
+    int done = 0;
+    MPI_Ibarrier(comm, &r);
+    const struct timespec nap = {0, 2000000};           /* 2 ms */
+    for (MPI_Test(&r, &done, MPI_STATUS_IGNORE); !done;
+         MPI_Test(&r, &done, MPI_STATUS_IGNORE))
+        nanosleep(&nap, NULL);
 }

@@ -67,38 +67,48 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+double pumma_time_coll_once(const pumma_coll_ops_t *v, MPI_Comm comm,
+                            double bytes, double seg, void *buf, void *sum)
+{
+    pumma_coll_t co;
+    memset(&co, 0, sizeof co);
+    co.buf = buf;
+    co.rbuf = sum;
+    co.count = bytes >= 8 ? (int64_t)(bytes / 8) : 1;
+    co.dt = MPI_DOUBLE;
+    co.t = &pumma_type_d;
+    co.root = 0;
+    co.comm = comm;
+    co.tag = 9;
+    co.segment = seg > 0 ? (int)fmin(fmax(seg / 8, 1), INT_MAX) : 0;
+    MPI_Barrier(comm);
+    const double t0 = MPI_Wtime();
+    v->start(&co);
+    v->wait(&co);
+    return MPI_Wtime() - t0;
+}
+
+double pumma_slowest_median(double *t, int n, MPI_Comm comm)
+{
+    double med, worst;
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    med = t[n / 2];
+    MPI_Allreduce(&med, &worst, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return worst;
+}
+
 double pumma_time_coll(const pumma_coll_ops_t *v, MPI_Comm comm,
                        double bytes, double seg, int reps, void *buf,
                        void *sum)
 {
-    int np;
-    MPI_Comm_size(comm, &np);
-    double t[64], med, worst;
+    double t[64];
     if (reps > 64) reps = 64;
     if (reps < 1) reps = 1;
-    const int64_t count = bytes >= 8 ? (int64_t)(bytes / 8) : 1;
     for (int r = -2; r < reps; r++) {           /* two warm-ups */
-        pumma_coll_t co;
-        memset(&co, 0, sizeof co);
-        co.buf = buf;
-        co.rbuf = sum;
-        co.count = count;
-        co.dt = MPI_DOUBLE;
-        co.t = &pumma_type_d;
-        co.root = 0;
-        co.comm = comm;
-        co.tag = 9;
-        co.segment = seg > 0 ? (int)fmin(fmax(seg / 8, 1), INT_MAX) : 0;
-        MPI_Barrier(comm);
-        const double t0 = MPI_Wtime();
-        v->start(&co);
-        v->wait(&co);
-        if (r >= 0) t[r] = MPI_Wtime() - t0;
+        const double x = pumma_time_coll_once(v, comm, bytes, seg, buf, sum);
+        if (r >= 0) t[r] = x;
     }
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
-    med = t[reps / 2];
-    MPI_Allreduce(&med, &worst, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return worst;
+    return pumma_slowest_median(t, reps, comm);
 }
 
 /* ---------------------------------------------------------- the searches */
@@ -218,9 +228,11 @@ void pumma_search_smgd(pumma_search_t *s)
 
 /*
  * Model-guided: every candidate predicted by the simulator; measured are
- * the `k` predicted fastest, and the neighbouring segments (one larger,
- * one smaller) of the fastest, which covers a model that places a
- * curve's minimum one halving off.
+ * the predicted best candidate of each of the `k` variants predicted
+ * fastest -- one per variant, since a model's errors are the variant's
+ * (its shape) more than the segment's -- then the neighbouring segments
+ * (one larger, one smaller) of the fastest of those measured, which
+ * covers a model that places a curve's minimum one halving off.
  */
 void pumma_search_model(pumma_search_t *s, const pumma_netmodel_t *nm,
                         int kind, int k)
@@ -245,22 +257,32 @@ void pumma_search_model(pumma_search_t *s, const pumma_netmodel_t *nm,
      * measured, as one candidate */
     for (int i = 0; i < s->n; i++)
         if (p[i] < 0) try_one(s, i);
-    for (int i = 1; i < s->n; i++)
-        for (int j = i; j > 0 && (p[order[j - 1]] < 0 ||
-                                  (p[order[j]] >= 0 &&
-                                   p[order[j]] < p[order[j - 1]]));
-             j--) {
-            int x = order[j];
+    /* each variant's predicted best candidate, the variants in order */
+    int nv = 0;
+    for (int i = 0; i < s->n; i++) {
+        if (p[i] < 0) continue;
+        int j = 0;
+        while (j < nv && s->c[order[j]].variant != s->c[i].variant) j++;
+        if (j == nv) order[nv++] = i;
+        else if (p[i] < p[order[j]]) order[j] = i;
+    }
+    for (int i = 1; i < nv; i++)
+        for (int j = i; j > 0 && p[order[j]] < p[order[j - 1]]; j--) {
+            const int x = order[j];
             order[j] = order[j - 1];
             order[j - 1] = x;
         }
-    for (int r = 0; r < k && r < s->n && p[order[r]] >= 0; r++) {
+    int best = -1;
+    for (int r = 0; r < k && r < nv; r++) {
         const int i = order[r];
-        try_one(s, i);
-        if (r > 0) continue;
-        if (i > 0 && s->c[i - 1].variant == s->c[i].variant) try_one(s, i - 1);
-        if (i + 1 < s->n && s->c[i + 1].variant == s->c[i].variant)
-            try_one(s, i + 1);
+        if (try_one(s, i) >= 0 && (best < 0 || s->t[i] < s->t[best]))
+            best = i;
+    }
+    if (best >= 0) {
+        if (best > 0 && s->c[best - 1].variant == s->c[best].variant)
+            try_one(s, best - 1);
+        if (best + 1 < s->n && s->c[best + 1].variant == s->c[best].variant)
+            try_one(s, best + 1);
     }
     free(p);
     free(order);
@@ -268,42 +290,106 @@ void pumma_search_model(pumma_search_t *s, const pumma_netmodel_t *nm,
 
 /* ------------------------------------------------------- the poly-model */
 
+const double pumma_poly_class_lo[PUMMA_POLY_NCLASS] = {0, 8192, 262144};
+
+int pumma_poly_class(double bytes)
+{
+    int c = 0;
+    while (c + 1 < PUMMA_POLY_NCLASS && bytes >= pumma_poly_class_lo[c + 1]) c++;
+    return c;
+}
+
 /*
- * The collectives a communicator's model is chosen on: small, middling
- * and large messages, whole and cut, trees and chains, broadcasts and
- * reduces -- one of each regime the models differ on, few enough to
- * measure in well under a second on a shared-memory node.
+ * The collectives the models are chosen on, three per size class, in
+ * order: trees, chains and a flat tree, whole and cut, broadcasts and
+ * reduces -- the regimes the models differ on, few and small enough to
+ * measure in well under a second on a shared-memory node. The chain of tiny messages is
+ * where shared processors show most (each hop waits for its process).
  */
 static const struct { pumma_table_kind_t op; const char *v; double bytes, seg; }
-    training[] = {{PUMMA_BCAST_TABLE, "binomial", 8192, 0},
-                  {PUMMA_BCAST_TABLE, "linear", 262144, 0},
-                  {PUMMA_BCAST_TABLE, "pipeline", 1048576, 65536},
-                  {PUMMA_REDUCE_TABLE, "direct", 65536, 0},
-                  {PUMMA_REDUCE_TABLE, "ring", 1048576, 65536}};
+    training[PUMMA_POLY_NTRAIN] = {
+        {PUMMA_BCAST_TABLE, "ring-inc", 8, 0},
+        {PUMMA_BCAST_TABLE, "binomial", 1024, 0},
+        {PUMMA_REDUCE_TABLE, "direct", 512, 0},
+        {PUMMA_BCAST_TABLE, "binomial", 16384, 0},
+        {PUMMA_BCAST_TABLE, "linear", 65536, 0},
+        {PUMMA_REDUCE_TABLE, "direct", 65536, 0},
+        {PUMMA_BCAST_TABLE, "linear", 262144, 0},
+        {PUMMA_BCAST_TABLE, "pipeline", 1048576, 65536},
+        {PUMMA_REDUCE_TABLE, "ring", 1048576, 65536}};
 
-int pumma_poly_choose(MPI_Comm comm, const pumma_netmodel_t *nm,
-                      double maxb, int reps, void *buf, void *sum,
-                      double *err)
+static pumma_cand_t training_cand(int i, double maxb, double *bytes)
+{
+    *bytes = fmin(training[i].bytes, maxb);
+    return (pumma_cand_t){pumma_comm_find(training[i].op, training[i].v),
+                          *bytes > training[i].seg ? training[i].seg : 0, 0};
+}
+
+void pumma_poly_predict(const pumma_netmodel_t *nm, int kind, int np,
+                        double maxb, double *t)
+{
+    for (int i = 0; i < PUMMA_POLY_NTRAIN; i++) {
+        double bytes;
+        const pumma_cand_t c = training_cand(i, maxb, &bytes);
+        t[i] = pumma_search_predict(nm, kind, training[i].op, np, bytes, 8, &c);
+    }
+}
+
+/* Model kind's mean relative error on the training collectives of class
+ * c (all of them: c < 0). */
+static double mean_error(const pumma_netmodel_t *nm, int kind, int np,
+                         double maxb, const double *t, int c)
+{
+    double p[PUMMA_POLY_NTRAIN], e = 0;
+    int n = 0;
+    pumma_poly_predict(nm, kind, np, maxb, p);
+    for (int i = 0; i < PUMMA_POLY_NTRAIN; i++)
+        if (c < 0 || pumma_poly_class(training[i].bytes) == c) {
+            e += fabs(p[i] - t[i]) / t[i];
+            n++;
+        }
+    return n ? e / n : 0;
+}
+
+void pumma_poly_fit(pumma_netmodel_t *nm, int np, double maxb, const double *t,
+                    double err[PUMMA_POLY_NCLASS][PUMMA_NM_COUNT],
+                    int best[PUMMA_POLY_NCLASS])
+{
+    /* wake matters only where a node has more processes than processors */
+    const double per = nm->s.ppn >= 1 && nm->s.ppn < np ? nm->s.ppn : np;
+    const int nwake = nm->s.cores > 0 && per > nm->s.cores ? 9 : 1;
+    double best_e = INFINITY, best_theta = 0, best_wake = 0;
+    for (int w = 0; w < nwake; w++)
+        for (int j = 0; j <= 10; j++) {
+            nm->s.wake = w ? 0.5e-6 * (1 << (w - 1)) : 0;  /* 0, 0.5 .. 64 us */
+            nm->s.theta = j / 10.0;
+            const double e = mean_error(nm, PUMMA_NM_PLOGPC, np, maxb, t, -1);
+            if (e < best_e - 1e-12)
+                best_e = e, best_theta = nm->s.theta, best_wake = nm->s.wake;
+        }
+    nm->s.theta = best_theta;
+    nm->s.wake = best_wake;
+    for (int c = 0; c < PUMMA_POLY_NCLASS; c++) {
+        for (int k = 0; k < PUMMA_NM_COUNT; k++)
+            err[c][k] = mean_error(nm, k, np, maxb, t, c);
+        best[c] = PUMMA_NM_PLOGP;     /* ties: pLogP, the most detailed */
+        for (int k = 0; k < PUMMA_NM_COUNT; k++)
+            if (err[c][k] < err[c][best[c]]) best[c] = k;
+    }
+}
+
+void pumma_poly_choose(MPI_Comm comm, pumma_netmodel_t *nm, double maxb,
+                       int reps, void *buf, void *sum,
+                       double err[PUMMA_POLY_NCLASS][PUMMA_NM_COUNT],
+                       int best[PUMMA_POLY_NCLASS])
 {
     int np;
     MPI_Comm_size(comm, &np);
-    const int n = (int)(sizeof training / sizeof training[0]);
-    for (int k = 0; k < PUMMA_NM_COUNT; k++) err[k] = 0;
-    for (int i = 0; i < n; i++) {
-        const pumma_coll_ops_t *v = pumma_comm_find(training[i].op,
-                                                    training[i].v);
-        const double bytes = fmin(training[i].bytes, maxb);
-        const pumma_cand_t c = {v, bytes > training[i].seg ? training[i].seg
-                                                            : 0, 0};
-        const double t = pumma_time_coll(v, comm, bytes, c.seg, reps, buf, sum);
-        for (int k = 0; k < PUMMA_NM_COUNT; k++) {
-            const double p = pumma_search_predict(nm, k, training[i].op, np,
-                                                  bytes, 8, &c);
-            err[k] += fabs(p - t) / t / n;
-        }
+    double t[PUMMA_POLY_NTRAIN];
+    for (int i = 0; i < PUMMA_POLY_NTRAIN; i++) {
+        double bytes;
+        const pumma_cand_t c = training_cand(i, maxb, &bytes);
+        t[i] = pumma_time_coll(c.v, comm, bytes, c.seg, reps, buf, sum);
     }
-    int best = PUMMA_NM_PLOGP;               /* ties: the most detailed */
-    for (int k = 0; k < PUMMA_NM_COUNT; k++)
-        if (err[k] < err[best]) best = k;
-    return best;
+    pumma_poly_fit(nm, np, maxb, t, err, best);
 }

@@ -20,7 +20,8 @@
  *   add   the process is busy for the bytes times the model's add time.
  * Messages between two processes are matched in order, as MPI's
  * non-overtaking rule matches them. The prediction is when the last
- * process finishes.
+ * process finishes. PLOGPC runs the same lists on shared processors
+ * (sim_run_shared below).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -94,12 +95,165 @@ static int push_arrival(sim_t *s, int from, int to, double t)
     return 0;
 }
 
+/*
+ * PLOGPC: the lists run on processors the processes of a node share.
+ * Nodes hold min(np, ppn) consecutive ranks and `cores` processors. A send
+ * is a burst of its sender's processor (busy), then the wire, then a
+ * burst of its receiver's (the receive overhead or(m), as much of it as
+ * the message's pLogP time leaves: unshared and with the receiver
+ * waiting, the message is complete when pLogP says); an add is a burst.
+ * While r of a node's n processes are in bursts and the others wait
+ * (polling, each taking theta of a processor), every burst there runs at
+ * min(1, cores / (r + theta (n - r))) of a processor's speed. On a node
+ * of more processes than processors a receive's burst is `wake` longer:
+ * its process must be switched back in. Event driven: the clock moves to
+ * the first burst to end or wait to pass.
+ */
+enum { READY, BURST, WAIT, BLOCKED, DONE };
+
+int pumma_sim_always_shared = 0;
+
+static double recv_cpu(const pumma_netmodel_t *nm, double m,
+                       const pumma_nm_cost_t *c)
+{
+    const double o = pumma_plogp_at(&nm->s, nm->s.orv, m),
+                 room = c->arrive - c->busy;
+    return o < room ? o : room > 0 ? room : 0;
+}
+
+static double sim_run_shared(sim_t *s, const pumma_netmodel_t *nm, int kind)
+{
+    const int np = s->np;
+    const int per = nm->s.ppn >= 1 && nm->s.ppn < np ? (int)nm->s.ppn : np;
+    const int nn = (np + per - 1) / per;
+    int *st = calloc((size_t)(2 * np + 2 * nn), sizeof(int));
+    double *d = calloc((size_t)(5 * np + nn), sizeof(double));
+    double end = -1;
+    if (!st || !d) goto out;
+    int *pc = st + np, *nb = pc + np, *crowded = nb + nn;
+    for (int n = 0; n < nn; n++)
+        crowded[n] = nm->s.cores > 0 &&
+                     (n < nn - 1 ? per : np - n * per) > nm->s.cores;
+    double *rem = d, *wake = d + np, *sgate = d + 2 * np, *rlast = d + 3 * np,
+           *wire = d + 4 * np, *rate = d + 5 * np;
+    for (int p = 0; p < np; p++) rlast[p] = -INFINITY;
+    double T = 0;
+    end = 0;
+    for (;;) {
+        /* everything that can start at T */
+        for (int moved = 1; moved;) {
+            moved = 0;
+            for (int p = 0; p < np; p++) {
+                if (st[p] == BLOCKED) st[p] = READY;
+                while (st[p] == READY) {
+                    if (pc[p] == s->nops[p]) {
+                        st[p] = DONE;
+                        if (T > end) end = T;
+                        break;
+                    }
+                    const op_t *o = &s->ops[p][pc[p]];
+                    pumma_nm_cost_t c;
+                    if (o->kind == ADD) {
+                        rem[p] = o->bytes * nm->add;
+                    } else if (o->kind == SEND) {
+                        pumma_nm_msg(nm, kind, o->bytes, &c);
+                        if (sgate[p] > T) {
+                            st[p] = WAIT, wake[p] = sgate[p];
+                            break;
+                        }
+                        sgate[p] = T + c.gap;
+                        rem[p] = c.busy;
+                        wire[p] = c.arrive - c.busy - recv_cpu(nm, o->bytes, &c);
+                    } else {
+                        const int q = o->peer * np + p;
+                        if (s->nrecv[q] == s->nsent[q]) {
+                            st[p] = BLOCKED;
+                            break;
+                        }
+                        pumma_nm_msg(nm, kind, o->bytes, &c);
+                        double at = s->arr[q][s->nrecv[q]];
+                        if (at < rlast[p] + c.gap) at = rlast[p] + c.gap;
+                        if (at > T) {
+                            st[p] = WAIT, wake[p] = at;
+                            break;
+                        }
+                        s->nrecv[q]++;
+                        rlast[p] = at;
+                        rem[p] = recv_cpu(nm, o->bytes, &c) +
+                                 (crowded[p / per] ? nm->s.wake : 0);
+                    }
+                    st[p] = BURST;
+                    moved = 1;
+                    if (rem[p] > 0) break;
+                    /* an empty burst ends at once */
+                    if (o->kind == SEND &&
+                        push_arrival(s, p, o->peer, T + wire[p])) {
+                        end = -1;
+                        goto out;
+                    }
+                    pc[p]++;
+                    st[p] = READY;
+                }
+            }
+        }
+        /* each node's speed, then the next event */
+        for (int n = 0; n < nn; n++) nb[n] = 0;
+        for (int p = 0; p < np; p++) nb[p / per] += st[p] == BURST;
+        for (int n = 0; n < nn; n++) {
+            const int size = n < nn - 1 ? per : np - n * per;
+            const double load = nb[n] + nm->s.theta * (size - nb[n]);
+            rate[n] = nm->s.cores > 0 && load > nm->s.cores
+                          ? nm->s.cores / load : 1;
+        }
+        double dt = INFINITY;
+        for (int p = 0; p < np; p++) {
+            if (st[p] == BURST && rem[p] / rate[p / per] < dt)
+                dt = rem[p] / rate[p / per];
+            if (st[p] == WAIT && wake[p] - T < dt) dt = wake[p] - T;
+        }
+        if (dt == INFINITY) break;
+        if (dt < 0) dt = 0;
+        const double cut = dt * (1 + 1e-12);
+        for (int p = 0; p < np; p++) {
+            if (st[p] == WAIT && wake[p] - T <= cut) st[p] = READY;
+            if (st[p] != BURST) continue;
+            if (rem[p] / rate[p / per] > cut) {
+                rem[p] -= dt * rate[p / per];
+                continue;
+            }
+            const op_t *o = &s->ops[p][pc[p]];
+            if (o->kind == SEND &&
+                push_arrival(s, p, o->peer, T + dt + wire[p])) {
+                end = -1;
+                goto out;
+            }
+            pc[p]++;
+            st[p] = READY;
+        }
+        T += dt;
+    }
+    for (int p = 0; p < np; p++)
+        if (st[p] != DONE) end = -1;
+out:
+    free(st);
+    free(d);
+    return end;
+}
+
 /* Run every process's list; the time the last one finishes, or -1 if some
  * receive never finds its message (a schedule that would deadlock). */
 static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
 {
     const int np = s->np;
     if (s->fail) return -1;
+    /* PLOGPC on nodes with a processor for each process: the receive's
+     * overhead charged, nothing shared -- this loop does that exactly,
+     * and much faster than the shared engine */
+    const int per = nm->s.ppn >= 1 && nm->s.ppn < np ? (int)nm->s.ppn : np;
+    const int charge_or = kind == PUMMA_NM_PLOGPC;
+    if (charge_or && (pumma_sim_always_shared ||
+                      (nm->s.cores > 0 && nm->s.cores < per)))
+        return sim_run_shared(s, nm, kind);
     int *pc = calloc((size_t)np, sizeof(int));
     double *t = calloc((size_t)np * 3, sizeof(double));
     if (!pc || !t) {
@@ -121,7 +275,9 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
                 } else if (o->kind == SEND) {
                     pumma_nm_msg(nm, kind, o->bytes, &c);
                     double start = t[p] > sgate[p] ? t[p] : sgate[p];
-                    if (push_arrival(s, p, o->peer, start + c.arrive)) {
+                    const double orc =
+                        charge_or ? recv_cpu(nm, o->bytes, &c) : 0;
+                    if (push_arrival(s, p, o->peer, start + c.arrive - orc)) {
                         end = -1;
                         goto out;
                     }
@@ -135,6 +291,7 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
                     if (done < rlast[p] + c.gap) done = rlast[p] + c.gap;
                     rlast[p] = done;
                     if (t[p] < done) t[p] = done;
+                    if (charge_or) t[p] += recv_cpu(nm, o->bytes, &c);
                 }
                 moved = 1;
             }

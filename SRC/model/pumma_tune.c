@@ -282,12 +282,13 @@ void pumma_tune_write(const pumma_tune_keys_t *k, const double *v,
 /* ------------------------------------------------------ pLogP samples */
 
 /*
- *   plogp pair=NAME0,NAME1 mpi=VERSION L=.. add=.. m=M0,M1,..
- *         os=.. or=.. g=.. rtt=..
+ *   plogp pair=NAME0,NAME1 mpi=VERSION L=.. add=.. [cores=.. ppn=..
+ *         theta=.. wake=..] m=M0,M1,.. os=.. or=.. g=.. rtt=..
  *
  * The samples of pumma_plogp_measure between a grid's first two
- * processes (one value per size in each list) and the seconds per byte
- * of a local add; what the decisions' models are fitted to
+ * processes (one value per size in each list), the seconds per byte
+ * of a local add, and the node they were taken on (pumma_plogp_t; absent:
+ * no sharing); what the decisions' models are fitted to
  * (pumma_decide.h). Written by the tuner (make tune) only.
  */
 static const char *const plogp_lists[5] = {"m", "os", "or", "g", "rtt"};
@@ -333,6 +334,19 @@ int pumma_tune_read_plogp(const char *netkey, pumma_plogp_t *s, double *add)
                 bad = pumma_env_parse_double(eq, 0, 1e10, &a);
                 continue;
             }
+            if (!strcmp(t, "cores") || !strcmp(t, "ppn")) {
+                bad = pumma_env_parse_double(eq, 0, 1e7,
+                                             t[0] == 'c' ? &x.cores : &x.ppn);
+                continue;
+            }
+            if (!strcmp(t, "theta")) {
+                bad = pumma_env_parse_double(eq, 0, 1, &x.theta);
+                continue;
+            }
+            if (!strcmp(t, "wake")) {
+                bad = pumma_env_parse_double(eq, 0, 1, &x.wake);
+                continue;
+            }
             int i = 0;
             while (i < 5 && strcmp(t, plogp_lists[i])) i++;
             if (i == 5 || n[i] >= 0) { bad = 1; break; }
@@ -367,10 +381,12 @@ int pumma_tune_read_plogp(const char *netkey, pumma_plogp_t *s, double *add)
 void pumma_tune_write_plogp(const char *netkey, const pumma_plogp_t *s,
                             double add)
 {
-    size_t len = 64 + (size_t)s->n * 5 * 16, at;
+    size_t len = 160 + (size_t)s->n * 5 * 16, at;
     char *body = malloc(len);
     if (!body) return;
-    at = (size_t)snprintf(body, len, "L=%.6g add=%.6g", s->L, add);
+    at = (size_t)snprintf(body, len, "L=%.6g add=%.6g cores=%.0f ppn=%.0f "
+                                     "theta=%.3g wake=%.3g", s->L, add,
+                          s->cores, s->ppn, s->theta, s->wake);
     pumma_plogp_t c = *s;
     for (int i = 0; i < 5 && at < len; i++) {
         const double *l = plogp_list(&c, i);
