@@ -12,6 +12,13 @@
  *        rank-deficient and zero columns, and 600 random problems
  *        against the best of every subset of free columns solved by hand
  *        (with the Karush-Kuhn-Tucker conditions checked on each).
+ * terms  NP-T's terms by hand on a 2 x 3 grid; on 1 x 1 no message terms.
+ * fits   N-T and NP-T coefficients recovered from times they generate
+ *        over sizes and grids (NP-T: square and panel shapes on 1 to 8
+ *        processes), and a model of fewer terms fitted to them errs.
+ * search every configuration of two processor kinds, against a search by
+ *        hand over the same space: the optimum, the order of the kept
+ *        few, the count; seed 002's estimation error.
  * One PASSED/FAILED line per group; `N passed, N failed` last.
  */
 #include <math.h>
@@ -227,9 +234,147 @@ static void test_nnls(void)
     group_end(G);
 }
 
+static void test_terms(void)
+{
+    const char *G = "NP-T terms";
+    double t[PUMMA_NPT_TERMS];
+    pumma_npt_terms(100, 100, 100, 2, 3, t);
+    const double want[PUMMA_NPT_TERMS] = {
+        1e6 / 6, 3e4 / 6, 300.0 / 6, 1.0 / 6, 3e4 / 6,
+        1e4 * 2 / 2 + 1e4 * 1 / 3.0, 100 * 3, 100 * 3, 100, 1};
+    for (int i = 0; i < PUMMA_NPT_TERMS; i++)
+        check(rel_close(t[i], want[i], 1e-14), G, "2 x 3: t%d %g, want %g", i,
+              t[i], want[i]);
+    pumma_npt_terms(300, 200, 100, 1, 1, t);
+    check(t[0] == 6e6 && t[1] == 3e4 + 2e4 + 6e4 && t[4] == 0 && t[5] == 0 &&
+              t[6] == 0 && t[7] == 0,
+          G, "1 x 1: %g %g %g %g %g %g", t[0], t[1], t[4], t[5], t[6], t[7]);
+    pumma_nt_terms(10, t);
+    check(t[0] == 1000 && t[1] == 100 && t[2] == 10 && t[3] == 1, G, "N-T");
+    group_end(G);
+}
+
+static void test_fits(void)
+{
+    const char *G = "N-T and NP-T fits";
+    /* NP-T: a machine with known coefficients */
+    const double truth[PUMMA_NPT_TERMS] = {2e-11, 4e-10, 3e-8,  2e-5, 5e-10,
+                                           3e-10, 4e-6,  2e-6,  1e-7, 3e-4};
+    const int grids[][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}, {1, 4},
+                            {4, 1}, {2, 4}, {4, 2}, {1, 8}, {8, 1}};
+    const double shapes[][3] = {{500, 500, 500},   {1000, 1000, 1000},
+                                {2000, 2000, 2000}, {4000, 4000, 4000},
+                                {4000, 4000, 64},   {4000, 64, 4000},
+                                {64, 4000, 4000},   {300, 300, 300}};
+    enum { NG = 10, NSH = 8, NS = NG * NSH };
+    double rows[NS * PUMMA_NPT_TERMS], T[NS], k[PUMMA_NPT_TERMS];
+    int s = 0;
+    for (int g = 0; g < NG; g++)
+        for (int h = 0; h < NSH; h++, s++) {
+            pumma_npt_terms(shapes[h][0], shapes[h][1], shapes[h][2],
+                            grids[g][0], grids[g][1],
+                            rows + s * PUMMA_NPT_TERMS);
+            T[s] = pumma_exec_eval(truth, rows + s * PUMMA_NPT_TERMS,
+                                   PUMMA_NPT_TERMS);
+        }
+    int rc = pumma_exec_fit(NS, PUMMA_NPT_TERMS, rows, T, k);
+    int ok = rc == 0;
+    for (int i = 0; i < PUMMA_NPT_TERMS; i++) ok &= rel_close(k[i], truth[i], 1e-6);
+    check(ok, G, "NP-T: rc %d, k0 %g k4 %g k9 %g", rc, k[0], k[4], k[9]);
+    double worst = 0;
+    for (int i = 0; i < NS; i++) {
+        const double e = fabs(pumma_exec_eval(k, rows + i * PUMMA_NPT_TERMS,
+                                              PUMMA_NPT_TERMS) - T[i]) / T[i];
+        if (e > worst) worst = e;
+    }
+    check(worst < 1e-9, G, "NP-T predicts its samples: worst %g", worst);
+    /* without the tree terms (t5, t6) the same times cannot be met */
+    double r8[NS * 8], k8[8];
+    for (int i = 0; i < NS; i++)
+        for (int j = 0, c = 0; j < PUMMA_NPT_TERMS; j++)
+            if (j != 5 && j != 6) r8[i * 8 + c++] = rows[i * PUMMA_NPT_TERMS + j];
+    pumma_exec_fit(NS, 8, r8, T, k8);
+    worst = 0;
+    for (int i = 0; i < NS; i++) {
+        const double e = fabs(pumma_exec_eval(k8, r8 + i * 8, 8) - T[i]) / T[i];
+        if (e > worst) worst = e;
+    }
+    check(worst > 1e-3, G, "a model short of terms errs: worst %g", worst);
+    /* N-T on one grid */
+    const double nt[PUMMA_NT_TERMS] = {3e-11, 2e-9, 4e-7, 2e-3};
+    double nr[6 * PUMMA_NT_TERMS], nT[6], nk[PUMMA_NT_TERMS];
+    for (int i = 0; i < 6; i++) {
+        pumma_nt_terms(400.0 * (1 << i), nr + i * PUMMA_NT_TERMS);
+        nT[i] = pumma_exec_eval(nt, nr + i * PUMMA_NT_TERMS, PUMMA_NT_TERMS);
+    }
+    rc = pumma_exec_fit(6, PUMMA_NT_TERMS, nr, nT, nk);
+    ok = rc == 0;
+    for (int i = 0; i < PUMMA_NT_TERMS; i++) ok &= rel_close(nk[i], nt[i], 1e-7);
+    check(ok, G, "N-T: %g %g %g %g", nk[0], nk[1], nk[2], nk[3]);
+    group_end(G);
+}
+
+/* Two kinds: kind 1 runs at 0.4 of kind 0; M processes on a processor
+ * share it; messages cost per process and per grid dimension. */
+static double toy(void *ctx, int kind, int per, double m, double n, double k,
+                  int p, int q)
+{
+    (void)ctx;
+    const double speed = (kind ? 0.4 : 1.0) / per, P = (double)p * q;
+    return 2e-10 * m * n * k / P / speed +
+           1e-9 * (m * k + k * n) * (p + q - 2) / P + 5e-4 * (p + q) + 1e-3;
+}
+
+static void test_search(void)
+{
+    const char *G = "configuration search";
+    const pumma_exec_kind_t kinds[2] = {{2, 3}, {3, 2}};
+    enum { NB = 5 };
+    pumma_exec_config_t best[NB];
+    const double N = 3000;
+    const int seen = pumma_exec_search(2, kinds, toy, NULL, N, N, N, best, NB);
+    /* by hand: P0 0..2 with M0 1..3, P1 0..3 with M1 1..2, every grid */
+    double mins[NB];
+    int count = 0;
+    for (int i = 0; i < NB; i++) mins[i] = INFINITY;
+    for (int a = 0; a <= 2; a++)
+        for (int ma = a ? 1 : 0; ma <= (a ? 3 : 0); ma++)
+            for (int b = 0; b <= 3; b++)
+                for (int mb = b ? 1 : 0; mb <= (b ? 2 : 0); mb++) {
+                    const int P = a * ma + b * mb;
+                    for (int p = 1; p <= P; p++) {
+                        if (P % p) continue;
+                        double t = 0;
+                        if (a) t = fmax(t, toy(NULL, 0, ma, N, N, N, p, P / p));
+                        if (b) t = fmax(t, toy(NULL, 1, mb, N, N, N, p, P / p));
+                        count++;
+                        for (int i = 0; i < NB; i++)
+                            if (t < mins[i]) {
+                                for (int j = NB - 1; j > i; j--) mins[j] = mins[j - 1];
+                                mins[i] = t;
+                                break;
+                            }
+                    }
+                }
+    check(seen == count, G, "%d configurations estimated, %d by hand", seen,
+          count);
+    for (int i = 0; i < NB; i++)
+        check(rel_close(best[i].t, mins[i], 1e-12), G,
+              "kept %d: %g, by hand %g (p %d q %d, kinds %dx%d %dx%d)", i,
+              best[i].t, mins[i], best[i].p, best[i].q, best[i].pe[0],
+              best[i].per[0], best[i].pe[1], best[i].per[1]);
+    check(rel_close(pumma_exec_error(1.1, 1.0), 0.1, 1e-12) &&
+              pumma_exec_error(2, 2) == 0,
+          G, "estimation error");
+    group_end(G);
+}
+
 int main(void)
 {
     test_nnls();
+    test_terms();
+    test_fits();
+    test_search();
     printf("%d passed, %d failed\n", npass, nfail);
     return nfail ? 1 : 0;
 }

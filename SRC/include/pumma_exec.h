@@ -18,4 +18,75 @@
 int pumma_nnls(int m, int n, const double *A, const double *b,
                const double *w, double *x, double *resid);
 
+/*
+ * The models' terms.
+ *
+ * N-T (seed 002, eq. 2), one configuration, a square problem of order N:
+ *   T = k0 N^3 + k1 N^2 + k2 N + k3.
+ *
+ * NP-T for pumma, the terms of its algorithms' own costs (pumma_mdb.c's
+ * engine_cost and its kin) on a p x q grid of P = pq processes, for
+ * C(m x n) += A(m x k) B(k x n):
+ *   t0 = mnk/P                        the local multiplies;
+ *   t1 = (mk + kn + mn)/P             copies and packing of the shares;
+ *   t2 = (m + n + k)/P, t3 = 1/P      per-row and fixed local costs;
+ *   t4 = (mk(q-1) + kn(p-1))/P        bytes a process receives when A's
+ *                                     panels go along rows and B's down
+ *                                     columns by pipelines or rolls;
+ *   t5 = mk ceil(lg q)/p + kn ceil(lg p)/q
+ *                                     the same cast by trees (each level
+ *                                     sends the whole panel);
+ *   t6 = k (ceil(lg p) + ceil(lg q))  tree latencies, a cast per step of
+ *                                     the k dimension;
+ *   t7 = k (p + q - 2)                chain and roll latencies per step;
+ *   t8 = k, t9 = 1                    per step and per call.
+ * Ten coefficients, as seed 002's NP-T for HPL; on a 1 x 1 grid t4..t7
+ * vanish (no messages). N-T is NP-T's first and last terms on one grid.
+ */
+enum { PUMMA_NT_TERMS = 4, PUMMA_NPT_TERMS = 10 };
+void pumma_nt_terms(double n, double *t);
+void pumma_npt_terms(double m, double n, double k, int p, int q, double *t);
+/* sum k[i] t[i] */
+double pumma_exec_eval(const double *k, const double *t, int nt);
+/* Coefficients k (nt of them) fitted to ns measured times T from their
+ * terms (rows: ns x nt, one sample per row) by pumma_nnls, each row
+ * weighted 1/T (relative errors: the sizes span decades). pumma_nnls's
+ * return code. */
+int pumma_exec_fit(int ns, int nt, const double *rows, const double *T,
+                   double *k);
+
+/*
+ * Configurations (seed 002): per processor kind i, P_i of its processors
+ * used and M_i processes on each (M_i = 0 when P_i = 0), P = sum P_i M_i
+ * processes on a p x q grid. The time of a configuration is the slowest
+ * kind's, T = max_i T_i, each T_i from the model of kind i with M_i
+ * processes per processor.
+ */
+enum { PUMMA_EXEC_MAXKINDS = 4 };
+typedef struct pumma_exec_kind {
+    int count;                    /* processors of this kind */
+    int maxper;                   /* most processes on one of them */
+} pumma_exec_kind_t;
+typedef struct pumma_exec_config {
+    int nkind, pe[PUMMA_EXEC_MAXKINDS], per[PUMMA_EXEC_MAXKINDS];
+    int p, q;
+    double t;                     /* estimated seconds */
+} pumma_exec_config_t;
+/* T_i: the model of kind `kind` with `per` processes per processor, at
+ * (m, n, k) on p x q; < 0: no model (the configuration is skipped). */
+typedef double (*pumma_exec_model_fn)(void *ctx, int kind, int per, double m,
+                                      double n, double k, int p, int q);
+/* Every configuration (each P_i from 0 to count_i, M_i from 1 to maxper_i
+ * where used, at least one process, every p x q = P), estimated; the
+ * `nbest` fastest into best, fastest first (ties: fewer processes, then
+ * p <= q nearer square, then the order of enumeration). Returns how many
+ * configurations were estimated. */
+int pumma_exec_search(int nkind, const pumma_exec_kind_t *kinds,
+                      pumma_exec_model_fn model, void *ctx, double m,
+                      double n, double k, pumma_exec_config_t *best,
+                      int nbest);
+/* Seed 002's estimation error: (tau - T)/T, tau the measured time of the
+ * estimated optimum, T the measured time of the measured optimum. */
+double pumma_exec_error(double tau, double T);
+
 #endif
