@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "pumma_comm.h"
+#include "pumma_decide.h"
 
 #define SGET_BLACSCONTXT 10
 
@@ -29,6 +30,9 @@ static void grid_free(pumma_grid_t *g)
         if (s->all != MPI_COMM_NULL) MPI_Comm_free(&s->all);
     }
     free(g->rank);
+    /* the decider its model loaded (pumma_model_measure) */
+    pumma_decide_free(g->model.dec);
+    free(g->model.dec);
     free(g);
 }
 
