@@ -63,32 +63,8 @@
 
 #include "pumma_decide.h"
 
-static int npass, nfail, group_fail, me_world;
-
-static void check(int ok, const char *group, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void check(int ok, const char *group, const char *fmt, ...)
-{
-    if (ok) return;
-    if (group_fail++ < 5) {
-        va_list ap;
-        va_start(ap, fmt);
-        printf("FAILED %s: ", group);
-        vprintf(fmt, ap);
-        printf("\n");
-        va_end(ap);
-    }
-}
-
-static void group_end(const char *group)
-{
-    if (group_fail) nfail++;
-    else {
-        npass++;
-        printf("PASSED %s\n", group);
-    }
-    group_fail = 0;
-}
+#include "tstgroup.h"
+static int me_world;
 
 static int close_to(double x, double y)
 {
