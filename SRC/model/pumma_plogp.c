@@ -77,16 +77,6 @@ typedef struct pair {
     double deadline;
 } pair_t;
 
-/* The decision of the side that measured (from), known to both. */
-static int agree(pair_t *p, int from, int stop)
-{
-    if (p->me == from)
-        MPI_Send(&stop, 1, MPI_INT, p->peer, TAG, p->comm);
-    else
-        MPI_Recv(&stop, 1, MPI_INT, p->peer, TAG, p->comm, MPI_STATUS_IGNORE);
-    return stop;
-}
-
 /* The value the side `from` holds, known to both. */
 static double share(pair_t *p, int from, double v)
 {
@@ -97,6 +87,12 @@ static double share(pair_t *p, int from, double v)
     return v;
 }
 
+/* The decision of the side that measured (from), known to both. */
+static int agree(pair_t *p, int from, int stop)
+{
+    return share(p, from, stop) != 0;
+}
+
 static void spin(double s)
 {
     double t0 = MPI_Wtime();
@@ -104,36 +100,20 @@ static void spin(double s)
     }
 }
 
-static double rtt(pair_t *p, int m)
-{
-    acc_t a = {0};
-    for (int stop = 0; !stop;) {
-        double t0 = MPI_Wtime();
-        if (p->me == 0) {
-            MPI_Send(p->buf, m, MPI_BYTE, p->peer, TAG, p->comm);
-            MPI_Recv(p->buf, 0, MPI_BYTE, p->peer, TAG, p->comm,
-                     MPI_STATUS_IGNORE);
-            acc_add(&a, MPI_Wtime() - t0);
-        } else {
-            MPI_Recv(p->buf, m, MPI_BYTE, p->peer, TAG, p->comm,
-                     MPI_STATUS_IGNORE);
-            MPI_Send(p->buf, 0, MPI_BYTE, p->peer, TAG, p->comm);
-        }
-        stop = agree(p, 0, p->me == 0 && acc_done(&a, p->deadline));
-    }
-    return acc_mean(&a);
-}
-
-static double send_overhead(pair_t *p, int m)
+/* a sends m bytes, b answers with an empty message: a times the round
+ * trip (rtt(m)), or only its send call (os(m): b's receive is posted and
+ * a's previous message gone, so no gap is in it). */
+static double ping(pair_t *p, int m, int send_only)
 {
     acc_t a = {0};
     for (int stop = 0; !stop;) {
         if (p->me == 0) {
-            double t0 = MPI_Wtime();
+            const double t0 = MPI_Wtime();
             MPI_Send(p->buf, m, MPI_BYTE, p->peer, TAG, p->comm);
-            acc_add(&a, MPI_Wtime() - t0);
+            const double sent = MPI_Wtime() - t0;
             MPI_Recv(p->buf, 0, MPI_BYTE, p->peer, TAG, p->comm,
                      MPI_STATUS_IGNORE);
+            acc_add(&a, send_only ? sent : MPI_Wtime() - t0);
         } else {
             MPI_Recv(p->buf, m, MPI_BYTE, p->peer, TAG, p->comm,
                      MPI_STATUS_IGNORE);
@@ -232,11 +212,11 @@ int pumma_plogp_measure(MPI_Comm comm, int a, int b, double max_bytes,
             for (double m = 0; m <= top && s->n < PUMMA_PLOGP_MAXS;
                  m = m > 0 ? 2 * m : 1) {
                 const int i = s->n;
-                double r = share(&p, 0, rtt(&p, (int)m));
+                double r = share(&p, 0, ping(&p, (int)m, 0));
                 if (i == 0) rtt0 = r;
                 s->m[i] = m;
                 s->rtt[i] = r;
-                s->os[i] = send_overhead(&p, (int)m);
+                s->os[i] = ping(&p, (int)m, 1);
                 s->orv[i] = recv_overhead(&p, (int)m, 2 * r);
                 s->g[i] = gap(&p, (int)m, rtt0, r);
                 s->n++;
