@@ -71,6 +71,8 @@ for v in PUMMA_SEGMENT=abc PUMMA_SEGMENT=-5 PUMMA_SEGMENT=99999999999 \
          PUMMA_SPEEDS=1,2, PUMMA_SPEEDS=1,,2 PUMMA_SPEEDS=1,abc \
          PUMMA_SPEEDS=0,1 PUMMA_SPEEDS=-1,1 PUMMA_SPEEDS=nan PUMMA_SPEEDS=1 \
          PUMMA_SPEEDS=1,2,3 PUMMA_SPEEDS=1e-400,1 \
+         PUMMA_SPEED_BASE=0 PUMMA_SPEED_BASE=-1 PUMMA_SPEED_BASE=abc \
+         PUMMA_SPEED_BASE=inf PUMMA_SPEED_BASE=1e-400 \
          PUMMA_MODEL=alpha=abc PUMMA_MODEL=alpha=1, PUMMA_MODEL=alpha=inf \
          PUMMA_MODEL=alpha PUMMA_JITTER=abc PUMMA_JITTER=-1 \
          PUMMA_JITTER=2e6 PUMMA_MAX_WORKSPACE=abc PUMMA_MAX_WORKSPACE=-1 \
@@ -92,6 +94,9 @@ good PUMMA_STATS=1 "pumma-stats: PDGEMM calls=1"
 good PUMMA_SPEEDS=1e300,1 "$note"
 good PUMMA_SPEEDS=1e6,1 "$note"
 good PUMMA_SPEEDS=1e-300,1e300 "$note"
+good PUMMA_SPEED_BASE=2
+good PUMMA_SPEED_BASE=0.5 "ranks faster than the base run unslowed"
+good PUMMA_SPEED_BASE=1e300 "$note"
 
 rm -f $log
 echo "$pass passed, $fail failed"

@@ -19,6 +19,12 @@
  * search every configuration of two processor kinds, against a search by
  *        hand over the same space: the optimum, the order of the kept
  *        few, the count; seed 002's estimation error.
+ * simulator  pumma_plan_predict (the simulator of whole calls) against
+ *        schedules worked out by hand from the model: the local multiply
+ *        on one process; SDB on 1 x Q (Q stages, Q - 1 rolls of A's slab)
+ *        and on P x 1 (a broadcast per block of K, linear and binomial),
+ *        with no overlap and full overlap; the plans it names; refusals;
+ *        a 128 x 128 grid priced at once and never below its flops.
  * One PASSED/FAILED line per group; `N passed, N failed` last.
  */
 #include <math.h>
@@ -28,6 +34,7 @@
 #include <string.h>
 
 #include "pumma_exec.h"
+#include "pumma_internal.h"
 
 #include "tstgroup.h"
 
@@ -344,12 +351,151 @@ static void test_search(void)
     group_end(G);
 }
 
+/* The model of the hand schedules: no copies, no inner-dimension or
+ * transposition penalty, unless a test sets them. */
+static pumma_model_t hand_model(double overlap)
+{
+    pumma_model_t mo;
+    memset(&mo, 0, sizeof mo);
+    mo.alpha = 2e-5;
+    mo.beta = 1e-9;
+    for (int i = 0; i < 4; i++) mo.gamma[i] = 1e-9 * (i + 1);
+    mo.gamma_t = 1;
+    mo.overlap = overlap;
+    mo.valid = 1;
+    return mo;
+}
+
+static void test_simulator(void)
+{
+    const char *G = "simulator";
+    char plan[128];
+    pumma_opts_t f;
+    /* one process: the local multiply, gamma (1 + gamma_k/k) mnk, times
+     * gamma_t when both operands are transposed */
+    pumma_model_t mo = hand_model(0);
+    mo.gamma_k = 16;
+    mo.gamma_t = 1.25;
+    double t = pumma_plan_predict(&pumma_type_d, 'N', 'N', 300, 200, 100, 32,
+                                  1, 1, &mo, NULL, plan, sizeof plan);
+    check(rel_close(t, 2e-9 * (1 + 16.0 / 100) * 300 * 200 * 100, 1e-12), G,
+          "1x1 NN: %.6e", t);
+    check(!strcmp(plan, "algo=local"), G, "1x1 plan %s", plan);
+    t = pumma_plan_predict(&pumma_type_z, 't', 'C', 300, 200, 100, 32, 1, 1,
+                           &mo, NULL, NULL, 0);
+    check(rel_close(t, 4e-9 * (1 + 16.0 / 100) * 300 * 200 * 100 * 1.25,
+                    1e-12), G, "1x1 TC complex: %.6e", t);
+
+    /* SDB on 1 x Q, n = Q nb s: every process holds n x n/Q of C and A's
+     * n x n/Q slab; Q stages, each multiplying it by n/Q rows of B
+     * (w = gamma n (n/Q) (n/Q)), A rolled between stages (alpha + beta
+     * 8 n n/Q, simultaneous); no broadcast on one grid row. Without
+     * overlap T = Q w + (Q-1) roll; with it (Q-1) max(w, roll) + w. */
+    for (int ov = 0; ov <= 1; ov++)
+        for (int Q = 2; Q <= 5; Q++) {
+            mo = hand_model(ov);
+            const int nb = 8, n = Q * nb * 3;
+            const double w = 2e-9 * n * ((double)n / Q) * ((double)n / Q);
+            const double roll = 2e-5 + 1e-9 * 8.0 * n * n / Q;
+            const double want = ov ? (Q - 1) * fmax(w, roll) + w
+                                   : Q * w + (Q - 1) * roll;
+            memset(&f, 0, sizeof f);
+            f.algo = "sdb";
+            f.shift = pumma_shift_find("simultaneous");
+            t = pumma_plan_predict(&pumma_type_d, 'N', 'N', n, n, n, nb, 1, Q,
+                                   &mo, &f, plan, sizeof plan);
+            check(rel_close(t, want, 1e-12), G,
+                  "sdb 1x%d n %d overlap %d: %.6e, by hand %.6e", Q, n, ov, t,
+                  want);
+            check(!strcmp(plan, "algo=sdb bcast=- reduce=- shift=simultaneous"),
+                  G, "sdb 1x%d plan %s", Q, plan);
+        }
+
+    /* SDB on P x 1, n = P nb s: every process holds n/P x n of C and its
+     * n/P rows of A; B's n/nb blocks of nb rows are broadcast down the
+     * column (linear: P - 1 messages from the root; binomial: ceil(lg P)
+     * rounds) of 8 nb n bytes, w = gamma (n/P) n n (n small: the casts
+ * dominate; large: the multiplies). Without overlap
+     * T = w + (n/nb) c; with it the casts hide behind all but the last
+     * group's multiply: max(w - w/P, (n/nb) c) + w/P. */
+    for (int ov = 0; ov <= 1; ov++)
+        for (int P = 2; P <= 6; P++)
+            for (int lin = 0; lin <= 1; lin++)
+                for (int s = 2; s <= 32; s += 30) {  /* casts, multiplies dominate */
+                mo = hand_model(ov);
+                const int nb = 8, n = P * nb * s;
+                const double w = 2e-9 * ((double)n / P) * n * n;
+                const int lg = P <= 2 ? 1 : P <= 4 ? 2 : 3;
+                const double msg = 2e-5 + 1e-9 * 8.0 * nb * n;
+                const double cb = (double)n / nb * (lin ? P - 1 : lg) * msg;
+                const double want = ov ? fmax(w - w / P, cb) + w / P : w + cb;
+                memset(&f, 0, sizeof f);
+                f.algo = "sdb";
+                f.bcast = pumma_comm_find(PUMMA_BCAST_TABLE,
+                                          lin ? "linear" : "binomial");
+                t = pumma_plan_predict(&pumma_type_d, 'N', 'N', n, n, n, nb, P,
+                                       1, &mo, &f, plan, sizeof plan);
+                check(rel_close(t, want, 1e-12), G,
+                      "sdb %dx1 %s n %d overlap %d: %.6e, by hand %.6e", P,
+                      lin ? "linear" : "binomial", n, ov, t, want);
+                char expect[96];
+                snprintf(expect, sizeof expect,
+                         "algo=sdb bcast=%s reduce=- shift=-",
+                         lin ? "linear" : "binomial");
+                check(!strcmp(plan, expect), G, "sdb %dx1 plan %s", P, plan);
+                }
+
+    /* the planner's own choice is never dearer than a forced one */
+    mo = hand_model(0.5);
+    mo.delta = 1e-10;
+    mo.delta_t = 2e-10;
+    const double best = pumma_plan_predict(&pumma_type_d, 'N', 'N', 700, 500,
+                                           300, 32, 2, 3, &mo, NULL, plan,
+                                           sizeof plan);
+    static const char *const algos[] = {"sdb", "mdb1", "mdb2", "sdb-row",
+                                        "mdb1-row", "mdb2-row", "rankk",
+                                        "stat-a", "stat-b"};
+    for (size_t i = 0; i < sizeof algos / sizeof *algos; i++) {
+        memset(&f, 0, sizeof f);
+        f.algo = algos[i];
+        t = pumma_plan_predict(&pumma_type_d, 'N', 'N', 700, 500, 300, 32, 2,
+                               3, &mo, &f, NULL, 0);
+        check(t > 0 && best <= t * (1 + 1e-12), G,
+              "auto %.6e (%s) dearer than forced %s %.6e", best, plan,
+              algos[i], t);
+    }
+    /* refusals: an algorithm that does not compute N N, unknown names,
+     * sizes out of range */
+    memset(&f, 0, sizeof f);
+    f.algo = "tt";
+    check(pumma_plan_predict(&pumma_type_d, 'N', 'N', 64, 64, 64, 8, 2, 2, &mo,
+                             &f, NULL, 0) == -1, G, "tt on N N priced");
+    f.algo = "no-such";
+    check(pumma_plan_predict(&pumma_type_d, 'N', 'N', 64, 64, 64, 8, 2, 2, &mo,
+                             &f, NULL, 0) == -1, G, "an unknown name priced");
+    check(pumma_plan_predict(&pumma_type_d, 'N', 'N', 0, 64, 64, 8, 2, 2, &mo,
+                             NULL, NULL, 0) == -1 &&
+          pumma_plan_predict(&pumma_type_d, 'N', 'N', 64, 64, 64, 8, 0, 2, &mo,
+                             NULL, NULL, 0) == -1, G, "bad sizes priced");
+    /* a grid this machine cannot hold: 128 x 128, priced, never below
+     * the flops shared perfectly */
+    mo = hand_model(1);
+    const int n = 65536;
+    t = pumma_plan_predict(&pumma_type_d, 'N', 'N', n, n, n, 64, 128, 128, &mo,
+                           NULL, plan, sizeof plan);
+    const double flops = 2e-9 * (double)n * n * n / (128.0 * 128);
+    check(isfinite(t) && t >= flops * (1 - 1e-12) && t < 2 * flops, G,
+          "128x128 n %d: %.6e (flops alone %.6e) %s", n, t, flops, plan);
+    group_end(G);
+}
+
 int main(void)
 {
     test_nnls();
     test_terms();
     test_fits();
     test_search();
+    test_simulator();
     printf("%d passed, %d failed\n", npass, nfail);
     return nfail ? 1 : 0;
 }

@@ -10,7 +10,10 @@
 #   netns.sh up NRANKS RATE     create pummans0..NRANKS-1 (RATE as tc
 #                               takes it: 100mbit, 1gbit; "none": unshaped)
 #   netns.sh run NRANKS CMD...  mpiexec CMD over them, rank k in pummansk,
-#                               Open MPI's TCP transport only
+#                               Open MPI's TCP transport only; with
+#                               NETNS_OF=i0,i1,... rank k in pummans(ik)
+#                               instead (one rank per item): processes of
+#                               one emulated processor share its link
 #   netns.sh down NRANKS        remove them (also safe when partly made)
 #
 # The kernel has no netem here, so links get bandwidth only; latency can be
@@ -61,9 +64,13 @@ run)
   export PMIX_MCA_ptl_tcp_if_include=$SUBNET.0/24
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   app=()
-  for ((k = 0; k < n; k++)); do
+  IFS=, read -r -a of <<< "${NETNS_OF:-}"
+  if [ ${#of[@]} -eq 0 ]; then
+    for ((k = 0; k < n; k++)); do of+=($k); done
+  fi
+  for ((k = 0; k < ${#of[@]}; k++)); do
     [ $k -gt 0 ] && app+=(":")
-    app+=(-n 1 ip netns exec pummans$k "$@")
+    app+=(-n 1 ip netns exec pummans${of[k]} "$@")
   done
   # -x: the environment pumma reads, passed to every rank
   xs=()
@@ -76,7 +83,7 @@ down)
   down
   ;;
 *)
-  sed -n '2,20p' "$0"
+  sed -n '2,23p' "$0"
   exit 2
   ;;
 esac

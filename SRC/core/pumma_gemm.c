@@ -91,7 +91,7 @@ static const pumma_opts_t *env_opts(void)
         "PUMMA_SLICE", 0, 0, INT_MAX,
         "an integer >= 0 (columns of K per slice; 0: automatic)");
     o.piece = (double)pumma_env_int(
-        "PUMMA_PIECE", 64LL * 1024 * 1024, 1, LLONG_MAX,
+        "PUMMA_PIECE", (long long)PUMMA_PIECE_DEFAULT, 1, LLONG_MAX,
         "an integer >= 1 (bytes per summed piece)");
     /* The variables read elsewhere, read now: a bad value stops the
      * program at its first call, not at the first call that happens to

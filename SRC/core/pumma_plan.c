@@ -441,3 +441,72 @@ static const pumma_algo_t *plan_search(pumma_problem_t *have, pumma_opts_t *o,
     o->piece = c.piece;
     return c.a;
 }
+
+/* ---------------------------------------------------------- prediction */
+
+double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
+                          int n, int k, int nb, int nprow, int npcol,
+                          const pumma_model_t *mo, const pumma_opts_t *force,
+                          char *plan, size_t len)
+{
+    if (plan && len) plan[0] = 0;
+    if (m < 1 || n < 1 || k < 1 || nb < 1 || nprow < 1 || npcol < 1)
+        return -1;
+    ta = (char)(ta & ~0x20);
+    tb = (char)(tb & ~0x20);
+    if (!t->is_complex) {
+        if (ta == 'C') ta = 'T';
+        if (tb == 'C') tb = 'T';
+    }
+    const int one_process = nprow == 1 && npcol == 1;
+    if (one_process) {           /* pumma_gemm.c's local call */
+        if (plan) snprintf(plan, len, "algo=local");
+        return pumma_model_gemm(mo, t, m, n, k, ta != 'N' && tb != 'N');
+    }
+    /* A grid of the shape only: the views need nprow, npcol and a
+     * process's place; the costs are functions of global values (every
+     * process prices the same plan), so no communicator is made. */
+    pumma_grid_t g = {0};
+    g.nprow = nprow;
+    g.npcol = npcol;
+    g.model = *mo;
+    pumma_opts_t o = {0};
+    if (force) {
+        o.algo = force->algo;
+        o.bcast = force->bcast;
+        o.reduce = force->reduce;
+        o.shift = force->shift;
+        o.segment = force->segment;
+    }
+    o.piece = PUMMA_PIECE_DEFAULT;
+    pumma_problem_t have = {0};
+    have.t = t;
+    have.g = &g;
+    have.transa = ta;
+    have.transb = tb;
+    have.m = m;
+    have.n = n;
+    have.k = k;
+    have.alpha = have.beta = t->one;
+    have.opts = &o;
+    const int ar = ta == 'N' ? m : k, ac = ta == 'N' ? k : m;
+    const int br = tb == 'N' ? k : n, bc = tb == 'N' ? n : k;
+    const int da[11] = {1, 0, ar, ac, nb, nb, nb, nb, 0, 0, 1},
+              db[11] = {1, 0, br, bc, nb, nb, nb, nb, 0, 0, 1},
+              dc[11] = {1, 0, m, n, nb, nb, nb, nb, 0, 0, 1};
+    have.a = pumma_view_of(t, &g, NULL, da, 0, 0, ar, ac);
+    have.b = pumma_view_of(t, &g, NULL, db, 0, 0, br, bc);
+    have.c = pumma_view_of(t, &g, NULL, dc, 0, 0, m, n);
+    const char *algo = o.algo && strcmp(o.algo, "auto") ? o.algo : NULL;
+    const pumma_algo_t *forced = algo ? pumma_algo_find(algo) : NULL;
+    if (algo && (!forced || !forced->handles(ta, tb))) return -1;
+    const pumma_opts_t f = o;
+    choice_t c;
+    if (!search(&have, &o, &f, forced, mo, INFINITY, 0, &c)) return -1;
+    if (plan)
+        snprintf(plan, len, "algo=%s bcast=%s reduce=%s shift=%s",
+                 c.a->name, c.u & PUMMA_USES_BCAST ? c.b->name : "-",
+                 c.u & PUMMA_USES_REDUCE ? c.r->name : "-",
+                 c.u & PUMMA_USES_SHIFT ? c.s->name : "-");
+    return c.cost;
+}

@@ -4,9 +4,13 @@
  *
  * PUMMA_SPEEDS=s0,s1,... gives MPI_COMM_WORLD rank r the relative speed
  * s_r: after every local multiply, rank r sleeps until the multiply has
- * lasted f = max(s)/s_r times the processor time it used (f at most
- * 1000, SPEED_CAP), so it computes f times slower, as the seed's
- * experiments slowed their CPUs. Processor time, not elapsed time, is
+ * lasted f = base/s_r times the processor time it used (f at least 1 and
+ * at most 1000, SPEED_CAP), so it computes f times slower, as the seed's
+ * experiments slowed their CPUs. The base is the largest speed, or
+ * PUMMA_SPEED_BASE: the speed, in the same units, of this machine's
+ * processor. With a base, speeds are absolute, so a run on processors
+ * of speed 0.25 and 0.5 takes as long as on such processors (the
+ * execution-time models' kinds and processes per processor, seed 002). Processor time, not elapsed time, is
  * the base: when ranks share a core, the elapsed time of a multiply
  * includes waiting for the core, which must not be multiplied by f.
  * Sleeping (not spinning) leaves the core to the others, so slowed ranks
@@ -55,37 +59,51 @@
 
 static double factor = -1;      /* how much slower this rank computes */
 
-/* PUMMA_SPEEDS: this rank's factor, max(s)/s_r at most SPEED_CAP. Each
- * speed is divided by the largest before anything else, so speeds near
- * the ends of the double range (1e308, 1e-300) give no overflow. */
+/* PUMMA_SPEEDS and PUMMA_SPEED_BASE: this rank's factor, base/s_r, at
+ * least 1 and at most SPEED_CAP. Without PUMMA_SPEEDS every speed is 1;
+ * without PUMMA_SPEED_BASE the base is the largest speed. Each speed is
+ * divided by the base before anything else, so speeds near the ends of
+ * the double range (1e308, 1e-300) give no overflow. */
 static void read_speeds(void)
 {
     const char *e = pumma_env_get("PUMMA_SPEEDS");
-    factor = 1;
-    if (!e) return;
+    const double base = pumma_env_double(
+        "PUMMA_SPEED_BASE", 0, nextafter(0.0, 1.0), DBL_MAX,
+        "a finite number > 0, the speed of a processor that is not slowed");
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    char expect[160];
-    snprintf(expect, sizeof expect,
-             "%d finite numbers > 0 separated by commas, one relative speed "
-             "per MPI rank", size);
+    factor = 1;
     double *v = malloc(sizeof(double) * (size_t)size);
     if (!v) pumma_fatal(NULL, "PUMMA_SPEEDS", "speeds", PUMMA_ENOMEM);
-    int n = pumma_env_list("PUMMA_SPEEDS", v, size, nextafter(0.0, 1.0),
-                           DBL_MAX, expect);
-    if (n != size) pumma_env_bad("PUMMA_SPEEDS", e, expect);
-    double top = 0, slowest = 1;
+    if (e) {
+        char expect[160];
+        snprintf(expect, sizeof expect,
+                 "%d finite numbers > 0 separated by commas, one relative "
+                 "speed per MPI rank", size);
+        int n = pumma_env_list("PUMMA_SPEEDS", v, size, nextafter(0.0, 1.0),
+                               DBL_MAX, expect);
+        if (n != size) pumma_env_bad("PUMMA_SPEEDS", e, expect);
+    } else {
+        for (int r = 0; r < size; r++) v[r] = 1;
+    }
+    double top = 0, slowest = 1, fastest = 0;
     for (int r = 0; r < size; r++)
         if (v[r] > top) top = v[r];
-    for (int r = 0; r < size; r++)
-        if (v[r] / top < slowest) slowest = v[r] / top;
-    const double mine = v[rank] / top;     /* in (0, 1], or 0 by underflow */
-    factor = mine * SPEED_CAP > 1 ? 1 / mine : SPEED_CAP;
+    const double ref = base > 0 ? base : top;
+    for (int r = 0; r < size; r++) {
+        if (v[r] / ref < slowest) slowest = v[r] / ref;
+        if (v[r] / ref > fastest) fastest = v[r] / ref;
+    }
+    const double mine = v[rank] / ref;     /* 0 by underflow, or inf */
+    factor = mine >= 1 ? 1 : mine * SPEED_CAP > 1 ? 1 / mine : SPEED_CAP;
     if (rank == 0 && slowest * SPEED_CAP < 1)
         fprintf(stderr, "pumma: PUMMA_SPEEDS=%s: speeds more than %.0f times "
                         "apart; the slower ranks are slowed %.0f times\n",
-                e, SPEED_CAP, SPEED_CAP);
+                e ? e : "(unset)", SPEED_CAP, SPEED_CAP);
+    if (rank == 0 && fastest > 1)
+        fprintf(stderr, "pumma: PUMMA_SPEED_BASE=%g: ranks faster than the "
+                        "base run unslowed\n", base);
     free(v);
 }
 

@@ -402,6 +402,28 @@ double pumma_plan_limit(const pumma_problem_t *have, const pumma_opts_t *o);
 size_t pumma_last_workspace(void);
 /* The least PUMMA_PIECE the limit may lower a plan's to (bytes). */
 #define PUMMA_PIECE_MIN (1024.0 * 1024)
+/* PUMMA_PIECE when unset (bytes). */
+#define PUMMA_PIECE_DEFAULT (64.0 * 1024 * 1024)
+/*
+ * The simulator of whole calls: the modelled time of a P?GEMM of type t,
+ * C(m x n) += op(A) op(B) (ta, tb: 'N', 'T', 'C'), whole matrices
+ * block-cyclic in nb x nb blocks from process (0, 0), on an nprow x npcol
+ * grid that need not exist (no communicator is made: the costs are the
+ * algorithms' and variants' own cost functions of global values), under
+ * the model mo given (not measured; mo->dec NULL: the planner prices
+ * every table variant, else auto as the decider decides). force (NULL:
+ * nothing forced): its algo, bcast, reduce, shift and segment are forced
+ * as a call's options force them, the rest is the planner's choice. The
+ * price includes the
+ * redistributions into the algorithm's layouts, as the planner's does;
+ * one process: the local multiply. plan (if not NULL): the plan, as
+ * pumma_last_plan() writes it. Returns seconds; -1 when algo does not
+ * compute ta/tb or an argument is out of range.
+ */
+double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
+                          int n, int k, int nb, int nprow, int npcol,
+                          const pumma_model_t *mo, const pumma_opts_t *force,
+                          char *plan, size_t len);
 #define PUMMA_WORKSPACE_FACTOR 2.0
 #define PUMMA_WORKSPACE_FLOOR (256.0 * 1024 * 1024)
 enum { PUMMA_LIMIT_NONE = 0, PUMMA_LIMIT_FIT = 1, PUMMA_LIMIT_LEAST = 2 };
@@ -470,6 +492,7 @@ int pumma_wait_napping(MPI_Request *req);
  *   PUMMA_PIECE    integer >= 1 (bytes)                      pumma_gemm.c
  *   PUMMA_LATENCY  number 0 .. 10 (seconds)                  pumma_remap.c
  *   PUMMA_SPEEDS   one number > 0 per MPI rank, commas       pumma_speeds.c
+ *   PUMMA_SPEED_BASE  number > 0                             pumma_speeds.c
  *   PUMMA_MODEL    name=value,..., value 0 .. 1e10           pumma_model.c
  *   PUMMA_STATS    0 or 1                                    pumma_stats.c
  *   PUMMA_CACHE    0 or 1                                    pumma_stats.c
