@@ -12,7 +12,8 @@
  *        rank-deficient and zero columns, and 600 random problems
  *        against the best of every subset of free columns solved by hand
  *        (with the Karush-Kuhn-Tucker conditions checked on each).
- * terms  NP-T's terms by hand on a 2 x 3 grid; on 1 x 1 no message terms.
+ * terms  NP-T's terms by hand on 2 x 3 (column form), 3 x 2 (row form) and
+ *        1 x 5 (rolls only); on 1 x 1 no message terms.
  * fits   N-T and NP-T coefficients recovered from times they generate
  *        over sizes and grids (NP-T: square and panel shapes on 1 to 8
  *        processes), and a model of fewer terms fitted to them errs.
@@ -220,13 +221,26 @@ static void test_terms(void)
 {
     const char *G = "NP-T terms";
     double t[PUMMA_NPT_TERMS];
-    pumma_npt_terms(100, 100, 100, 2, 3, t);
+    /* 2 x 3, m = 300, n = 200, k = 100: the column form rolls
+     * mk (q-1)/P = 1e4 and casts kn lg p / q = 2e4/3 bytes; the row form
+     * would roll kn (p-1)/P = 2e4/6 and cast mk lg q / p = 3e4 */
+    pumma_npt_terms(300, 200, 100, 2, 3, t);
     const double want[PUMMA_NPT_TERMS] = {
-        1e6 / 6, 3e4 / 6, 300.0 / 6, 1.0 / 6, 3e4 / 6,
-        1e4 * 2 / 2 + 1e4 * 1 / 3.0, 100 * 3, 100 * 3, 100, 1};
+        6e6 / 6, 11e4 / 6, 600.0 / 6, 1.0 / 6, 1e4, 2e4 / 3, 100, 2, 100, 1};
     for (int i = 0; i < PUMMA_NPT_TERMS; i++)
         check(rel_close(t[i], want[i], 1e-14), G, "2 x 3: t%d %g, want %g", i,
               t[i], want[i]);
+    /* its mirror, 200 x 300 by 100 on 3 x 2: the row form's terms */
+    pumma_npt_terms(200, 300, 100, 3, 2, t);
+    const double mirror[PUMMA_NPT_TERMS] = {
+        6e6 / 6, 11e4 / 6, 600.0 / 6, 1.0 / 6, 1e4, 2e4 / 3, 100, 2, 100, 1};
+    for (int i = 0; i < PUMMA_NPT_TERMS; i++)
+        check(rel_close(t[i], mirror[i], 1e-14), G, "3 x 2: t%d %g, want %g",
+              i, t[i], mirror[i]);
+    /* 1 x 5, square: only rolls (lg 1 = 0), 4 of them */
+    pumma_npt_terms(100, 100, 100, 1, 5, t);
+    check(rel_close(t[4], 1e4 * 4 / 5, 1e-14) && t[5] == 0 && t[6] == 0 &&
+              t[7] == 4, G, "1 x 5: %g %g %g %g", t[4], t[5], t[6], t[7]);
     pumma_npt_terms(300, 200, 100, 1, 1, t);
     check(t[0] == 6e6 && t[1] == 3e4 + 2e4 + 6e4 && t[4] == 0 && t[5] == 0 &&
               t[6] == 0 && t[7] == 0,

@@ -13,7 +13,10 @@
  *       mirrors, rankk, stat-a, stat-b) forced: one untimed call, then the
  *       best of R (3) calls against the prediction under the grid's own
  *       model (pumma_grid_model: the tune file's, or measured, with the
- *       decision file's decider). A prediction whose plan is not the plan
+ *       decision file's decider; for auto, of the algorithm it ran), its
+ *       multiply and copy rates times
+ *       cores/ppn when a node has more processes than processors
+ *       (pumma_node_share). A prediction whose plan is not the plan
  *       that ran is marked. CSV: np,p,q,n,algo,plan,best,median,predicted.
  *
  *   mpiexec -n 2 ./xsimtim curves [-o FILE.csv] [-b NB]
@@ -45,6 +48,7 @@
 #include "pumma.h"
 #include "pumma_codes.h"
 #include "pumma_internal.h"
+#include "pumma_netmodel.h"
 #include "timutil.h"
 
 enum { MAXN = 32, MAXG = 64, MAXA = 16 };
@@ -129,6 +133,14 @@ static int validate(const char *nlist, const char *glist, const char *alist,
     FILE *csv = me == 0 && out ? fopen(out, "a") : NULL;
     if (me == 0 && out && !csv) stop("cannot open the -o file");
     double *t = malloc(sizeof(double) * (size_t)reps);
+    /* more processes than processors on a node: each multiplies and
+     * copies at cores/ppn of a processor's rate */
+    double cores, ppn;
+    pumma_node_share(MPI_COMM_WORLD, &cores, &ppn);
+    const double share = ppn > cores ? ppn / cores : 1;
+    if (me == 0)
+        printf("node: %g processors, %g processes: rates x %.3g\n", cores,
+               ppn, 1 / share);
     int within = 0, judged = 0;
     double worst = 0;
     if (me == 0)
@@ -160,12 +172,21 @@ static int validate(const char *nlist, const char *glist, const char *alist,
                 for (int r = 1; r < reps; r++)
                     if (t[r] < best) best = t[r];
                 const double med = tim_median(t, reps);
-                /* the model the call planned with: the grid's */
-                const pumma_model_t *mo =
-                    pumma_grid_model(pumma_grid_enter(ctxt));
-                char plan[128];
+                /* the model the call planned with, the grid's; its
+                 * multiply and copy rates shared by a node's processes */
+                pumma_model_t shared = *pumma_grid_model(pumma_grid_enter(ctxt));
+                for (int s = 0; s < 4; s++) shared.gamma[s] *= share;
+                shared.delta *= share;
+                shared.delta_t *= share;
+                const pumma_model_t *mo = &shared;
+                /* auto: the price of the plan that ran (the prediction
+                 * runs under the shared rates, which may rank the
+                 * algorithms otherwise than the call's planner did) */
+                char plan[128], ran_algo[32] = "";
                 pumma_opts_t f = {0};
                 f.algo = an[j];
+                if (!code && sscanf(ran, "algo=%31s", ran_algo) == 1)
+                    f.algo = ran_algo;
                 const double pred = pumma_plan_predict(
                     &pumma_type_d, 'N', 'N', n, n, n, nb, P, Q, mo, &f, plan,
                     sizeof plan);

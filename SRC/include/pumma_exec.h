@@ -26,20 +26,23 @@ int pumma_nnls(int m, int n, const double *A, const double *b,
  *
  * NP-T for pumma, the terms of its algorithms' own costs (pumma_mdb.c's
  * engine_cost and its kin) on a p x q grid of P = pq processes, for
- * C(m x n) += A(m x k) B(k x n):
+ * C(m x n) += A(m x k) B(k x n). The PUMMA algorithms roll one operand
+ * around its grid dimension and cast the other along the other one: in
+ * the column form A is rolled along the grid rows and B's blocks are
+ * broadcast down the columns, in the row form (the -row algorithms) the
+ * mirror. The planner takes the cheaper, so the terms are those of the
+ * form that moves fewer bytes (the column form on a tie):
  *   t0 = mnk/P                        the local multiplies;
  *   t1 = (mk + kn + mn)/P             copies and packing of the shares;
  *   t2 = (m + n + k)/P, t3 = 1/P      per-row and fixed local costs;
- *   t4 = (mk(q-1) + kn(p-1))/P        bytes a process receives when A's
- *                                     panels go along rows and B's down
- *                                     columns by pipelines or rolls;
- *   t5 = mk ceil(lg q)/p + kn ceil(lg p)/q
- *                                     the same cast by trees (each level
- *                                     sends the whole panel);
- *   t6 = k (ceil(lg p) + ceil(lg q))  tree latencies, a cast per step of
- *                                     the k dimension;
- *   t7 = k (p + q - 2)                chain and roll latencies per step;
- *   t8 = k, t9 = 1                    per step and per call.
+ *   t4 = mk(q-1)/P  (row: kn(p-1)/P)  bytes rolled into a process;
+ *   t5 = kn ceil(lg p)/q  (row: mk ceil(lg q)/p)
+ *                                     bytes cast by trees (each level
+ *                                     forwards the whole panel);
+ *   t6 = k ceil(lg p)  (row: k ceil(lg q))
+ *                                     tree latencies, a cast per block;
+ *   t7 = q - 1  (row: p - 1)          the rolls, one per stage;
+ *   t8 = k, t9 = 1                    per block of K and per call.
  * Ten coefficients, as seed 002's NP-T for HPL; on a 1 x 1 grid t4..t7
  * vanish (no messages). N-T is NP-T's first and last terms on one grid.
  */

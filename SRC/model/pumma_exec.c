@@ -27,14 +27,19 @@ static double ceil_lg(int x)
 void pumma_npt_terms(double m, double n, double k, int p, int q, double *t)
 {
     const double P = (double)p * q, lp = ceil_lg(p), lq = ceil_lg(q);
+    /* the column form (A rolled along the grid rows, B cast down the
+     * columns) or its mirror, whichever moves fewer bytes */
+    const double roll_c = m * k * (q - 1) / P, cast_c = k * n * lp / q;
+    const double roll_r = k * n * (p - 1) / P, cast_r = m * k * lq / p;
+    const int col = roll_c + cast_c <= roll_r + cast_r;
     t[0] = m * n * k / P;
     t[1] = (m * k + k * n + m * n) / P;
     t[2] = (m + n + k) / P;
     t[3] = 1 / P;
-    t[4] = (m * k * (q - 1) + k * n * (p - 1)) / P;
-    t[5] = m * k * lq / p + k * n * lp / q;
-    t[6] = k * (lp + lq);
-    t[7] = k * (p + q - 2);
+    t[4] = col ? roll_c : roll_r;
+    t[5] = col ? cast_c : cast_r;
+    t[6] = k * (col ? lp : lq);
+    t[7] = col ? q - 1 : p - 1;
     t[8] = k;
     t[9] = 1;
 }
