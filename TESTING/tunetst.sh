@@ -36,6 +36,14 @@ check "a first run writes the network line of its process pair" \
 check "two processes of one host: overlap=0 (shared memory copies on their cores)" \
     bash -c "grep -E '^net pair=([^ ,]+),([^ ]+) ' $file | sed -E 's/^net pair=([^ ,]+),([^ ]+) .* overlap=([^ ]+)$/\1 \2 \3/' | awk '{exit !((\$1 == \$2) == (\$3 == 0))}'"
 
+# TCP between two processes of one host (Open MPI's btl list without
+# shared memory): a network of its own, kept apart, that overlaps
+run tcp OMPI_MCA_btl=tcp,self
+check "a btl list without shared memory: its own net line, btl=tcp,self, overlap=1" \
+    bash -c "grep -qE '^net pair=[^ ]+,[^ ]+ mpi=[^ ]+ btl=tcp,self alpha=[0-9.e+-]+ beta=[0-9.e+-]+ overlap=1$' $file"
+check "... beside the shared-memory line, which stays" \
+    bash -c "grep -E '^net pair=' $file | grep -v btl= | grep -q 'overlap=0$'"
+
 run second
 check "the next program reads it (no measuring)" \
     bash -c "source_of() { grep '^pumma-stats: model source' $dir/second.out | tail -n 1; }; source_of | grep -q 'local=tune-file net=tune-file'"

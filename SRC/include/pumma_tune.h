@@ -23,12 +23,14 @@ const char *pumma_model_name(int i);
 
 /* What a grid's values are kept under: `local` (the host of its process 0
  * and the BLAS library) and, when it has two processes or more, `netkey`
- * (the hosts of its processes 0 and 1 and the MPI library). */
+ * (the hosts of its processes 0 and 1 and the MPI library, and Open
+ * MPI's btl list when OMPI_MCA_btl restricts it). */
 typedef struct pumma_tune_keys {
     char local[4608];
     char netkey[1024];
     int net;
-    int same_host;           /* processes 0 and 1 on one host */
+    int same_host;           /* processes 0 and 1 on one host, and the
+                                shared-memory transport not excluded */
 } pumma_tune_keys_t;
 
 /* Collective over g->all (its processes 0 and 1 talk); the keys are made

@@ -11,10 +11,12 @@
  *            cache: the algorithms' copies read the caller's matrices)
  *   delta_t  seconds per byte of a local transposing copy
  *   overlap  the share of a message's time a multiply running meanwhile
- *            hides: 1 over a network (the adapter moves the data), 0
- *            between processes of one host, whose shared-memory transport
- *            copies on the receiving process's own core, inside its MPI
- *            calls (Open MPI's vader: single copy by the receiver)
+ *            hides: 1 over a network (the adapter, or the kernel's TCP,
+ *            moves the data), 0 between processes of one host that may
+ *            use the shared-memory transport, which copies on the
+ *            receiving process's own core, inside its MPI calls (Open
+ *            MPI's vader: single copy by the receiver); processes of one
+ *            host whose OMPI_MCA_btl excludes it count as networked
  *
  * Measured once per grid, at the first call that leaves a choice to pumma:
  * a ping-pong between the grid's first two processes, and small GEMMs and

@@ -71,6 +71,26 @@ int pumma_tune_path(char *buf, size_t len)
     return 0;
 }
 
+/* Whether Open MPI's byte transfer layers, as OMPI_MCA_btl lists them
+ * (mpiexec --mca btl ... puts it in its processes' environment), leave
+ * it the shared-memory one: unset, a list naming vader, sm or smcuda,
+ * or an exclusion (^...) that names none of them. */
+static int btl_has_shm(const char *btl)
+{
+    if (!btl || !*btl) return 1;
+    const int exclude = btl[0] == '^';
+    int named = 0;
+    for (const char *s = btl + exclude; *s;) {
+        size_t n = strcspn(s, ",");
+        if ((n == 5 && !strncmp(s, "vader", 5)) ||
+            (n == 2 && !strncmp(s, "sm", 2)) ||
+            (n == 6 && !strncmp(s, "smcuda", 6)))
+            named = 1;
+        s += n + (s[n] == ',');
+    }
+    return exclude ? !named : named;
+}
+
 /* No blanks in a key's value (they separate fields). */
 static void unblank(char *s)
 {
@@ -107,9 +127,18 @@ void pumma_tune_keys(const pumma_grid_t *g, pumma_tune_keys_t *k)
     mpi[strcspn(mpi, ",\n")] = '\0';     /* its first words: name, version */
     unblank(mpi);
     snprintf(k->local, sizeof k->local, "host=%s blas=%s", host, blas);
-    snprintf(k->netkey, sizeof k->netkey, "pair=%s,%s mpi=%s", host, peer,
-             mpi);
-    k->same_host = np >= 2 && !strcmp(host, peer);
+    /* Processes of one host that may not use shared memory (TCP between
+     * network namespaces, say) have a network of their own: its values
+     * are kept apart, and it overlaps like one. */
+    char btl[256] = "";
+    const char *b = getenv("OMPI_MCA_btl");
+    if (b && *b) {
+        snprintf(btl, sizeof btl, " btl=%s", b);
+        unblank(btl + 1);
+    }
+    snprintf(k->netkey, sizeof k->netkey, "pair=%s,%s mpi=%s%s", host, peer,
+             mpi, btl);
+    k->same_host = np >= 2 && !strcmp(host, peer) && btl_has_shm(b);
 }
 
 /* Does the line (its kind stripped) start with exactly these key fields,
