@@ -16,11 +16,17 @@
  *       fit as above, then for every other size of CSV: the measured
  *       optimum, the optimum each model estimates among the measured
  *       configurations, and seed 002's estimation error (tau - T)/T
+ *   xexectool synth KINDS MAXNP SIZES MODELS
+ *       for the tests: the CSV xexectim would write on a machine that
+ *       follows MODELS exactly (every configuration, grid and size, T by
+ *       the max rule below), so fit and eval must recover it
  *   xexectool recommend MODELS KINDS [-N n | -M m -N n -K k] [-b NBEST]
- *       the NBEST (5) configurations of KINDS the NP-T models of MODELS
- *       estimate fastest for C(m x n) += A(m x k) B(k x n), with their
- *       predicted times: processors of each kind used, processes on each,
- *       grid, algorithm (block-cyclic layout)
+ *                       [-P MAXNP]
+ *       the NBEST (5) configurations of KINDS (of at most MAXNP
+ *       processes) the NP-T models of MODELS estimate fastest for
+ *       C(m x n) += A(m x k) B(k x n), with their predicted times:
+ *       processors of each kind used, processes on each, grid, algorithm
+ *       (block-cyclic layout)
  *
  * KINDS: processor kinds "SPEED:COUNT:MAXPER,..." (speed relative to this
  * machine's processor, PUMMA_SPEED_BASE=1; how many processors of the
@@ -279,35 +285,72 @@ static int fit_nt(const row_t *x, const row_t *r, int nr, const int *build,
 
 /* --------------------------------------------------------- subcommands */
 
-static int cmd_configs(const kinds_t *k, int maxnp)
+/* Every configuration (pe, per) of k with 1..maxnp processes, in order:
+ * an odometer over (pe_i, per_i), (0,0) then (1..count, 1..maxper). */
+static void each_config(const kinds_t *k, int maxnp,
+                        void (*f)(const int *pe, const int *per, int P,
+                                  void *ctx),
+                        void *ctx)
 {
     int pe[MAXK] = {0}, per[MAXK] = {0};
-    /* odometer over (pe_i, per_i), (0,0) then (1..count, 1..maxper) */
     for (;;) {
         int P = 0;
         for (int i = 0; i < k->n; i++) P += pe[i] * per[i];
-        if (P >= 1 && P <= maxnp) {
-            char label[128];
-            label_of(pe, per, k->n, label, sizeof label);
-            printf("%s ", label);
-            int first = 1, pe_at = 0;
-            for (int i = 0; i < k->n; i++)
-                for (int j = 0; j < pe[i] * per[i]; j++, first = 0)
-                    printf("%s%.9g", first ? "" : ",", k->speed[i] / per[i]);
-            printf(" ");
-            first = 1;
-            for (int i = 0; i < k->n; pe_at += k->k[i].count, i++)
-                for (int j = 0; j < pe[i] * per[i]; j++, first = 0)
-                    printf("%s%d", first ? "" : ",", pe_at + j / per[i]);
-            printf("\n");
-        }
+        if (P >= 1 && P <= maxnp) f(pe, per, P, ctx);
         int i = 0;
         for (; i < k->n; i++) {
             if (pe[i] && per[i] < k->k[i].maxper) { per[i]++; break; }
             if (pe[i] < k->k[i].count) { pe[i]++; per[i] = 1; break; }
             pe[i] = per[i] = 0;
         }
-        if (i == k->n) return 0;
+        if (i == k->n) return;
+    }
+}
+
+/* LABEL SPEEDS MAP: the ranks' speeds, kind by kind, and the processor
+ * (numbered over all kinds) each runs on */
+static void print_config(const int *pe, const int *per, int P, void *ctx)
+{
+    const kinds_t *k = ctx;
+    (void)P;
+    char label[128];
+    label_of(pe, per, k->n, label, sizeof label);
+    printf("%s ", label);
+    int first = 1, pe_at = 0;
+    for (int i = 0; i < k->n; i++)
+        for (int j = 0; j < pe[i] * per[i]; j++, first = 0)
+            printf("%s%.9g", first ? "" : ",", k->speed[i] / per[i]);
+    printf(" ");
+    first = 1;
+    for (int i = 0; i < k->n; pe_at += k->k[i].count, i++)
+        for (int j = 0; j < pe[i] * per[i]; j++, first = 0)
+            printf("%s%d", first ? "" : ",", pe_at + j / per[i]);
+    printf("\n");
+}
+
+static int cmd_configs(const kinds_t *k, int maxnp)
+{
+    each_config(k, maxnp, print_config, (void *)k);
+    return 0;
+}
+
+typedef struct synth { const models_t *m; const int *n; int nn; } synth_t;
+
+static void synth_config(const int *pe, const int *per, int P, void *ctx)
+{
+    const synth_t *s = ctx;
+    char label[128];
+    label_of(pe, per, s->m->kinds.n, label, sizeof label);
+    for (int p = 1; p <= P; p++) {
+        if (P % p) continue;
+        for (int i = 0; i < s->nn; i++) {
+            const double t = predict(s->m, pe, per, 0, s->n[i], s->n[i],
+                                     s->n[i], p, P / p);
+            if (t < 0) die("MODELS lacks a kind or processes per processor",
+                           label);
+            printf("%s,%d,%d,%d,%d,64,%s,%.17g,%.17g,1\n", label, P, p, P / p,
+                   s->n[i], algos[0], t, t);
+        }
     }
 }
 
@@ -397,13 +440,14 @@ static int cmd_eval(models_t *m, const row_t *r, int nr, const int *build,
     return 0;
 }
 
-typedef struct rctx { const models_t *m; int algo; } rctx_t;
+typedef struct rctx { const models_t *m; int algo, maxnp; } rctx_t;
 
 static double rmodel(void *ctx, int kind, int per, double mm, double nn,
                      double kk, int p, int q)
 {
     const rctx_t *c = ctx;
     if (per > MAXPER || !c->m->have[kind][per][c->algo]) return -1;
+    if (c->maxnp > 0 && p * q > c->maxnp) return -1;
     double t[NPT];
     pumma_npt_terms(mm, nn, kk, p, q, t);
     return pumma_exec_eval(c->m->npt[kind][per][c->algo], t, NPT);
@@ -439,14 +483,14 @@ static void read_models(const char *file, models_t *m)
 }
 
 static int cmd_recommend(models_t *m, double mm, double nn, double kk,
-                         int nbest)
+                         int nbest, int maxnp)
 {
     pumma_exec_config_t *best = malloc(sizeof *best * (size_t)nbest * (nalgo + 1));
     int *algo = malloc(sizeof(int) * (size_t)nbest * (nalgo + 1));
     if (!best || !algo) die("out of memory", NULL);
     int kept = 0, seen = 0;
     for (int a = 0; a < nalgo; a++) {
-        rctx_t c = {m, a};
+        rctx_t c = {m, a, maxnp};
         pumma_exec_config_t b[64];
         const int nb = nbest < 64 ? nbest : 64;
         const int got = pumma_exec_search(m->kinds.n, m->kinds.k, rmodel,
@@ -512,6 +556,18 @@ int main(int argc, char **argv)
         free(r);
         return rc;
     }
+    if (!strcmp(cmd, "synth") && argc == 6) {
+        int sizes[MAXSZ];
+        parse_kinds(argv[2], &m.kinds);
+        const int nn = parse_sizes(argv[4], sizes);
+        kinds_t k = m.kinds;
+        read_models(argv[5], &m);
+        m.kinds = k;
+        if (nalgo != 1) die("synth takes the models of one algorithm", argv[5]);
+        synth_t s = {&m, sizes, nn};
+        each_config(&m.kinds, atoi(argv[3]), synth_config, &s);
+        return 0;
+    }
     if (!strcmp(cmd, "recommend") && argc >= 4) {
         read_models(argv[2], &m);
         kinds_t k;
@@ -524,23 +580,25 @@ int main(int argc, char **argv)
                 die("KINDS must have the models' speeds, in order", argv[3]);
         m.kinds = k;
         double mm = 0, nn = 0, kk = 0;
-        int nbest = 5;
+        int nbest = 5, maxnp = 0;
         for (int i = 4; i + 1 < argc; i += 2) {
             const double v = atof(argv[i + 1]);
             if (!strcmp(argv[i], "-M")) mm = v;
             else if (!strcmp(argv[i], "-N")) nn = v;
             else if (!strcmp(argv[i], "-K")) kk = v;
             else if (!strcmp(argv[i], "-b")) nbest = (int)v;
-            else die("recommend takes -N n, or -M m -N n -K k, and -b NBEST",
-                     argv[i]);
+            else if (!strcmp(argv[i], "-P")) maxnp = (int)v;
+            else die("recommend takes -N n, or -M m -N n -K k, -b NBEST "
+                     "and -P MAXNP", argv[i]);
         }
         if (!(nn > 0) || nbest < 1) die("recommend needs -N n > 0", NULL);
         if (!(mm > 0)) mm = nn;
         if (!(kk > 0)) kk = nn;
-        return cmd_recommend(&m, mm, nn, kk, nbest);
+        return cmd_recommend(&m, mm, nn, kk, nbest, maxnp);
     }
     die("usage: xexectool configs KINDS MAXNP | fit KINDS BUILD CSV [MODELS]"
-        " | eval KINDS BUILD CSV | recommend MODELS KINDS -N n [-M m -K k]",
+        " | eval KINDS BUILD CSV | synth KINDS MAXNP SIZES MODELS"
+        " | recommend MODELS KINDS -N n [-M m -K k] [-b NBEST] [-P MAXNP]",
         NULL);
     return 2;
 }

@@ -10,11 +10,11 @@
  * PUMMA_SPEED_BASE: the speed, in the same units, of this machine's
  * processor. With a base, speeds are absolute, so a run on processors
  * of speed 0.25 and 0.5 takes as long as on such processors (the
- * execution-time models' kinds and processes per processor, seed 002). Processor time, not elapsed time, is
- * the base: when ranks share a core, the elapsed time of a multiply
- * includes waiting for the core, which must not be multiplied by f.
- * Sleeping (not spinning) leaves the core to the others, so slowed ranks
- * can share cores. (Assumes a single-threaded BLAS per rank, as the
+ * execution-time models' kinds and processes per processor, seed 002).
+ * Processor time, not elapsed time, is the measure: when ranks share a
+ * core, the elapsed time of a multiply includes waiting for the core,
+ * which must not be multiplied by f. Sleeping (not spinning) leaves the
+ * core to the others, so slowed ranks can share cores. (Assumes a single-threaded BLAS per rank, as the
  * timings here use.)
  *
  * PUMMA_SPEEDS_MEASURE( ICTXT, N, SPEEDS, INFO ) times an N x N x N local

@@ -414,11 +414,11 @@ size_t pumma_last_workspace(void);
  * every table variant, else auto as the decider decides). force (NULL:
  * nothing forced): its algo, bcast, reduce, shift and segment are forced
  * as a call's options force them, the rest is the planner's choice. The
- * price includes the
- * redistributions into the algorithm's layouts, as the planner's does;
- * one process: the local multiply. plan (if not NULL): the plan, as
- * pumma_last_plan() writes it. Returns seconds; -1 when algo does not
- * compute ta/tb or an argument is out of range.
+ * price includes the redistributions into the algorithm's layouts, as
+ * the planner's does; one process: the local multiply. plan (if not
+ * NULL): the plan, as pumma_last_plan() writes it. Returns seconds; -1
+ * when the forced algorithm does not compute ta/tb or an argument is out
+ * of range.
  */
 double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
                           int n, int k, int nb, int nprow, int npcol,

@@ -1,0 +1,43 @@
+#!/bin/bash
+# execsynth.sh XEXECTOOL -- make exec's analysis (TIMING/xexectool) on a
+# machine that follows NP-T exactly (exec-synth.models): the runs it would
+# measure (synth), then fit and eval, which must recover the machine --
+# every evaluation size's optimum found (seed 002's error 0), predictions
+# exact -- and recommend, which must name the optimum eval measured. The
+# optimum moves with N: one process at 500, four on 2x2 from 900, eight
+# at 6000. Prints PASSED/FAILED lines and "N passed, N failed".
+tool=${1:-../TIMING/xexectool}
+kinds=1:4:2,0.5:4:1
+dir=out/execsynth
+mkdir -p $dir
+pass=0 fail=0
+check() {   # check WHAT CONDITION...
+    local what=$1; shift
+    if "$@"; then echo "PASSED $what"; pass=$((pass + 1));
+    else echo "FAILED $what"; fail=$((fail + 1)); fi
+}
+$tool synth $kinds 8 400,800,1200,1600,500,700,900,3000,6000 \
+    exec-synth.models > $dir/runs.csv
+check "synth writes every configuration's runs" \
+    test "$(wc -l < $dir/runs.csv)" -gt 500
+$tool eval $kinds 400,800,1200,1600 $dir/runs.csv > $dir/eval.txt
+check "NP-T finds the optimum at every evaluation size" \
+    grep -q '^NP-T: error <= 5% at 5 of 5 sizes (worst 0.0%); mean |prediction error| over all [0-9]* runs 0.0%' $dir/eval.txt
+check "the optimum moves: one process at 500, 4x1+0x0 at 900, 4x2+0x0 at 6000" \
+    bash -c "grep -qE '^ +500 +[0-9]+ +1x1\+0x0 1x1 ' $dir/eval.txt &&
+             grep -qE '^ +900 +[0-9]+ +4x1\+0x0 2x2 ' $dir/eval.txt &&
+             grep -qE '^ +6000 +[0-9]+ +4x2\+0x0 2x4 ' $dir/eval.txt"
+$tool fit $kinds 400,800,1200,1600 $dir/runs.csv $dir/fitted.models > /dev/null
+$tool recommend $dir/fitted.models $kinds -N 6000 -b 2 -P 8 > $dir/rec.txt
+check "recommend names eval's optimum at N = 6000 (at most 8 processes)" \
+    grep -qE '^best +8 +4x2\+0x0 +2x4 +auto +1.4821e\+00 s' $dir/rec.txt
+$tool recommend $dir/fitted.models $kinds -N 6000 -b 2 > $dir/rec-all.txt
+unbound() {   # 12 processes, predicted below the 8-process optimum
+    grep -qE '^best +12 +4x2\+4x1 ' $dir/rec-all.txt &&
+        awk '/^best/ { t = $6 } END { exit !(t + 0 < 1.4821) }' $dir/rec-all.txt
+}
+check "... and without the bound, all 12 processes, predicted faster" unbound
+$tool recommend $dir/fitted.models 1:4:2,0.25:4:1 -N 1000 > $dir/bad.txt 2>&1
+check "recommend refuses kinds of other speeds" test $? -ne 0
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
