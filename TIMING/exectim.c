@@ -70,20 +70,13 @@ static const char *algo_label(int code)
     return "?";
 }
 
-typedef struct mat { int desc[9], mloc, nloc, lld; double *a; } mat_t;
+typedef tim_mat_t mat_t;
 
 static void mat_make(mat_t *x, int id, int ctxt, int m, int n, int nb,
                      int myr, int myc, int P, int Q)
 {
-    int zero = 0, info;
-    x->mloc = numroc_(&m, &nb, &myr, &zero, &P);
-    x->nloc = numroc_(&n, &nb, &myc, &zero, &Q);
-    x->lld = x->mloc > 1 ? x->mloc : 1;
-    descinit_(x->desc, &m, &n, &nb, &nb, &zero, &zero, &ctxt, &x->lld, &info);
-    x->a = malloc(sizeof(double) * (size_t)x->lld *
-                  (size_t)(x->nloc > 0 ? x->nloc : 1));
+    tim_mat_make(x, id, ctxt, m, n, nb, myr, myc, P, Q);
     if (!x->a) stop("out of memory");
-    if (id) tim_fill(x->a, x->lld, x->mloc, x->nloc, nb, myr, myc, P, Q, id, 0);
 }
 
 static void multiply(int algo, int n, mat_t *a, mat_t *b, mat_t *c)

@@ -72,20 +72,13 @@ static int algo_code(const char *s)
     return 0;
 }
 
-typedef struct mat { int desc[9], mloc, nloc, lld; double *a; } mat_t;
+typedef tim_mat_t mat_t;
 
 static void mat_make(mat_t *x, int id, int ctxt, int n, int myr, int myc,
                      int P, int Q)
 {
-    int zero = 0, info;
-    x->mloc = numroc_(&n, &nb, &myr, &zero, &P);
-    x->nloc = numroc_(&n, &nb, &myc, &zero, &Q);
-    x->lld = x->mloc > 1 ? x->mloc : 1;
-    descinit_(x->desc, &n, &n, &nb, &nb, &zero, &zero, &ctxt, &x->lld, &info);
-    x->a = malloc(sizeof(double) * (size_t)x->lld *
-                  (size_t)(x->nloc > 0 ? x->nloc : 1));
+    tim_mat_make(x, id, ctxt, n, n, nb, myr, myc, P, Q);
     if (!x->a) stop("out of memory");
-    tim_fill(x->a, x->lld, x->mloc, x->nloc, nb, myr, myc, P, Q, id, 0);
 }
 
 static void multiply(int code, int n, mat_t *a, mat_t *b, mat_t *c)

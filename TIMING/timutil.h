@@ -1,7 +1,7 @@
 /*
- * timutil.h -- what the solver and shape timers (solvertim.c, shapetim.c)
- * share: deterministic matrix entries, block-cyclic filling, the slowest
- * process's time, medians. Header-only (static functions): each driver is
+ * timutil.h -- what the timers (solvertim.c, shapetim.c, exectim.c,
+ * simtim.c) share: deterministic matrix entries, block-cyclic matrices
+ * and their filling, the slowest process's time, medians. Header-only (static functions): each driver is
  * one file and one program. Also the BLACS and ScaLAPACK tools they call.
  */
 #ifndef TIMUTIL_H
@@ -63,6 +63,25 @@ static void tim_fill(double *a, int lld, int mloc, int nloc, int nb, int myr,
             a[li + (size_t)lj * lld] = tim_entry(id, i, j) + (i == j ? diag : 0);
         }
     }
+}
+
+/* A block-cyclic m x n matrix in nb x nb blocks from process (0, 0) on
+ * a P x Q grid: its descriptor and this process's part, filled as matrix
+ * id (tim_fill; id 0: left unfilled). a is NULL when out of memory. */
+typedef struct tim_mat { int desc[9], mloc, nloc, lld; double *a; } tim_mat_t;
+static inline void tim_mat_make(tim_mat_t *x, int id, int ctxt, int m,
+                                int n, int nb, int myr, int myc, int P,
+                                int Q)
+{
+    int zero = 0, info;
+    x->mloc = numroc_(&m, &nb, &myr, &zero, &P);
+    x->nloc = numroc_(&n, &nb, &myc, &zero, &Q);
+    x->lld = x->mloc > 1 ? x->mloc : 1;
+    descinit_(x->desc, &m, &n, &nb, &nb, &zero, &zero, &ctxt, &x->lld, &info);
+    x->a = malloc(sizeof(double) * (size_t)x->lld *
+                  (size_t)(x->nloc > 0 ? x->nloc : 1));
+    if (x->a && id)
+        tim_fill(x->a, x->lld, x->mloc, x->nloc, nb, myr, myc, P, Q, id, 0);
 }
 
 /* The slowest process's seconds since t0 (collective over the world). */
