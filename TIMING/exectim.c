@@ -90,13 +90,8 @@ static void multiply(int algo, int n, mat_t *a, mat_t *b, mat_t *c)
         pumma_use(1);
         return;
     }
-    pumma_options_t o = {0};
-    o.algo = algo;
-    int info;
-    pumma_pdgemm_opts("N", "N", &n, &n, &n, &one, a->a, &i1, &i1, a->desc,
-                      b->a, &i1, &i1, b->desc, &zero, c->a, &i1, &i1, c->desc,
-                      &o, &info);
-    if (info) stop("pumma_pdgemm_opts returned a nonzero INFO");
+    if (tim_square(algo, n, a, b, c))
+        stop("pumma_pdgemm_opts returned a nonzero INFO");
 }
 
 /* max |C x - A (B x)| / (N^3 eps), x a column of matrix id 9, over the
@@ -151,25 +146,17 @@ int main(int argc, char **argv)
     }
     if (!label || strchr(label, ',')) stop("-l LABEL (no commas) is needed");
     if (reps < 1 || reps > 1000 || nb < 1) stop("bad -r or -b");
-    int ns = 0, nv[MAXN];
-    for (const char *s = nlist; *s && ns < MAXN;) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (end == s || v < 1 || v > 100000) stop("bad -n list");
-        nv[ns++] = (int)v;
-        s = *end == ',' ? end + 1 : end;
-    }
+    int nv[MAXN];
+    const int ns = tim_ints(nlist, nv, MAXN);
+    if (ns < 1) stop("bad -n list");
     int na = 0, av[MAXA];
     for (const char *s = alist; *s && na < MAXA;) {
         size_t len = strcspn(s, ",");
         av[na++] = algo_code(s, len);
         s += len + (s[len] == ',');
     }
-    int gp[MAXG], gq[MAXG], ng = 0;
-    if (glist) ng = tim_grids(glist, np, gp, gq, MAXG);
-    else
-        for (int p = 1; p <= np && ng < MAXG; p++)
-            if (np % p == 0) { gp[ng] = p; gq[ng] = np / p; ng++; }
+    int gp[MAXG], gq[MAXG];
+    const int ng = tim_grids(glist, np, gp, gq, MAXG);
     if (ng == 0) stop("no grid of -g has NP processes");
 
     FILE *csv = NULL;

@@ -83,28 +83,8 @@ static void mat_make(mat_t *x, int id, int ctxt, int n, int myr, int myc,
 
 static void multiply(int code, int n, mat_t *a, mat_t *b, mat_t *c)
 {
-    const double one = 1, zero = 0;
-    const int i1 = 1;
-    pumma_options_t o = {0};
-    o.algo = code;
-    int info;
-    pumma_pdgemm_opts("N", "N", &n, &n, &n, &one, a->a, &i1, &i1, a->desc,
-                      b->a, &i1, &i1, b->desc, &zero, c->a, &i1, &i1, c->desc,
-                      &o, &info);
-    if (info) stop("pumma_pdgemm_opts returned a nonzero INFO");
-}
-
-static int list_ints(const char *s, int *v, int max)
-{
-    int n = 0;
-    while (*s && n < max) {
-        char *end;
-        long x = strtol(s, &end, 10);
-        if (end == s || x < 1) stop("bad number list");
-        v[n++] = (int)x;
-        s = *end == ',' ? end + 1 : end;
-    }
-    return n;
+    if (tim_square(code, n, a, b, c))
+        stop("pumma_pdgemm_opts returned a nonzero INFO");
 }
 
 /* ----------------------------------------------------------- validate */
@@ -112,17 +92,17 @@ static int list_ints(const char *s, int *v, int max)
 static int validate(const char *nlist, const char *glist, const char *alist,
                     int reps, const char *out)
 {
-    int nv[MAXN], ns = list_ints(nlist, nv, MAXN);
+    int nv[MAXN];
+    const int ns = tim_ints(nlist, nv, MAXN);
+    if (ns < 1) stop("bad -n list");
     const char *an[MAXA];
     int na = 0;
     char *al = strdup(alist);
     for (char *s = strtok(al, ","); s && na < MAXA; s = strtok(NULL, ","))
         an[na++] = s;
-    int gp[MAXG], gq[MAXG], ng = 0;
-    if (glist) ng = tim_grids(glist, np, gp, gq, MAXG);
-    else
-        for (int p = 1; p <= np && ng < MAXG; p++)
-            if (np % p == 0) { gp[ng] = p; gq[ng] = np / p; ng++; }
+    int gp[MAXG], gq[MAXG];
+    const int ng = tim_grids(glist, np, gp, gq, MAXG);
+    if (ng == 0) stop("no grid of -g has NP processes");
     FILE *csv = me == 0 && out ? fopen(out, "a") : NULL;
     if (me == 0 && out && !csv) stop("cannot open the -o file");
     double *t = malloc(sizeof(double) * (size_t)reps);

@@ -143,20 +143,6 @@ static double reldiff(const double *x, const double *y, size_t len)
     return g[1] > 0 ? g[0] / g[1] : g[0];
 }
 
-static int parse_list(const char *s, int *v, int max)
-{
-    int n = 0;
-    while (*s && n < max) {
-        char *end;
-        long x = strtol(s, &end, 10);
-        if (end == s || x <= 0) return -1;
-        v[n++] = (int)x;
-        s = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',') return -1;
-    }
-    return n;
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -169,7 +155,7 @@ int main(int argc, char **argv)
         int bad = !v;
         if (!bad && !strcmp(argv[i], "-r")) bad = (reps = atoi(v)) < 1;
         else if (!bad && !strcmp(argv[i], "-n")) bad = (n = atoi(v)) < 1;
-        else if (!bad && !strcmp(argv[i], "-b")) bad = (nnb = parse_list(v, nbs, 8)) < 1;
+        else if (!bad && !strcmp(argv[i], "-b")) bad = (nnb = tim_ints(v, nbs, 8)) < 1;
         else if (!bad && !strcmp(argv[i], "-g")) grids = v;
         else if (!bad && !strcmp(argv[i], "-o")) csv = v;
         else bad = 1;

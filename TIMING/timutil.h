@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "pumma.h"
+
 void Cblacs_get(int, int, int *);
 void Cblacs_gridinit(int *, const char *, int, int);
 void Cblacs_gridinfo(int, int *, int *, int *, int *);
@@ -20,11 +22,33 @@ int numroc_(const int *, const int *, const int *, const int *, const int *);
 void descinit_(int *, const int *, const int *, const int *, const int *,
                const int *, const int *, const int *, const int *, int *);
 
+/* Positive integers "N,N,.." into v (at most max of them): how many, or
+ * -1 when the list is malformed. */
+static inline int tim_ints(const char *s, int *v, int max)
+{
+    int n = 0;
+    while (*s && n < max) {
+        char *end;
+        long x = strtol(s, &end, 10);
+        if (end == s || x <= 0 || x > 2147483647L) return -1;
+        v[n++] = (int)x;
+        s = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',') return -1;
+    }
+    return n;
+}
+
 /* The grids of a list "PxQ,PxQ,.." with P*Q = np, at most max of them,
- * into p[], q[]; a malformed list stops the program. */
+ * into p[], q[] (list NULL: every p x q = np, p ascending); a malformed
+ * list stops the program. */
 static int tim_grids(const char *list, int np, int *p, int *q, int max)
 {
     int n = 0;
+    if (!list) {
+        for (int P = 1; P <= np && n < max; P++)
+            if (np % P == 0) { p[n] = P; q[n] = np / P; n++; }
+        return n;
+    }
     for (const char *s = list; *s && n < max;) {
         int P, Q, used;
         if (sscanf(s, "%dx%d%n", &P, &Q, &used) != 2 || P < 1 || Q < 1) {
@@ -82,6 +106,22 @@ static inline void tim_mat_make(tim_mat_t *x, int id, int ctxt, int m,
                   (size_t)(x->nloc > 0 ? x->nloc : 1));
     if (x->a && id)
         tim_fill(x->a, x->lld, x->mloc, x->nloc, nb, myr, myc, P, Q, id, 0);
+}
+
+/* C := A B (square, order n, whole matrices) by pumma with algorithm
+ * `algo` forced (a PUMMA_ALGO_* code, 0: pumma's choice); INFO. */
+static inline int tim_square(int algo, int n, tim_mat_t *a, tim_mat_t *b,
+                             tim_mat_t *c)
+{
+    const double one = 1, zero = 0;
+    const int i1 = 1;
+    pumma_options_t o = {0};
+    o.algo = algo;
+    int info;
+    pumma_pdgemm_opts("N", "N", &n, &n, &n, &one, a->a, &i1, &i1, a->desc,
+                      b->a, &i1, &i1, b->desc, &zero, c->a, &i1, &i1, c->desc,
+                      &o, &info);
+    return info;
 }
 
 /* The slowest process's seconds since t0 (collective over the world). */
