@@ -24,7 +24,16 @@ PUMMA_DECL_GEMM(zgemm_F77, double complex)
 /*
  * Y := alpha*op(X) + beta*Y. The common cases (plain copy, plain add) get
  * their own loops: they move most of pumma's bytes.
+ *
+ * Transposed, Y is written in strips of PUMMA_STRIP(T) columns: one cache
+ * line of each row of X at a time, spread over the strip's columns. Going
+ * down one column of Y at a time instead reads X a whole line per element
+ * and, when X's leading dimension is a multiple of 4 KiB (N = 512, 1024,
+ * ...), every line of a column falls in one cache set: a 512 x 512 copy
+ * ran at 3.5e-10 s/B here, against 7.5e-11 in strips (300 x 600: 5.9e-11
+ * and 4.7e-11; 1000 x 2000, beyond the caches, 1.6e-10 and 1.9e-10).
  */
+#define PUMMA_STRIP(T) (64 / sizeof(T) > 1 ? (int)(64 / sizeof(T)) : 1)
 #define PUMMA_DEF_GEADD(name, T, CONJ)                                       \
     static void name(char trans, int m, int n, const void *alpha_,           \
                      const void *x_, int ldx, const void *beta_, void *y_,   \
@@ -35,15 +44,36 @@ PUMMA_DECL_GEMM(zgemm_F77, double complex)
         T *y = y_;                                                           \
         const int tr = (trans == 'T' || trans == 'C');                       \
         const int cj = (trans == 'C' || trans == 'R');                       \
+        if (tr) {                                                            \
+            for (int j0 = 0; j0 < n; j0 += PUMMA_STRIP(T)) {                 \
+                const int w = n - j0 < PUMMA_STRIP(T) ? n - j0               \
+                                                      : PUMMA_STRIP(T);      \
+                T *ys = y + (size_t)j0 * ldy;                                \
+                for (int i = 0; i < m; i++) {                                \
+                    const T *xi = x + j0 + (size_t)i * ldx;                  \
+                    for (int j = 0; j < w; j++) {                            \
+                        T v = cj ? CONJ(xi[j]) : xi[j];                      \
+                        T *yij = ys + i + (size_t)j * ldy;                   \
+                        if (beta == (T)0)                                    \
+                            *yij = alpha * v;                                \
+                        else if (beta == (T)1)                               \
+                            *yij += alpha * v;                               \
+                        else                                                 \
+                            *yij = alpha * v + beta * *yij;                  \
+                    }                                                        \
+                }                                                            \
+            }                                                                \
+            return;                                                          \
+        }                                                                    \
         for (int j = 0; j < n; j++) {                                        \
             T *yj = y + (size_t)j * ldy;                                     \
-            if (!tr && !cj && alpha == (T)1 && beta == (T)0) {               \
-                memcpy(yj, x + (size_t)j * ldx, (size_t)m * sizeof(T));      \
+            const T *xj = x + (size_t)j * ldx;                               \
+            if (!cj && alpha == (T)1 && beta == (T)0) {                      \
+                memcpy(yj, xj, (size_t)m * sizeof(T));                       \
                 continue;                                                    \
             }                                                                \
             for (int i = 0; i < m; i++) {                                    \
-                T v = tr ? x[j + (size_t)i * ldx] : x[i + (size_t)j * ldx];  \
-                if (cj) v = CONJ(v);                                         \
+                T v = cj ? CONJ(xj[i]) : xj[i];                              \
                 if (beta == (T)0)                                            \
                     yj[i] = alpha * v;                                       \
                 else if (beta == (T)1)                                       \
