@@ -22,11 +22,19 @@
  *           on a bandwidth-bound one a large broadcast is pipelined; when
  *           transposing copies are dear A^T*B^T takes tt-local (whose
  *           transposes happen in the GEMM) and A*B no -row form (which
- *           presorts transposed); when transposed GEMMs are dear, tt.
+ *           presorts transposed); when transposed GEMMs are dear, tt;
+ *   cache   the temporaries' allocator (SRC/core/pumma_stats.c): the
+ *           peak counts the requests; a kept block up to 4 times a
+ *           request is reused whole, so a call whose phases shrink by
+ *           half and grow back faults no page in after its first run
+ *           (counted by getrusage); a block more than 4 times the
+ *           request is cut to it; a request no kept block holds grows
+ *           one (its old pages kept); pumma_mem_release frees them all.
  * Prints one PASSED/FAILED line per check group and "N passed, N failed";
  * exit status 1 on a failure.
  */
 #include <mpi.h>
+#include <sys/resource.h>
 
 #include <math.h>
 #include <stdarg.h>
@@ -66,6 +74,90 @@ static int ceil_log2(int n)
     int d = 0;
     while ((1 << d) < n) d++;
     return d;
+}
+
+/* ------------------------------------------------------------- cache */
+
+static long minor_faults(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_minflt;
+}
+
+static void touch(void *p, size_t bytes)
+{
+    for (size_t i = 0; i < bytes; i += 4096) ((volatile char *)p)[i] = 1;
+}
+
+static void test_cache(void)
+{
+    const char *G = "cache";
+    const size_t MB = (size_t)1 << 20;
+    if (!pumma_mem_cache_on()) {   /* PUMMA_CACHE=0 in the environment */
+        printf("PASSED %s (PUMMA_CACHE=0: nothing kept, nothing to test)\n", G);
+        npass++;
+        return;
+    }
+    pumma_mem_release();
+    pumma_mem_peak(1);
+    /* A call: three buffers of 11 MB (an operand's slice and its
+     * redistribution), then three of 5.3 MB (partial products): the
+     * second phase reuses the first's blocks, the next call the same. */
+    long before = 0, faults[3];
+    for (int call = 0; call < 3; call++) {
+        before = minor_faults();
+        void *big[3], *half[3];
+        for (int i = 0; i < 3; i++) {
+            big[i] = pumma_malloc(11 * MB);
+            touch(big[i], 11 * MB);
+        }
+        for (int i = 0; i < 3; i++) pumma_free(big[i]);
+        for (int i = 0; i < 3; i++) {
+            half[i] = pumma_malloc(11 * MB / 2 - 4096);
+            touch(half[i], 11 * MB / 2 - 4096);
+        }
+        for (int i = 0; i < 3; i++) pumma_free(half[i]);
+        faults[call] = minor_faults() - before;
+    }
+    /* 33 MB is 8448 pages: the first call faults them, later ones none
+     * (a few for the process's own bookkeeping) */
+    check(faults[0] >= 8000, G, "first call faulted %ld pages, expected >= 8000",
+          faults[0]);
+    check(faults[1] < 64 && faults[2] < 64, G,
+          "repeated calls faulted %ld and %ld pages, expected none", faults[1],
+          faults[2]);
+    size_t peak = pumma_mem_peak(0);
+    check(peak >= 33 * MB && peak < 33 * MB + 3 * 8192, G,
+          "peak %zu bytes for three requests of 11 MiB", peak);
+    size_t kept = pumma_mem_release();
+    check(kept >= 33 * MB && kept < 33 * MB + 3 * 8192, G,
+          "kept %zu bytes, expected the three 11 MiB blocks", kept);
+
+    /* More than 4 times the request: cut to it. */
+    void *p = pumma_malloc(16 * MB);
+    pumma_free(p);
+    p = pumma_malloc(2 * MB);
+    pumma_free(p);
+    kept = pumma_mem_release();
+    check(kept >= 2 * MB && kept < 2 * MB + 8192, G,
+          "a 16 MiB block serving 2 MiB kept %zu bytes, expected 2 MiB", kept);
+    check(pumma_mem_release() == 0, G, "a second release freed bytes");
+
+    /* A larger request grows the kept block; its touched pages stay. */
+    p = pumma_malloc(4 * MB);
+    touch(p, 4 * MB);
+    pumma_free(p);
+    p = pumma_malloc(6 * MB);
+    before = minor_faults();
+    touch(p, 4 * MB);
+    long grown = minor_faults() - before;
+    check(grown < 64, G, "a grown block faulted %ld of its old pages", grown);
+    memset(p, 1, 6 * MB);               /* every byte of the request usable */
+    pumma_free(p);
+    check(pumma_mem_peak(1) >= 6 * MB, G, "the peak missed a grown block");
+    pumma_mem_release();
+    group_end(G);
 }
 
 /* ------------------------------------------------------------- costs */
@@ -825,6 +917,7 @@ int main(int argc, char **argv)
         test_sense();
         test_remembered();
         test_limit();
+        test_cache();
     }
     int bad = nfail;
     MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);

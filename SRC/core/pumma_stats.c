@@ -258,15 +258,24 @@ enum { HDR = 64, CACHE_SLOTS = 6 };
  * the next call instead of going back to the system: a fresh mapping costs
  * a page fault and a page clear per 4 KiB, which at N = 4000 is several
  * percent of a PDGEMM. A request takes the smallest kept block that is
- * large enough, and the block's pages beyond the request are unmapped, so
- * a call never holds more than it asked for (reusing whole blocks let a
- * call that followed a larger one hold up to twice its need; refusing
- * loose fits meant fresh mappings, 7% slower). When no kept block is large
- * enough, the largest grows (mremap keeps its pages, only the new ones
- * fault): solvers call with growing sizes -- PDGETRI's K grows by NB per
- * call -- and a fresh mapping each time cost some 0.5 ms per MB here,
- * more than the copy it was for. At most CACHE_SLOTS blocks are kept. PUMMA_CACHE=0 turns this off; pumma_mem_release() empties the
- * cache.
+ * large enough. A block more than 4 times the request is cut to it (its
+ * pages beyond are unmapped), so a call that follows a much larger one
+ * does not keep that one's memory; a smaller block is used whole: a
+ * call's phases often need buffers of half the size of the previous
+ * phase's or less (stat-a: op(B)'s slice and its redistribution's
+ * buffers, then partial products 2.08 times smaller at 2x1, N = 1200),
+ * and cutting them there made every next call fault the pages back in:
+ * 1050 faults, 1.9 ms of an 8.5 ms call at 2x1, N = 600. The peak
+ * (pumma_mem_peak) counts what was asked for; a block's unused tail is
+ * the cache's. When no kept block is large enough, the largest grows
+ * (mremap keeps its pages, only the new ones fault): solvers call with
+ * growing sizes -- PDGETRI's K grows by NB per call -- and a fresh mapping
+ * each time cost some 0.5 ms per MB here, more than the copy it was for.
+ * At most CACHE_SLOTS blocks are kept. PUMMA_CACHE=0 turns this off;
+ * pumma_mem_release() empties the cache.
+ *
+ * A block's header holds its usable size and, in use, the bytes counted
+ * for the request (the request rounded up to whole pages with the header).
  */
 static void *cache[CACHE_SLOTS];
 static int cache_on = -1;
@@ -274,6 +283,7 @@ static size_t page = 0;
 
 /* Usable bytes after the header (a whole number of pages with it). */
 static size_t block_size(void *base) { return *(size_t *)base; }
+static size_t counted(void *base) { return ((size_t *)base)[1]; }
 
 static size_t map_len(size_t bytes)
 {
@@ -306,6 +316,7 @@ void *pumma_malloc(size_t bytes)
         if (posix_memalign(&q, HDR, bytes + HDR) != 0) return NULL;
         p = q;
         *(size_t *)p = bytes;
+        ((size_t *)p)[1] = bytes;
     } else {
         const size_t len = map_len(bytes);
         int best = -1;
@@ -333,15 +344,21 @@ void *pumma_malloc(size_t bytes)
             cache[best] = NULL;
             size_t had = block_size(p) + HDR;
             cached -= block_size(p);
-            if (had > len) munmap(p + len, had - len);
+            if (had > 4 * len) {
+                munmap(p + len, had - len);
+                *(size_t *)p = len - HDR;
+            }
         } else if (!p) {
             p = mmap(NULL, len, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (p == MAP_FAILED) return NULL;
+            *(size_t *)p = len - HDR;
+        } else {
+            *(size_t *)p = len - HDR;                       /* grown */
         }
-        *(size_t *)p = len - HDR;
+        ((size_t *)p)[1] = len - HDR;
     }
-    mem_now += block_size(p);
+    mem_now += counted(p);
     if (mem_now > mem_peak) mem_peak = mem_now;
     return p + HDR;
 }
@@ -351,7 +368,7 @@ void pumma_free(void *p)
     if (!p) return;
     char *base = (char *)p - HDR;
     size_t bytes = block_size(base);
-    mem_now -= bytes;
+    mem_now -= counted(base);
     if (bytes < CACHE_MIN) {
         free(base);
         return;
