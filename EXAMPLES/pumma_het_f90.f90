@@ -76,13 +76,20 @@ program pumma_het_f90
   call report('PDGEMM on the layout: ' // trim(plan), &
               info == 0 .and. maxval(abs(c - cref)) < 1.0e-10_dp)
 
-  ! A block-cyclic C with heterogeneous A and B is not a call pumma can
-  ! make: INFO is ScaLAPACK's for it, which knows no DTYPE 801 and so
-  ! reports the first such descriptor, DESCA's (-1001).
+  ! Descriptors may be mixed: heterogeneous A and B, the product straight
+  ! into the block-cyclic C the rest of the program keeps.
+  c = 0
   call pumma_pdgemmx('N', 'N', n, n, n, 1.0_dp, ha, 1, 1, hdesc, hb, 1, 1, &
                      hdesc, 0.0_dp, c, 1, 1, descc, [(0, i = 1, pumma_nopts)], &
                      info)
-  call report('mixed descriptors give INFO=-1001', info == -1001)
+  call report('heterogeneous A and B into block-cyclic C', &
+              info == 0 .and. maxval(abs(c - cref)) < 1.0e-10_dp)
+  ! A window that passes the matrix's end is reported as ScaLAPACK does,
+  ! at the index's position (IA: -8).
+  call pumma_pdgemmx('N', 'N', n, n, n, 1.0_dp, ha, 2, 1, hdesc, hb, 1, 1, &
+                     hdesc, 0.0_dp, c, 1, 1, descc, [(0, i = 1, pumma_nopts)], &
+                     info)
+  call report('a window past the end gives INFO=-8', info == -8)
 
   call pumma_layout_free(layout, info)
   if (iam == 0) write (*, '(I0, " passed, ", I0, " failed")') npass, nfail

@@ -9,8 +9,11 @@
  *    rounding to whole rows and columns; the column-based layout's sum of
  *    half-perimeters is the optimum over every grouping of the processes
  *    into columns (brute force over all set partitions, p <= 6); the
- *    square-corner sides, its feasibility rule (INFO = 1 when
- *    (S2/S1)(S3/S1) > 1/4) and the rule for when it moves less data;
+ *    square-corner sides, its feasibility rule (INFO = 1 when the
+ *    slower processes' squares, of areas in proportion to speed, do not
+ *    fit side by side along the short side of M x N: for N x N the
+ *    seed's (S2/S1)(S3/S1) > 1/4) and the rule for when it moves less
+ *    data;
  *    the constructors' INFO codes.
  * 2. PUMMA_P?GEMR2D between block-cyclic windows equals ScaLAPACK's
  *    P?GEMR2D; block-cyclic -> heterogeneous puts every entry where the
@@ -25,11 +28,15 @@
  *    connected, linear), 2N(a + b) for square-corner (both), 2qN for the
  *    two-process square-corner, N^2 for two strips, and N*(sum of
  *    half-perimeters) - 2N^2 for any layout of one rectangle per process.
+ *    Then any product (test_any): random M, N, K, transposes, windows,
+ *    and A, B and C each on its own layout or block-cyclic, against
+ *    ScaLAPACK's P?GEMM on the block-cyclic originals.
  * 4. The scalars on layouts: alpha = 0 reads neither A nor B (NaN there)
  *    and sends nothing, beta = 0 does not read C (NaN there), alpha = 0
  *    with beta = 1 changes nothing; against ScaLAPACK's P?GEMM.
- * 5. The INFO codes of P?GEMM and PUMMA_DESCINIT for illegal
- *    heterogeneous calls.
+ * 5. The INFO codes of P?GEMM with heterogeneous descriptors (legal
+ *    windows and mixes, illegal descriptors and windows) and of
+ *    PUMMA_DESCINIT.
  * 6. PUMMA_SPEEDS_MEASURE: speeds summing to 1; under PUMMA_SPEEDS (the
  *    argument `speeds` runs this group alone) their ratios.
  * One PASSED/FAILED line per group; `N passed, N failed` last.
@@ -212,12 +219,20 @@ static void test_layouts(void)
                     }
                     continue;
                 }
-                if (kinds[k] == PUMMA_LAYOUT_SQUARE_CORNER && p == 3) {
-                    double o[3];
-                    int f = 0;
-                    for (int i = 1; i < 3; i++) if (sp[i] > sp[f]) f = i;
-                    for (int i = 0, j = 1; i < 3; i++) o[i == f ? 0 : j++] = sp[i];
-                    int feasible = (o[1] / o[0]) * (o[2] / o[0]) <= 0.25;
+                if (kinds[k] == PUMMA_LAYOUT_SQUARE_CORNER) {
+                    /* The slower processes' squares, of areas in
+                     * proportion to their speeds, must fit side by side
+                     * along the short side: sides a (+ b) <= min(m, n). */
+                    double tot = 0, fastest = 0, sides = 0;
+                    for (int i = 0; i < p; i++) {
+                        tot += sp[i];
+                        if (sp[i] > fastest) fastest = sp[i];
+                    }
+                    for (int i = 0, skip = 0; i < p; i++) {
+                        if (sp[i] == fastest && !skip) { skip = 1; continue; }
+                        sides += sqrt(sp[i] / tot * m * n);
+                    }
+                    int feasible = sides <= (m < n ? m : n);
                     if (!feasible) {
                         if (info != 1) {
                             sprintf(why, "infeasible square-corner: INFO %d", info);
@@ -386,22 +401,31 @@ typedef struct bc {
     char *a;
 } bc_t;
 
+/* Block-cyclic m x n, mb x nb blocks from process (rs, cs); entries of
+ * matrix id (none when id < 0: zeros). */
+static void bc_make_src(const ty_t *t, int ctxt, int m, int n, int mb, int nb,
+                        int rs, int cs, int id, bc_t *x)
+{
+    int nprow, npcol, r, c, info;
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &r, &c);
+    x->ml = numroc_(&m, &mb, &r, &rs, &nprow);
+    x->nl = numroc_(&n, &nb, &c, &cs, &npcol);
+    int lld = x->ml > 1 ? x->ml : 1;
+    descinit_(x->desc, &m, &n, &mb, &nb, &rs, &cs, &ctxt, &lld, &info);
+    x->a = calloc((size_t)lld * (size_t)(x->nl > 0 ? x->nl : 1), t->es);
+    const int rr = (r - rs + nprow) % nprow, cc = (c - cs + npcol) % npcol;
+    for (int j = 0; j < x->nl; j++)
+        for (int i = 0; i < x->ml; i++) {
+            int gi = (i / mb * nprow + rr) * mb + i % mb;
+            int gj = (j / nb * npcol + cc) * nb + j % nb;
+            if (id >= 0) entry(t, id, gi, gj, x->a + ((size_t)i + (size_t)j * lld) * t->es);
+        }
+}
+
 static void bc_make(const ty_t *t, int ctxt, int m, int n, int mb, int nb,
                     int id, bc_t *x)
 {
-    int nprow, npcol, r, c, zero = 0, info;
-    Cblacs_gridinfo(ctxt, &nprow, &npcol, &r, &c);
-    x->ml = numroc_(&m, &mb, &r, &zero, &nprow);
-    x->nl = numroc_(&n, &nb, &c, &zero, &npcol);
-    int lld = x->ml > 1 ? x->ml : 1;
-    descinit_(x->desc, &m, &n, &mb, &nb, &zero, &zero, &ctxt, &lld, &info);
-    x->a = calloc((size_t)lld * (size_t)(x->nl > 0 ? x->nl : 1), t->es);
-    for (int j = 0; j < x->nl; j++)
-        for (int i = 0; i < x->ml; i++) {
-            int gi = (i / mb * nprow + r) * mb + i % mb;
-            int gj = (j / nb * npcol + c) * nb + j % nb;
-            if (id >= 0) entry(t, id, gi, gj, x->a + ((size_t)i + (size_t)j * lld) * t->es);
-        }
+    bc_make_src(t, ctxt, m, n, mb, nb, 0, 0, id, x);
 }
 
 /* A heterogeneous matrix: its box, filled with a sentinel. */
@@ -410,17 +434,23 @@ typedef struct het {
     char *a;
 } het_t;
 
-static void het_make(const ty_t *t, int ctxt, int layout, int n, het_t *x)
+static void het_make_mn(const ty_t *t, int ctxt, int layout, int m, int n,
+                        het_t *x)
 {
     int nprow, npcol, r, c, info, me, lld;
     Cblacs_gridinfo(ctxt, &nprow, &npcol, &r, &c);
     me = r * npcol + c;
     pumma_layout_box_(&layout, &me, &x->i0, &x->j0, &x->mloc, &x->nloc, &info);
     lld = x->mloc > 1 ? x->mloc : 1;
-    pumma_descinit_(x->desc, &n, &n, &layout, &ctxt, &lld, &info);
+    pumma_descinit_(x->desc, &m, &n, &layout, &ctxt, &lld, &info);
     size_t cnt = (size_t)lld * (size_t)(x->nloc > 0 ? x->nloc : 1);
     x->a = malloc(cnt * t->es);
     memset(x->a, 0x7f, cnt * t->es);     /* large finite sentinel */
+}
+
+static void het_make(const ty_t *t, int ctxt, int layout, int n, het_t *x)
+{
+    het_make_mn(t, ctxt, layout, n, n, x);
 }
 
 /* Expected elements sent by every process together, from the integer
@@ -667,6 +697,187 @@ static void test_gemm(ty_t *types, int ntypes)
     for (int cs = 0; cs < (int)(sizeof cases / sizeof *cases); cs++)
         gemm_case(types, ntypes, cases[cs].P, cases[cs].Q, cases[cs].kind,
                   cases[cs].sp, brief ? 24 + 5 * cs : 37 + 11 * cs, cs, 0);
+}
+
+/*
+ * Any product: random M, N, K (K = 0 now and then), TRANSA/TRANSB,
+ * windows (IA, JA, ... inside larger matrices), and each of A, B and C on
+ * its own layout (any kind that exists for its shape and random speeds)
+ * or block-cyclic (random blocks and source process), at least one on a
+ * layout; het or het-overlap, full or linear, all four precisions in
+ * turn, grids of 2 to 6 processes. sub(C) must equal ScaLAPACK's P?GEMM
+ * on the block-cyclic originals -- every entry of C, so nothing outside
+ * the window changes -- and no entry of a layout box outside its region
+ * may be written.
+ */
+static void test_any(ty_t *types, int ntypes)
+{
+    static const int grids[][2] = {{1, 2}, {2, 1}, {1, 3}, {3, 1}, {2, 2}, {2, 3}};
+    const char *tr = "NTC";
+    int np_world, ncalls = 0, nlay = 0, nbcop = 0, bad = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &np_world);
+    char why[300] = "";
+    unsigned long long seed = 2027;
+#define RND(n) ((int)(frand(&seed) * (n)))
+    for (size_t gi = 0; gi < sizeof grids / sizeof *grids && !bad; gi++) {
+        const int P = grids[gi][0], Q = grids[gi][1], np = P * Q;
+        if (np > np_world) continue;
+        seed = 2027 + 7919 * (unsigned long long)gi;   /* alike on the grid */
+        int ctxt, nprow, npcol, r, c;
+        Cblacs_get(-1, 0, &ctxt);
+        Cblacs_gridinit(&ctxt, "Row", P, Q);
+        Cblacs_gridinfo(ctxt, &nprow, &npcol, &r, &c);
+        MPI_Comm gc;
+        MPI_Comm_split(MPI_COMM_WORLD, nprow > 0, me_world, &gc);
+        const int ncase = brief ? 4 : 16;
+        for (int cs = 0; cs < ncase && nprow > 0 && !bad; cs++) {
+            ty_t *t = &types[(cs + (int)gi) % ntypes];
+            char ta = tr[RND(t->cplx ? 3 : 2)], tb = tr[RND(t->cplx ? 3 : 2)];
+            int M = 1 + RND(40), N = 1 + RND(40), K = RND(8) ? 1 + RND(40) : 0;
+            /* the three operands: rows x cols windows at (i0, j0) of
+             * gm x gn matrices */
+            int rows[3] = {ta == 'N' ? M : K, tb == 'N' ? K : N, M};
+            int cols[3] = {ta == 'N' ? K : M, tb == 'N' ? N : K, N};
+            int i0[3], j0[3], gm[3], gn[3], kind[3], lay[3] = {0, 0, 0};
+            int mb[3], nb[3], rs[3], csrc[3];
+            int any = 0;
+            for (int x = 0; x < 3; x++) {
+                i0[x] = RND(5);
+                j0[x] = RND(5);
+                gm[x] = i0[x] + rows[x] + RND(4);
+                gn[x] = j0[x] + cols[x] + RND(4);
+                if (gm[x] < 1) gm[x] = 1;
+                if (gn[x] < 1) gn[x] = 1;
+                kind[x] = RND(5);       /* 0: block-cyclic, else a layout kind */
+                mb[x] = 1 + RND(6);
+                nb[x] = 1 + RND(6);
+                rs[x] = RND(P);
+                csrc[x] = RND(Q);
+                double sp[6];
+                for (int p = 0; p < np; p++) sp[p] = 0.1 + 10 * frand(&seed);
+                if (kind[x] == 0) continue;
+                int info;
+                pumma_layout_create(kind[x], gm[x], gn[x], np, sp, &lay[x], &info);
+                if (info) pumma_layout_create(PUMMA_LAYOUT_COLUMNS, gm[x], gn[x], np, sp,
+                                              &lay[x], &info);
+                if (info) { lay[x] = 0; kind[x] = 0; }
+                any |= lay[x] != 0;
+            }
+            if (!any) {                   /* C on columns of equal speeds */
+                double eq[6] = {1, 1, 1, 1, 1, 1};
+                int info;
+                pumma_layout_create(PUMMA_LAYOUT_COLUMNS, gm[2], gn[2], np, eq, &lay[2],
+                                    &info);
+                if (info) lay[2] = 0;
+                else kind[2] = PUMMA_LAYOUT_COLUMNS;
+            }
+            if (!lay[0] && !lay[1] && !lay[2]) continue;   /* too small for one */
+            double scal[4][2] = {{2, -1}, {-1, 0.5}, {0, 0}, {1, 0}};
+            int as = RND(3), bs = RND(4);
+            float alf[2] = {(float)scal[as][0], (float)scal[as][1]};
+            float bef[2] = {(float)scal[bs][0], (float)scal[bs][1]};
+            const int single = t->letter == 'S' || t->letter == 'C';
+            const void *alpha = single ? (void *)alf : (void *)scal[as];
+            const void *beta = single ? (void *)bef : (void *)scal[bs];
+            const int algo = RND(2) ? PUMMA_ALGO_HET_OVERLAP : PUMMA_ALGO_HET;
+            const int topo = 1 + RND(2);
+
+            /* Block-cyclic originals, the reference, and pumma's operands. */
+            bc_t O[3], R;
+            het_t H[3];
+            char *arr[3];
+            int *desc[3], info = 0, one = 1;
+            for (int x = 0; x < 3; x++) {
+                bc_make_src(t, ctxt, gm[x], gn[x], mb[x], nb[x], rs[x], csrc[x], x + 1,
+                            &O[x]);
+                if (lay[x]) {
+                    het_make_mn(t, ctxt, lay[x], gm[x], gn[x], &H[x]);
+                    if (!info) t->gemr(&gm[x], &gn[x], O[x].a, &one, &one, O[x].desc,
+                                       H[x].a, &one, &one, H[x].desc, &info);
+                    arr[x] = H[x].a;
+                    desc[x] = H[x].desc;
+                    nlay++;
+                } else {
+                    H[x].a = NULL;
+                    arr[x] = O[x].a;
+                    desc[x] = O[x].desc;
+                    nbcop++;
+                }
+            }
+            bc_make_src(t, ctxt, gm[2], gn[2], mb[2], nb[2], rs[2], csrc[2], 3, &R);
+            int ia = i0[0] + 1, ja = j0[0] + 1, ib = i0[1] + 1, jb = j0[1] + 1,
+                ic = i0[2] + 1, jc = j0[2] + 1;
+            t->sl(&ta, &tb, &M, &N, &K, alpha, O[0].a, &ia, &ja, O[0].desc, O[1].a, &ib,
+                  &jb, O[1].desc, beta, R.a, &ic, &jc, R.desc);
+            pumma_options_t o = {0};
+            o.algo = algo;
+            o.topo = topo;
+            if (!info)
+                t->pumma(&ta, &tb, &M, &N, &K, alpha, arr[0], &ia, &ja, desc[0], arr[1],
+                         &ib, &jb, desc[1], beta, arr[2], &ic, &jc, desc[2], &o, &info);
+            ncalls++;
+            char what_case[200];
+            snprintf(what_case, sizeof what_case,
+                     "P%cGEMM %c%c M=%d N=%d K=%d on %dx%d, A %s %dx%d at (%d,%d), "
+                     "B %s %dx%d at (%d,%d), C %s %dx%d at (%d,%d)", t->letter, ta, tb,
+                     M, N, K, P, Q, kind[0] ? kind_name[kind[0]] : "bc", gm[0], gn[0], ia,
+                     ja, kind[1] ? kind_name[kind[1]] : "bc", gm[1], gn[1], ib, jb,
+                     kind[2] ? kind_name[kind[2]] : "bc", gm[2], gn[2], ic, jc);
+            if (info) {
+                bad = 1;
+                snprintf(why, sizeof why, "%s: INFO %d", what_case, info);
+            }
+            if (!bad && lay[2]) {
+                /* outside C's region in its box: the sentinel still */
+                const pumma_layout_t *L = pumma_layout_get(lay[2]);
+                char sentinel[16];
+                memset(sentinel, 0x7f, sizeof sentinel);
+                int me = r * npcol + c;
+                for (int j = 0; j < H[2].nloc && !bad; j++)
+                    for (int i = 0; i < H[2].mloc && !bad; i++) {
+                        int gi2 = H[2].i0 - 1 + i, gj2 = H[2].j0 - 1 + j;
+                        if (pumma_layout_owner_of(L, gi2, gj2) != me &&
+                            memcmp(sentinel, H[2].a + ((size_t)i + (size_t)j * H[2].desc[8]) * t->es, t->es)) {
+                            bad = 1;
+                            snprintf(why, sizeof why, "%s: entry (%d,%d) outside the region written",
+                                     what_case, gi2, gj2);
+                        }
+                    }
+                /* back into the original's distribution, all of it */
+                if (!bad) t->gemr(&gm[2], &gn[2], H[2].a, &one, &one, H[2].desc, O[2].a,
+                                  &one, &one, O[2].desc, &info);
+            }
+            double d = bad ? 0 : bc_diff(t, &O[2], &R);
+            if (!bad && !(d <= t->tol * (K + 1))) {
+                bad = 1;
+                snprintf(why, sizeof why, "%s, %s %s: error %g", what_case,
+                         algo == PUMMA_ALGO_HET ? "het" : "het-overlap",
+                         topo == PUMMA_TOPO_LINEAR ? "linear" : "full", d);
+            }
+            for (int x = 0; x < 3; x++) {
+                free(O[x].a);
+                free(H[x].a);
+                if (lay[x]) pumma_layout_destroy(lay[x]);
+            }
+            free(R.a);
+            if (bad && me_world != 0) printf("(process %d) %s\n", me_world, why);
+            MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, gc);
+        }
+        MPI_Comm_free(&gc);
+        if (nprow > 0) Cblacs_gridexit(ctxt);
+        /* the grid's processes report their why; all agree on bad */
+        MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    }
+#undef RND
+    MPI_Allreduce(MPI_IN_PLACE, &ncalls, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &nlay, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &nbcop, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    char what[600];
+    snprintf(what, sizeof what,
+             "P?GEMM on any operands: %d calls (random M, N, K, transposes, windows; %d "
+             "operands on layouts, %d block-cyclic) against ScaLAPACK %s", ncalls, nlay,
+             nbcop, why);
+    verdict(what, bad);
 }
 
 /*
@@ -924,18 +1135,16 @@ void PB_Cabort(int ctxt, const char *rout, int info)
 }
 
 /*
- * INFO codes for illegal heterogeneous calls and descriptors. A call on
- * three usable descriptors of one layout that is otherwise wrong gets
- * pumma's documented codes (-3/-4/-5: not the layout's size, -8 ...: an
- * index other than 1). Any other call with a heterogeneous descriptor --
- * freed, another grid's layout, another context, M not its layout's, LLD
- * too small, two layouts, mixed with block-cyclic ones -- gets exactly
- * ScaLAPACK's INFO for the same arguments, to which DTYPE 801 is an
- * illegal type: -(100*position + 1) for the first such descriptor, after
- * the arguments checked before it. Each code is checked as written here,
- * through pumma_pdgemm_opts and through PDGEMM (PB_Cabort), and, for the
- * second kind, against ScaLAPACK's own PDGEMM (sl_d) on the same
- * arguments.
+ * INFO codes of calls with heterogeneous descriptors. Legal: any windows
+ * inside the matrices, operands on different layouts or block-cyclic.
+ * Illegal, in ScaLAPACK's manner: -position for a scalar and for an index
+ * whose window passes the matrix's end, -(100*position + entry) for a
+ * descriptor entry (a freed or unknown layout or one of another grid's
+ * size: LAYOUT, 5; M or N not its layout's: 3 or 4; another context: 2;
+ * LLD too small: 9), the lowest position first. Each code is checked as
+ * written here, through pumma_pdgemm_opts and through PDGEMM
+ * (PB_Cabort), and, where ScaLAPACK reports the same (a scalar wrong
+ * before any descriptor), against ScaLAPACK's own PDGEMM (sl_d).
  */
 static void test_errors(gemm_fn *sl_d)
 {
@@ -982,45 +1191,55 @@ static void test_errors(gemm_fn *sl_d)
             const int *da, *db, *dc;
             int want, sl;       /* sl: ScaLAPACK's PDGEMM must agree */
         } e[] = {
-            /* usable descriptors: pumma's own codes */
+            /* legal: any windows, operands on different layouts or
+             * block-cyclic */
             {"N", "N", N, N, N, 1, 1, A.desc, B.desc, C.desc, 0, 0},
+            {"N", "N", M1, N, N, 1, 1, A.desc, B.desc, C.desc, 0, 0},
+            {"N", "N", N, M1, N, 1, 1, A.desc, B.desc, C.desc, 0, 0},
+            {"N", "N", N, N, M1, 1, 1, A.desc, B.desc, C.desc, 0, 0},
+            {"N", "N", M1, N, N, 2, 1, A.desc, B.desc, C.desc, 0, 0},
+            {"N", "N", N, N, N, 1, 1, E.desc, B.desc, C.desc, 0, 0},
+            {"N", "N", N, N, N, 1, 1, A.desc, E.desc, C.desc, 0, 0},
+            {"N", "N", N, N, N, 1, 1, A.desc, B.desc, E.desc, 0, 0},
+            {"N", "N", N, N, N, 1, 1, E.desc, E.desc, C.desc, 0, 0},
+            {"N", "N", N, N, N, 1, 1, A.desc, B.desc, D.desc, 0, 0},
+            /* scalars, as ScaLAPACK reports them before any descriptor */
             {"X", "N", N, N, N, 1, 1, A.desc, B.desc, C.desc, -1, 1},
             {"N", "X", N, N, N, 1, 1, A.desc, B.desc, C.desc, -2, 1},
             {"N", "N", -1, N, N, 1, 1, A.desc, B.desc, C.desc, -3, 1},
-            {"N", "N", M1, N, N, 1, 1, A.desc, B.desc, C.desc, -3, 0},
-            {"N", "N", N, M1, N, 1, 1, A.desc, B.desc, C.desc, -4, 0},
-            {"N", "N", N, N, M1, 1, 1, A.desc, B.desc, C.desc, -5, 0},
-            {"N", "N", N, N, N, 2, 1, A.desc, B.desc, C.desc, -8, 0},
-            {"N", "N", N, N, N, 1, 2, A.desc, B.desc, C.desc, -13, 0},
-            /* not a heterogeneous call pumma can make: ScaLAPACK's codes */
-            {"N", "N", N, N, N, 1, 1, E.desc, B.desc, C.desc, -1401, 1},
-            {"N", "N", N, N, N, 1, 1, A.desc, E.desc, C.desc, -1001, 1},
-            {"N", "N", N, N, N, 1, 1, A.desc, B.desc, E.desc, -1001, 1},
-            {"N", "N", N, N, N, 1, 1, E.desc, E.desc, C.desc, -1901, 1},
-            {"N", "N", N, N, N, 1, 1, A.desc, B.desc, D.desc, -1001, 1},
-            {"N", "N", N, N, N, 1, 1, A.desc, ld, C.desc, -1001, 1},
-            {"N", "N", N, N, N, 1, 1, fr, fr, fr, -1001, 1},
-            {"N", "N", N, N, N, 2, 1, fr, fr, fr, -1001, 1},
             {"N", "N", N, N, N, 0, 1, fr, fr, fr, -8, 1},
-            {"N", "N", N, N, N, 1, 1, E.desc, fr, E.desc, -1401, 1},
-            {"N", "N", N, N, N, 1, 2, E.desc, fr, E.desc, -1401, 1},
-            {"N", "N", N, N, N, 1, 1, E.desc, E.desc, fr, -1901, 1},
             {"X", "N", N, N, N, 1, 1, E.desc, E.desc, fr, -1, 1},
             {"N", "X", N, N, N, 1, 1, E.desc, fr, E.desc, -2, 1},
             {"N", "N", -1, N, N, 1, 1, E.desc, E.desc, fr, -3, 1},
             {"N", "N", N, N, -1, 1, 1, E.desc, fr, E.desc, -5, 1},
-            {"N", "N", N, N, N, 1, 1, E.desc, cx, E.desc, -1401, 1},
-            {"N", "N", N, N, N, 1, 1, E.desc, E.desc, mm, -1901, 1},
-            {"N", "N", N, N, N, 1, 1, E.desc, E.desc, g4, -1901, 1},
-            {"N", "N", N, N, N, 1, 1, fr, B.desc, C.desc, -1001, 1},
-            {"T", "N", N, N, N, 1, 1, A.desc, B.desc, mm, -1001, 1},
+            /* a window past the matrix's end: IA (8) or JB (13) */
+            {"N", "N", N, N, N, 2, 1, A.desc, B.desc, C.desc, -8, 0},
+            {"N", "N", N, N, N, 1, 2, A.desc, B.desc, C.desc, -13, 0},
+            {"N", "N", N, N, N, 1, 2, E.desc, B.desc, C.desc, -13, 0},
+            /* heterogeneous descriptors not usable here: -(100*position
+             * + entry), the entry 1-based (2 CTXT, 3 M, 5 LAYOUT, 9 LLD) */
+            {"N", "N", N, N, N, 1, 1, A.desc, ld, C.desc, -1409, 0},
+            {"N", "N", N, N, N, 1, 1, fr, fr, fr, -1005, 0},
+            {"N", "N", N, N, N, 2, 1, fr, fr, fr, -1005, 0},
+            {"N", "N", N, N, N, 1, 1, E.desc, fr, E.desc, -1405, 0},
+            {"N", "N", N, N, N, 1, 2, E.desc, fr, E.desc, -1405, 0},
+            {"N", "N", N, N, N, 1, 1, E.desc, E.desc, fr, -1905, 0},
+            {"N", "N", N, N, N, 1, 1, E.desc, cx, E.desc, -1402, 0},
+            {"N", "N", N, N, N, 1, 1, E.desc, E.desc, mm, -1903, 0},
+            {"N", "N", N, N, N, 1, 1, E.desc, E.desc, g4, -1905, 0},
+            {"N", "N", N, N, N, 1, 1, fr, B.desc, C.desc, -1005, 0},
+            {"T", "N", N, N, N, 1, 1, A.desc, B.desc, mm, -1903, 0},
         };
         for (size_t i = 0; i < sizeof e / sizeof *e && !bad; i++, ncase++) {
             pumma_options_t o = {0};
+            /* each descriptor's own local array (legal calls run) */
+#define ARR(d, x) ((d) == E.desc ? (double *)E.a : (d) == D.desc ? (double *)D.a \
+                                                      : (double *)(x).a)
             pumma_pdgemm_opts(e[i].ta, e[i].tb, &e[i].m, &e[i].n, &e[i].k, &al,
-                              (double *)A.a, &e[i].ia, &one, e[i].da, (double *)B.a, &one,
-                              &e[i].jb, e[i].db, &be, (double *)C.a, &one, &one, e[i].dc,
-                              &o, &info);
+                              ARR(e[i].da, A), &e[i].ia, &one, e[i].da, ARR(e[i].db, B),
+                              &one, &e[i].jb, e[i].db, &be, ARR(e[i].dc, C), &one, &one,
+                              e[i].dc, &o, &info);
+#undef ARR
             if (info != e[i].want) {
                 bad = 1;
                 sprintf(why, "case %zu: INFO %d, not %d", i, info, e[i].want);
@@ -1074,9 +1293,9 @@ static void test_errors(gemm_fn *sl_d)
             pumma_pdgemm_opts("N", "N", &N, &N, &N, &al, (double *)A.a, &one, &one, fr,
                               (double *)A.a, &one, &one, fr, &be, (double *)A.a, &one,
                               &one, fr, &o, &info);
-            if (info != -1001) {
+            if (info != -1005) {
                 bad = 1;
-                sprintf(why, "P?GEMM on a freed layout's descriptors: INFO %d, not -1001", info);
+                sprintf(why, "P?GEMM on a freed layout's descriptors: INFO %d, not -1005", info);
             }
         }
         pumma_layout_free_(&old, &info);
@@ -1094,8 +1313,8 @@ static void test_errors(gemm_fn *sl_d)
     }
     char what[800];
     snprintf(what, sizeof what, "INFO codes of heterogeneous P?GEMM (%d calls, through "
-             "pumma_pdgemm_opts and PDGEMM, ScaLAPACK's own where the call is not one pumma "
-             "can make) and PUMMA_DESCINIT %s", ncase, why);
+             "pumma_pdgemm_opts and PDGEMM, ScaLAPACK's own where it reports the same) and "
+             "PUMMA_DESCINIT %s", ncase, why);
     verdict(what, bad);
 }
 
@@ -1179,6 +1398,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 4; i++) test_gemr2d(&types[i]);
     test_errors(types[1].sl);
     test_gemm(types, 4);
+    test_any(types, 4);
     test_extreme_gemm(types, 4);
     test_scalars(types, 4);
     if (me_world == 0) printf("%d passed, %d failed\n", npass, nfail);

@@ -1,30 +1,38 @@
 /*
- * pumma_het.c -- C := alpha*op(A)*op(B) + beta*C on a heterogeneous
- * layout (A, B, C N x N, all three on the same layout): the schedules of
- * Becker and Lastovetsky, and a pipelined refinement of their overlap.
+ * pumma_het.c -- C := alpha*op(A)*op(B) + beta*C when any of A, B and C
+ * is on a heterogeneous layout: the schedules of Becker and Lastovetsky,
+ * and a pipelined refinement of their overlap, for any M, N, K, any
+ * TRANSA/TRANSB and any submatrices, each operand on its own layout or
+ * block-cyclic (over the same processes).
  *
- * Process p computes its own region of C. For its rows I and columns J it
- * needs op(A)(I, :) and op(B)(:, J): two panels, filled from its own
- * storage and by remaps of what others hold (the volume is what the
- * layout makes it: N^2 + X + Y for the 3-process rectangular, 2N(a + b)
- * for square-corner, whose two slower processes exchange nothing).
+ * Process p computes its own part of sub(C): on a layout, its region's
+ * rectangles inside the window; block-cyclic, its rows times its columns
+ * of the window (one packed block of its local array). For those rows I
+ * and columns J it needs op(A)(I, :) and op(B)(:, J): two panels, filled
+ * by remaps from wherever A and B lie (the volume is what the layouts
+ * make it: for A, B and C on one layout of N x N, N^2 + X + Y for the
+ * 3-process rectangular, 2N(a + b) for square-corner, whose two slower
+ * processes exchange nothing).
  *
  *   het           gather both panels, then multiply (the seed's
  *                 "rectangular" and "square-corner without overlap").
  *   het-overlap   first every partial product whose data the process
- *                 holds itself -- for square-corner's fastest process this
+ *                 holds itself (when A, B and C are all on layouts) --
+ *                 for square-corner's fastest process on one layout this
  *                 contains the whole of C1 (the paper's Fig. 6), computed
- *                 while data moves, as in the seed -- and then the rest, in
- *                 slices of K: the panels are gathered slice by slice (two
- *                 in flight) and each slice is multiplied as soon as it is
- *                 in, so the slower processes compute while their data is
- *                 still arriving. The seed overlaps only C1; this also
- *                 hides the slower processes' transfers, which are the
- *                 critical path when the fastest one has little left to do.
+ *                 while data moves, as in the seed -- and then the rest,
+ *                 in slices of K: the panels are gathered slice by slice
+ *                 (two in flight) and each slice is multiplied as soon as
+ *                 it is in, so the slower processes compute while their
+ *                 data is still arriving. The seed overlaps only C1; this
+ *                 also hides the slower processes' transfers, which are
+ *                 the critical path when the fastest one has little left
+ *                 to do.
  *
  * C is scaled by beta first; every product then adds into it. With
  * PUMMA_TOPO_LINEAR the remaps relay messages between processes that are
- * not neighbours on the layout's line (fastest in the middle).
+ * not neighbours on the linear array of C's layout (else A's, else B's;
+ * fastest in the middle).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,48 +53,186 @@ void pumma_het_times(double *comm, double *total)
     *total = last_total;
 }
 
-/* ----------------------------------------------------------- the region */
+/* ------------------------------------------------------- C's parts */
+
+/* The blocks of sub(C) that a process computes, with their place in its
+ * panels. Rows [r0, r1) x columns [c0, c1) in sub(C)'s coordinates (C on
+ * a layout) or in the packed coordinates of the process's local array (C
+ * block-cyclic: one block, its rows x its columns of the window); pr0
+ * and pc0: where r0 and c0 lie in the process's packed rows and columns
+ * (the panels'); c: the block's first entry in the local array. */
+typedef struct blk {
+    int r0, r1, c0, c1, pr0, pc0;
+    char *c;
+} blk_t;
+
+/* Intervals of the window [lo, lo + len) of d held by grid coordinate
+ * who (replicated blocks by every one), shifted to start at 0. */
+static int dist_spans(const pumma_dist_t *d, int who, pumma_ilist_t *out)
+{
+    const int nb = pumma_dist_nblocks(d);
+    pumma_ivl_t *v = malloc(sizeof(pumma_ivl_t) * (size_t)(nb + 1));
+    if (!v) return PUMMA_ENOMEM;
+    int k = 0;
+    for (int b = 0; b < nb; b++) {
+        const int o = pumma_dist_owner(d, b);
+        if (o != who && o != -1) continue;
+        const int lo = pumma_dist_bstart(d, b);
+        v[k++] = (pumma_ivl_t){lo, lo + pumma_dist_bsize(d, b)};
+    }
+    int rc = pumma_ilist_union(v, k, out);
+    free(v);
+    return rc;
+}
+
+/* The part of layout L's rectangle x inside the m x n window at (i0, j0),
+ * in window coordinates; 0 when empty. */
+static int in_window(const pumma_rect_t *x, int i0, int j0, int m, int n,
+                     pumma_rect_t *w)
+{
+    w->r0 = (x->r0 > i0 ? x->r0 : i0) - i0;
+    w->r1 = (x->r1 < i0 + m ? x->r1 : i0 + m) - i0;
+    w->c0 = (x->c0 > j0 ? x->c0 : j0) - j0;
+    w->c1 = (x->c1 < j0 + n ? x->c1 : j0 + n) - j0;
+    return w->r0 < w->r1 && w->c0 < w->c1;
+}
+
+/* Rows (dim 0) or columns (dim 1) of sub(C) that process p computes. */
+static int c_spans(const pumma_het_opnd_t *C, const pumma_grid_t *g, int m,
+                   int n, int p, int dim, pumma_ilist_t *out)
+{
+    if (!C->lay) {
+        const pumma_side_t *s = &C->side;
+        return dim ? dist_spans(&s->col, p % g->npcol, out)
+                   : dist_spans(&s->row, p / g->npcol, out);
+    }
+    const pumma_layout_t *L = C->lay;
+    const int cnt = L->first[p + 1] - L->first[p];
+    pumma_ivl_t *v = malloc(sizeof(pumma_ivl_t) * (size_t)(cnt + 1));
+    if (!v) return PUMMA_ENOMEM;
+    int k = 0;
+    for (int r = L->first[p]; r < L->first[p + 1]; r++) {
+        pumma_rect_t w;
+        if (in_window(&L->rect[r], C->i0, C->j0, m, n, &w))
+            v[k++] = dim ? (pumma_ivl_t){w.c0, w.c1}
+                         : (pumma_ivl_t){w.r0, w.r1};
+    }
+    int rc = pumma_ilist_union(v, k, out);
+    free(v);
+    return rc;
+}
+
+/* This process's blocks of sub(C) (rows, cols: its packed rows and
+ * columns); *nb of them in *out (NULL when none). */
+static int c_blocks(const pumma_type_t *t, const pumma_het_opnd_t *C, int me,
+                    int m, int n, const pumma_ilist_t *rows,
+                    const pumma_ilist_t *cols, blk_t **out, int *nb)
+{
+    *out = NULL;
+    *nb = 0;
+    if (!C->lay) {
+        const int nr = (int)pumma_ilist_len(rows), nc = (int)pumma_ilist_len(cols);
+        if (nr == 0 || nc == 0) return PUMMA_OK;
+        blk_t *b = malloc(sizeof *b);
+        if (!b) return PUMMA_ENOMEM;
+        *b = (blk_t){0, nr, 0, nc, 0, 0, C->side.data};
+        *out = b;
+        *nb = 1;
+        return PUMMA_OK;
+    }
+    const pumma_layout_t *L = C->lay;
+    const pumma_rect_t *box = &L->box[me];
+    blk_t *b = malloc(sizeof *b * (size_t)(L->first[me + 1] - L->first[me] + 1));
+    if (!b) return PUMMA_ENOMEM;
+    for (int r = L->first[me]; r < L->first[me + 1]; r++) {
+        pumma_rect_t w;
+        if (!in_window(&L->rect[r], C->i0, C->j0, m, n, &w)) continue;
+        b[*nb] = (blk_t){w.r0, w.r1, w.c0, w.c1, pumma_ilist_pos(rows, w.r0),
+                         pumma_ilist_pos(cols, w.c0),
+                         pumma_at(t, C->side.data, w.r0 + C->i0 - box->r0,
+                                  w.c0 + C->j0 - box->c0, C->side.ld)};
+        (*nb)++;
+    }
+    *out = b;
+    return PUMMA_OK;
+}
+
+/* ------------------------------------------- what I hold of op(A), op(B) */
 
 /*
- * Pieces of the index range of my region's rows and columns (cut at every
- * edge of my rectangles, in both dimensions, so they split my rows of C and
- * my columns of C alike) and, for each, the indices I hold along it: dim 0,
- * the columns of those rows that are mine; dim 1, the rows of those
- * columns. A piece along which I hold nothing has an empty list.
+ * Pieces of my rows of sub(C) (dim 0; op(A)'s rows) or columns (dim 1;
+ * op(B)'s columns), cut at every edge of my blocks and of my rectangles of
+ * op(A) (op(B)), and for each the indices of K I hold of op(A) (op(B))
+ * along the whole piece. x: A's or B's operand, on a layout; tr: it is
+ * transposed ('T'/'C'), so op(A)'s rows (op(B)'s columns) are its
+ * columns (rows).
  */
 typedef struct piece {
     int lo, hi;
     pumma_ilist_t mine;
 } piece_t;
 
-static int pieces(const pumma_layout_t *L, int p, int dim, piece_t **out,
-                  int *nout)
+/* Operand x's rectangle r as op(x)'s: (rows or columns of the product)
+ * x K, for dim 0 (op(A): rows x K) or 1 (op(B): K x columns). */
+static pumma_rect_t op_rect(const pumma_het_opnd_t *x, const pumma_rect_t *r,
+                            int tr, int dim)
 {
-    const int lo0 = L->first[p], hi0 = L->first[p + 1], cnt = hi0 - lo0;
-    int *bp = malloc(sizeof(int) * (size_t)(4 * cnt + 1));
-    pumma_ivl_t *v = malloc(sizeof(pumma_ivl_t) * (size_t)(cnt + 1));
-    piece_t *pc = calloc((size_t)(4 * cnt + 1), sizeof(piece_t));
+    /* in the window's coordinates: rows i, columns j of the stored x */
+    pumma_rect_t s = {r->r0 - x->i0, r->r1 - x->i0, r->c0 - x->j0,
+                      r->c1 - x->j0};
+    /* op(A)(i, k) = A(i, k) or A(k, i); op(B)(k, j) = B(k, j) or B(j, k):
+     * returned as (the product's index, k) */
+    const int swap = dim == 0 ? tr : !tr;
+    return swap ? (pumma_rect_t){s.c0, s.c1, s.r0, s.r1} : s;
+}
+
+static int pieces(const pumma_het_opnd_t *x, int tr, int dim, int me,
+                  const pumma_ilist_t *span, int len, int kdim,
+                  const blk_t *bl, int nbl, piece_t **out, int *nout)
+{
+    const pumma_layout_t *L = x->lay;
+    const int nr = L->first[me + 1] - L->first[me];
+    const int cap = 2 * (nr + nbl + span->n) + 1;
+    int *bp = malloc(sizeof(int) * (size_t)cap);
+    pumma_ivl_t *v = malloc(sizeof(pumma_ivl_t) * (size_t)(nr + 1));
+    piece_t *pc = calloc((size_t)cap, sizeof(piece_t));
     int nb = 0, np = 0, rc = PUMMA_OK;
     if (!bp || !v || !pc) { rc = PUMMA_ENOMEM; goto out; }
-    for (int r = lo0; r < hi0; r++) {
-        bp[nb++] = L->rect[r].r0;
-        bp[nb++] = L->rect[r].r1;
-        bp[nb++] = L->rect[r].c0;
-        bp[nb++] = L->rect[r].c1;
+    for (int i = 0; i < span->n; i++) {
+        bp[nb++] = span->v[i].lo;
+        bp[nb++] = span->v[i].hi;
+    }
+    for (int i = 0; i < nbl; i++) {
+        bp[nb++] = dim ? bl[i].c0 : bl[i].r0;
+        bp[nb++] = dim ? bl[i].c1 : bl[i].r1;
+    }
+    for (int r = 0; r < nr; r++) {
+        pumma_rect_t o = op_rect(x, &L->rect[L->first[me] + r], tr, dim);
+        if (o.r0 < 0) o.r0 = 0;
+        if (o.r1 > len) o.r1 = len;
+        if (o.r0 < o.r1) {
+            bp[nb++] = o.r0;
+            bp[nb++] = o.r1;
+        }
     }
     for (int i = 1; i < nb; i++)            /* sort breakpoints */
         for (int j = i; j > 0 && bp[j] < bp[j - 1]; j--) {
-            int x = bp[j]; bp[j] = bp[j - 1]; bp[j - 1] = x;
+            int y = bp[j]; bp[j] = bp[j - 1]; bp[j - 1] = y;
         }
     for (int i = 0; i + 1 < nb; i++) {
         if (bp[i] == bp[i + 1]) continue;
+        /* only pieces of my own rows (columns) */
+        int inside = 0;
+        for (int q = 0; q < span->n && !inside; q++)
+            inside = span->v[q].lo <= bp[i] && bp[i + 1] <= span->v[q].hi;
+        if (!inside) continue;
         int nv = 0;
-        for (int r = lo0; r < hi0; r++) {
-            const pumma_rect_t *x = &L->rect[r];
-            int a = dim ? x->c0 : x->r0, b = dim ? x->c1 : x->r1;
-            if (a <= bp[i] && bp[i + 1] <= b)
-                v[nv++] = dim ? (pumma_ivl_t){x->r0, x->r1}
-                              : (pumma_ivl_t){x->c0, x->c1};
+        for (int r = 0; r < nr; r++) {
+            pumma_rect_t o = op_rect(x, &L->rect[L->first[me] + r], tr, dim);
+            if (o.r0 <= bp[i] && bp[i + 1] <= o.r1) {
+                int k0 = o.c0 < 0 ? 0 : o.c0, k1 = o.c1 > kdim ? kdim : o.c1;
+                if (k0 < k1) v[nv++] = (pumma_ivl_t){k0, k1};
+            }
         }
         pc[np].lo = bp[i];
         pc[np].hi = bp[i + 1];
@@ -118,15 +264,14 @@ typedef struct slice {
 
 typedef struct het {
     const pumma_problem_t *pb;
-    const pumma_layout_t *L;
+    const pumma_het_opnd_t *A, *B, *C;
+    const pumma_layout_t *line;       /* relays follow its linear array */
     const pumma_grid_t *g;
-    int n, np, me, topo, nslice, next, inflight;
+    int np, me, topo, nslice, next, inflight;
     slice_t *sl;
-    pumma_ilist_t *rows, *cols;       /* every process's op rows / op cols */
+    pumma_ilist_t *rows, *cols;       /* every process's rows / cols of C */
     pumma_ilist_t *kl;                /* [0, k1 - k0) for every process */
     pumma_ivl_t kv;
-    const char *a, *b;
-    int lda, ldb;
     char *pa, *pbp;                   /* the panels */
     int lpa, lpb;
     int rc;
@@ -134,48 +279,40 @@ typedef struct het {
 } het_t;
 
 /* The sides of the remaps of K's slice [k0, k1): op(A)'s columns and
- * op(B)'s rows k0..k1-1, from the layout into the panels. */
+ * op(B)'s rows k0..k1-1, from where A and B lie into the panels. */
 static void sides(het_t *h, int k0, int k1, pumma_side_t *sa,
                   pumma_side_t *da, pumma_side_t *sb, pumma_side_t *db)
 {
     const pumma_problem_t *pb = h->pb;
     const pumma_type_t *t = pb->t;
-    const int kc = k1 - k0;
+    const int kc = k1 - k0, m = pb->m, n = pb->n;
     h->kv = (pumma_ivl_t){0, kc};
     for (int p = 0; p < h->np; p++) {
         h->kl[p].n = 1;
         h->kl[p].v = &h->kv;
     }
-    memset(sa, 0, sizeof *sa);
     memset(da, 0, sizeof *da);
-    memset(sb, 0, sizeof *sb);
     memset(db, 0, sizeof *db);
-    sa->kind = sb->kind = PUMMA_SIDE_LAYOUT;
     da->kind = db->kind = PUMMA_SIDE_PANEL;
-    sa->nprow = sb->nprow = da->nprow = db->nprow = h->g->nprow;
-    sa->npcol = sb->npcol = da->npcol = db->npcol = h->g->npcol;
-    sa->lay = sb->lay = h->L;
-    sa->data = (char *)h->a;
-    sa->ld = h->lda;
-    sb->data = (char *)h->b;
-    sb->ld = h->ldb;
+    da->nprow = db->nprow = h->g->nprow;
+    da->npcol = db->npcol = h->g->npcol;
     da->ld = h->lpa;
     db->ld = h->lpb;
     if (pb->transa == 'N') {        /* A(:, k0:k1) -> panel columns k0.. */
-        sa->m = h->n; sa->n = kc; sa->j0 = k0;
+        *sa = pumma_het_window(t, h->g, h->A, 0, k0, m, kc);
         da->prow = h->rows; da->pcol = h->kl;
         da->data = pumma_at(t, h->pa, 0, k0, h->lpa);
     } else {                        /* A(k0:k1, :) -> panel rows k0.. */
-        sa->m = kc; sa->n = h->n; sa->i0 = k0;
+        *sa = pumma_het_window(t, h->g, h->A, k0, 0, kc, m);
         da->prow = h->kl; da->pcol = h->rows;
         da->data = pumma_at(t, h->pa, k0, 0, h->lpa);
     }
     if (pb->transb == 'N') {        /* B(k0:k1, :) -> panel rows k0.. */
-        sb->m = kc; sb->n = h->n; sb->i0 = k0;
+        *sb = pumma_het_window(t, h->g, h->B, k0, 0, kc, n);
         db->prow = h->kl; db->pcol = h->cols;
         db->data = pumma_at(t, h->pbp, k0, 0, h->lpb);
     } else {                        /* B(:, k0:k1) -> panel columns k0.. */
-        sb->m = h->n; sb->n = kc; sb->j0 = k0;
+        *sb = pumma_het_window(t, h->g, h->B, 0, k0, n, kc);
         db->prow = h->cols; db->pcol = h->kl;
         db->data = pumma_at(t, h->pbp, 0, k0, h->lpb);
     }
@@ -190,9 +327,10 @@ static int slice_start(het_t *h, int s)
     const pumma_type_t *t = h->pb->t;
     pumma_side_t sa, da, sb, db;
     sides(h, x->k0, x->k1, &sa, &da, &sb, &db);
-    int rc = pumma_remap_start(t, h->g, &sa, &da, h->topo, h->L, 2 * s, &x->ra);
-    if (!rc) rc = pumma_remap_start(t, h->g, &sb, &db, h->topo, h->L, 2 * s + 1,
-                                    &x->rb);
+    int rc = pumma_remap_start(t, h->g, &sa, &da, h->topo, h->line, 2 * s,
+                               &x->ra);
+    if (!rc) rc = pumma_remap_start(t, h->g, &sb, &db, h->topo, h->line,
+                                    2 * s + 1, &x->rb);
     x->started = 1;
     return rc;
 }
@@ -239,30 +377,39 @@ static int slice_wait(het_t *h, int s)
 
 /* ------------------------------------------------------------ multiply */
 
-/* C(rows r, cols c) += alpha * op(A)(r, k) * op(B)(k, c) over the
- * intervals of ks: from the panels, or (local) straight from my own
- * storage of A and B, when the caller knows I hold those entries (A, B and
- * C share the layout, so one box locates all three). */
-static void product(het_t *h, const pumma_ivl_t *r, const pumma_ivl_t *c,
-                    const pumma_ilist_t *ks, int local, char *cdat, int ldc,
-                    const pumma_rect_t *box, int with_progress)
+/* Where op(x)'s entry (i, k) (op(A)) or (k, i) (op(B)) lies in x's own
+ * storage (x on a layout; this process holds it). */
+static const char *held(const pumma_type_t *t, const pumma_het_opnd_t *x,
+                        int me, int tr, int dim, int i, int k)
+{
+    const pumma_rect_t *box = &x->lay->box[me];
+    /* stored row and column of x, window coordinates */
+    int sr = i, sc = k;                           /* op(A) 'N' */
+    if ((dim == 0) == (tr != 0)) { sr = k; sc = i; }
+    return pumma_at(t, x->side.data, sr + x->i0 - box->r0,
+                    sc + x->j0 - box->c0, x->side.ld);
+}
+
+/* C(rows r, cols c of block b) += alpha * op(A)(r, k) * op(B)(k, c) over
+ * the intervals of ks: from the panels, or (local) straight from my own
+ * storage of A and B, which the caller knows I hold. */
+static void product(het_t *h, const blk_t *b, const pumma_ivl_t *r,
+                    const pumma_ivl_t *c, const pumma_ilist_t *ks, int local,
+                    int with_progress)
 {
     const pumma_problem_t *pb = h->pb;
     const pumma_type_t *t = pb->t;
     const char ta = pb->transa, tb = pb->transb;
-    int pi = pumma_ilist_pos(&h->rows[h->me], r->lo);
-    int pj = pumma_ilist_pos(&h->cols[h->me], c->lo);
-    const int la = local ? h->lda : h->lpa, lb = local ? h->ldb : h->lpb;
+    const int pi = b->pr0 + (r->lo - b->r0), pj = b->pc0 + (c->lo - b->c0);
+    const int la = local ? h->A->side.ld : h->lpa;
+    const int lb = local ? h->B->side.ld : h->lpb;
+    const int ldc = h->C->side.ld;
     for (int q = 0; q < ks->n; q++) {
         int k0 = ks->v[q].lo, kk = ks->v[q].hi - k0;
         const char *ap, *bp;
         if (local) {
-            int ai = r->lo - box->r0, ak = k0 - box->c0;   /* 'N' */
-            if (ta != 'N') { ai = k0 - box->r0; ak = r->lo - box->c0; }
-            int bk = k0 - box->r0, bj = c->lo - box->c0;   /* 'N' */
-            if (tb != 'N') { bk = c->lo - box->r0; bj = k0 - box->c0; }
-            ap = pumma_at(t, h->a, ai, ak, la);
-            bp = pumma_at(t, h->b, bk, bj, lb);
+            ap = held(t, h->A, h->me, ta != 'N', 0, r->lo, k0);
+            bp = held(t, h->B, h->me, tb != 'N', 1, c->lo, k0);
         } else {
             ap = ta == 'N' ? pumma_at(t, h->pa, pi, k0, la)
                            : pumma_at(t, h->pa, k0, pi, la);
@@ -271,164 +418,198 @@ static void product(het_t *h, const pumma_ivl_t *r, const pumma_ivl_t *c,
         }
         pumma_local_gemm(pb, ta, tb, r->hi - r->lo, c->hi - c->lo, kk,
                          pb->alpha, ap, la, bp, lb, t->one,
-                         pumma_at(t, cdat, r->lo - box->r0, c->lo - box->c0,
-                                  ldc),
+                         pumma_at(t, b->c, r->lo - b->r0, c->lo - b->c0, ldc),
                          ldc, with_progress ? progress : NULL, h);
     }
 }
 
-/* The block of my rectangle q in row piece ri and column piece cj; 0 when
- * they do not meet. */
-static int clip(const pumma_rect_t *q, const piece_t *ri, const piece_t *cj,
+/* The part of block b in row piece ri and column piece cj; 0 when they
+ * do not meet. */
+static int clip(const blk_t *b, const piece_t *ri, const piece_t *cj,
                 pumma_ivl_t *r, pumma_ivl_t *c)
 {
-    r->lo = ri->lo > q->r0 ? ri->lo : q->r0;
-    r->hi = ri->hi < q->r1 ? ri->hi : q->r1;
-    c->lo = cj->lo > q->c0 ? cj->lo : q->c0;
-    c->hi = cj->hi < q->c1 ? cj->hi : q->c1;
+    r->lo = ri->lo > b->r0 ? ri->lo : b->r0;
+    r->hi = ri->hi < b->r1 ? ri->hi : b->r1;
+    c->lo = cj->lo > b->c0 ? cj->lo : b->c0;
+    c->hi = cj->hi < b->c1 ? cj->hi : b->c1;
     return r->lo < r->hi && c->lo < c->hi;
 }
 
-void pumma_het_scale(const pumma_type_t *t, const pumma_layout_t *L, int me,
-                     const void *beta, char *c, int ldc)
+pumma_side_t pumma_het_window(const pumma_type_t *t, const pumma_grid_t *g,
+                              const pumma_het_opnd_t *x, int i, int j, int m,
+                              int n)
 {
-    const pumma_rect_t *box = &L->box[me];
-    for (int r = L->first[me]; r < L->first[me + 1]; r++) {
-        const pumma_rect_t *x = &L->rect[r];
-        pumma_local_scale(t, x->r1 - x->r0, x->c1 - x->c0, beta,
-                          pumma_at(t, c, x->r0 - box->r0, x->c0 - box->c0, ldc),
-                          ldc);
-    }
+    return pumma_side_of(t, g, x->desc, x->lay != NULL, x->i0 + i, x->j0 + j,
+                         m, n, (void *)x->data);
 }
 
-int pumma_het_run(const pumma_problem_t *pb, const pumma_layout_t *L,
-                  const char *a, int lda, const char *b, int ldb, char *c,
-                  int ldc, int overlap, int topo)
+int pumma_het_opnd(const pumma_type_t *t, const pumma_grid_t *g,
+                   const int *desc, int i0, int j0, int m, int n,
+                   const void *data, pumma_het_opnd_t *x)
+{
+    memset(x, 0, sizeof *x);
+    x->desc = desc;
+    x->lay = pumma_desc_is_layout(desc) ? pumma_desc_layout(desc) : NULL;
+    x->i0 = i0;
+    x->j0 = j0;
+    x->data = data;
+    x->side = pumma_side_of(t, g, desc, x->lay != NULL, i0, j0, m, n,
+                            (void *)data);
+    return PUMMA_OK;
+}
+
+int pumma_het_scale(const pumma_type_t *t, const pumma_grid_t *g,
+                    const pumma_het_opnd_t *C, int m, int n, const void *beta)
+{
+    const int me = g->myrow * g->npcol + g->mycol;
+    pumma_ilist_t rows = {0}, cols = {0};
+    blk_t *bl = NULL;
+    int nbl = 0;
+    int rc = c_spans(C, g, m, n, me, 0, &rows);
+    if (!rc) rc = c_spans(C, g, m, n, me, 1, &cols);
+    if (!rc) rc = c_blocks(t, C, me, m, n, &rows, &cols, &bl, &nbl);
+    for (int i = 0; i < nbl; i++)
+        pumma_local_scale(t, bl[i].r1 - bl[i].r0, bl[i].c1 - bl[i].c0, beta,
+                          bl[i].c, C->side.ld);
+    free(bl);
+    pumma_ilist_free(&rows);
+    pumma_ilist_free(&cols);
+    return rc;
+}
+
+int pumma_het_run(const pumma_problem_t *pb, const pumma_het_opnd_t *A,
+                  const pumma_het_opnd_t *B, const pumma_het_opnd_t *C,
+                  int overlap, int topo)
 {
     const pumma_type_t *t = pb->t;
     const pumma_grid_t *g = pb->g;
+    const int m = pb->m, n = pb->n, k = pb->k;
     het_t h = {0};
     piece_t *pr = NULL, *pcl = NULL;
-    int npr = 0, npc = 0;
+    blk_t *bl = NULL;
+    int npr = 0, npc = 0, nbl = 0;
+    pumma_ilist_t kloc = {0}, krest = {0};
     h.pb = pb;
-    h.L = L;
+    h.A = A; h.B = B; h.C = C;
+    h.line = C->lay ? C->lay : A->lay ? A->lay : B->lay;
     h.g = g;
-    h.n = L->n;
-    h.np = L->np;
+    h.np = g->nprow * g->npcol;
     h.me = g->myrow * g->npcol + g->mycol;
     h.topo = topo;
-    h.a = a; h.b = b; h.lda = lda; h.ldb = ldb;
     h.t0 = MPI_Wtime();
-    const int n = h.n, me = h.me;
-    const pumma_rect_t *box = &L->box[me];
+    const int me = h.me;
 
     h.rows = calloc((size_t)h.np, sizeof(pumma_ilist_t));
     h.cols = calloc((size_t)h.np, sizeof(pumma_ilist_t));
     h.kl = calloc((size_t)h.np, sizeof(pumma_ilist_t));
     if (!h.rows || !h.cols || !h.kl) { h.rc = PUMMA_ENOMEM; goto out; }
     for (int p = 0; p < h.np && !h.rc; p++)
-        if (!(h.rc = pumma_layout_spans(L, p, 0, &h.rows[p])))
-            h.rc = pumma_layout_spans(L, p, 1, &h.cols[p]);
+        if (!(h.rc = c_spans(C, g, m, n, p, 0, &h.rows[p])))
+            h.rc = c_spans(C, g, m, n, p, 1, &h.cols[p]);
     if (h.rc) goto out;
+    if ((h.rc = c_blocks(t, C, me, m, n, &h.rows[me], &h.cols[me], &bl, &nbl)))
+        goto out;
+
+    /* C := beta*C on my part: every product below adds into it. */
+    for (int i = 0; i < nbl; i++)
+        pumma_local_scale(t, bl[i].r1 - bl[i].r0, bl[i].c1 - bl[i].c0,
+                          pb->beta, bl[i].c, C->side.ld);
+    if (k == 0) goto out;
 
     /* Panels: op(A)(my rows, :) and op(B)(:, my columns), stored as A and
      * B are (transposed operands keep their orientation). */
     long nr = pumma_ilist_len(&h.rows[me]), nc = pumma_ilist_len(&h.cols[me]);
-    h.lpa = pb->transa == 'N' ? (int)nr : n;
-    h.lpb = pb->transb == 'N' ? n : (int)nc;
-    h.pa = pumma_malloc((size_t)nr * (size_t)n * t->size);
-    h.pbp = pumma_malloc((size_t)nc * (size_t)n * t->size);
-    if (!h.pa || !h.pbp) { h.rc = PUMMA_ENOMEM; goto out; }
+    h.lpa = pb->transa == 'N' ? (int)(nr > 0 ? nr : 1) : k;
+    h.lpb = pb->transb == 'N' ? k : (int)(nc > 0 ? nc : 1);
+    h.pa = pumma_malloc((size_t)nr * (size_t)k * t->size);
+    h.pbp = pumma_malloc((size_t)nc * (size_t)k * t->size);
+    if ((nr && !h.pa) || (nc && !h.pbp)) { h.rc = PUMMA_ENOMEM; goto out; }
 
     /* Slices of K: one for het; for het-overlap PUMMA_SLICE, or about
      * eight of at least 128; fewer when the tag space cannot hold two
      * remaps (A and B) per slice. */
-    int kc = n;
+    int kc = k;
     if (overlap) {
         const long ids = pumma_remap_ids(g);
-        kc = pb->opts && pb->opts->slice > 0 ? pb->opts->slice : (n + 7) / 8;
+        kc = pb->opts && pb->opts->slice > 0 ? pb->opts->slice : (k + 7) / 8;
         if (kc < 128 && !(pb->opts && pb->opts->slice > 0)) kc = 128;
-        if (kc > n) kc = n;
-        while (2L * ((n + kc - 1) / kc) > ids && kc < n)
-            kc = kc > n / 2 ? n : 2 * kc;
+        if (kc > k) kc = k;
+        while (2L * ((k + kc - 1) / kc) > ids && kc < k)
+            kc = kc > k / 2 ? k : 2 * kc;
     }
-    h.nslice = (n + kc - 1) / kc;
+    h.nslice = (k + kc - 1) / kc;
     h.inflight = 2;
     h.sl = calloc((size_t)h.nslice, sizeof(slice_t));
     if (!h.sl) { h.rc = PUMMA_ENOMEM; goto out; }
     for (int s = 0; s < h.nslice; s++) {
         h.sl[s].k0 = s * kc;
-        h.sl[s].k1 = (s + 1) * kc < n ? (s + 1) * kc : n;
+        h.sl[s].k1 = (s + 1) * kc < k ? (s + 1) * kc : k;
     }
 
-    /* C := beta*C on my region: every product below adds into it. */
-    pumma_het_scale(t, L, me, pb->beta, c, ldc);
-
-    /* What I hold along my op(A) rows and op(B) columns. */
-    if ((h.rc = pieces(L, me, pb->transa == 'N' ? 0 : 1, &pr, &npr)) ||
-        (h.rc = pieces(L, me, pb->transb == 'N' ? 1 : 0, &pcl, &npc)))
+    /* What I hold of op(A) along my rows and of op(B) along my columns, to
+     * multiply in place: only when all three lie on layouts (C's blocks
+     * are then stretches of sub(C)'s rows and columns). */
+    const int inplace = overlap && A->lay && B->lay && C->lay;
+    if (inplace &&
+        ((h.rc = pieces(A, pb->transa != 'N', 0, me, &h.rows[me], m, k, bl,
+                        nbl, &pr, &npr)) ||
+         (h.rc = pieces(B, pb->transb != 'N', 1, me, &h.cols[me], n, k, bl,
+                        nbl, &pcl, &npc))))
         goto out;
 
     progress(&h);                     /* the first slices start moving */
     if (h.rc) goto out;
 
-    pumma_ilist_t kloc = {0}, krest = {0};
-    kloc.v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * n + 2));
-    krest.v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * n + 2));
-    if (!kloc.v || !krest.v) {
-        h.rc = PUMMA_ENOMEM;
-        goto out2;
-    }
+    kloc.v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * k + 2));
+    krest.v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * k + 2));
+    if (!kloc.v || !krest.v) { h.rc = PUMMA_ENOMEM; goto out; }
 
-    /* Phase 1 (het-overlap): the products of data I hold myself, read
-     * where I hold it (the slices' remaps fill the panels later). */
-    for (int r = L->first[me]; r < L->first[me + 1] && overlap && !h.rc; r++) {
-        const pumma_rect_t *q = &L->rect[r];
+    /* Phase 1 (het-overlap on layouts): the products of data I hold
+     * myself, read where I hold it (the slices' remaps fill the panels
+     * later). */
+    for (int q = 0; q < nbl && inplace && !h.rc; q++)
         for (int i = 0; i < npr; i++)
             for (int j = 0; j < npc; j++) {
                 pumma_ivl_t ri, cj;
-                if (!clip(q, &pr[i], &pcl[j], &ri, &cj)) continue;
+                if (!clip(&bl[q], &pr[i], &pcl[j], &ri, &cj)) continue;
                 pumma_ilist_meet(&pr[i].mine, &pcl[j].mine, &kloc);
                 if (kloc.n == 0) continue;
-                product(&h, &ri, &cj, &kloc, 1, c, ldc, box, 1);
+                product(&h, &bl[q], &ri, &cj, &kloc, 1, 1);
             }
-    }
 
     /* Phase 2: slice by slice, the rest. */
     for (int s = 0; s < h.nslice && !h.rc; s++) {
         if (slice_wait(&h, s)) break;
         pumma_ilist_t sk = {1, &(pumma_ivl_t){h.sl[s].k0, h.sl[s].k1}};
-        for (int r = L->first[me]; r < L->first[me + 1]; r++) {
-            const pumma_rect_t *q = &L->rect[r];
+        const int more = s + 1 < h.nslice;
+        for (int q = 0; q < nbl; q++) {
+            if (!inplace) {           /* the whole block */
+                product(&h, &bl[q], &(pumma_ivl_t){bl[q].r0, bl[q].r1},
+                        &(pumma_ivl_t){bl[q].c0, bl[q].c1}, &sk, 0, more);
+                continue;
+            }
             for (int i = 0; i < npr; i++)
                 for (int j = 0; j < npc; j++) {
                     pumma_ivl_t ri, cj;
-                    if (!clip(q, &pr[i], &pcl[j], &ri, &cj)) continue;
-                    if (overlap) {
-                        pumma_ilist_meet(&pr[i].mine, &pcl[j].mine, &kloc);
-                        pumma_ilist_minus(&sk, &kloc, &krest);
-                    } else {
-                        krest.n = 1;
-                        krest.v[0] = sk.v[0];
-                    }
-                    if (krest.n)
-                        product(&h, &ri, &cj, &krest, 0, c, ldc, box,
-                                s + 1 < h.nslice);
+                    if (!clip(&bl[q], &pr[i], &pcl[j], &ri, &cj)) continue;
+                    pumma_ilist_meet(&pr[i].mine, &pcl[j].mine, &kloc);
+                    pumma_ilist_minus(&sk, &kloc, &krest);
+                    if (krest.n) product(&h, &bl[q], &ri, &cj, &krest, 0, more);
                 }
         }
     }
     if (h.t_comm == 0) h.t_comm = MPI_Wtime() - h.t0;
-out2:
-    free(kloc.v);
-    free(krest.v);
 out:
     /* Slices still in flight after an error: complete them. */
     for (int s = 0; h.sl && s < h.nslice; s++) {
         if (h.sl[s].ra) pumma_remap_wait(h.sl[s].ra);
         if (h.sl[s].rb) pumma_remap_wait(h.sl[s].rb);
     }
+    free(kloc.v);
+    free(krest.v);
     pieces_free(pr, npr);
     pieces_free(pcl, npc);
+    free(bl);
     pumma_free(h.pa);
     pumma_free(h.pbp);
     for (int p = 0; h.rows && p < h.np; p++) pumma_ilist_free(&h.rows[p]);

@@ -101,6 +101,43 @@ static void chkmat(int ctxt, int nprow, int npcol, int myrow, int mycol,
     *err = MIN(*err, e);
 }
 
+/*
+ * An operand whose descriptor may be heterogeneous (raw, as given; d its
+ * 11-entry form when block-cyclic): such a descriptor must be on ctxt and
+ * name a live layout of the grid's size with its M and N and a usable LLD
+ * (pumma_desc_layout_check: the entry that is not), and the window must
+ * lie inside the matrix -- ScaLAPACK's kind of code for each, in its
+ * order: sizes and indices, then the descriptor's entries, then the
+ * window's extent (as IA/JA).
+ */
+static void chk_opnd(int ctxt, int nprow, int npcol, int myrow, int mycol,
+                     int rows, int mpos, int cols, int npos, int i, int j,
+                     const int *raw, const int *d, int dpos, int *err)
+{
+    if (!pumma_desc_is_layout(raw)) {
+        chkmat(ctxt, nprow, npcol, myrow, mycol, rows, mpos, cols, npos, i, j,
+               d, dpos, err);
+        return;
+    }
+    const int ipos = (dpos - 2) * MULT, jpos = (dpos - 1) * MULT;
+    int e = NONE;
+    if (rows < 0) e = MIN(e, mpos * MULT);
+    if (cols < 0) e = MIN(e, npos * MULT);
+    if (i < 0) e = MIN(e, ipos);
+    if (j < 0) e = MIN(e, jpos);
+    if (raw[CTXT_] != ctxt) {
+        e = MIN(e, dpos * MULT + 1 + CTXT_);
+    } else {
+        int bad = pumma_desc_layout_check(raw, nprow, npcol, myrow, mycol);
+        if (bad) e = MIN(e, dpos * MULT + bad);
+        else if (rows > 0 && cols > 0) {
+            if (i + rows > raw[M_]) e = MIN(e, ipos);
+            if (j + cols > raw[N_]) e = MIN(e, jpos);
+        }
+    }
+    *err = MIN(*err, e);
+}
+
 int pumma_check(const char *transa, const char *transb, int m, int n, int k,
                 int ia, int ja, const int *desca, int ib, int jb,
                 const int *descb, int ic, int jc, const int *descc,
@@ -123,125 +160,22 @@ int pumma_check(const char *transa, const char *transb, int m, int n, int k,
         err = 2 * MULT;
 
     if (nota)
-        chkmat(*ctxt, nprow, npcol, myrow, mycol, m, 3, k, 5, ia - 1, ja - 1,
-               dA, 10, &err);
+        chk_opnd(*ctxt, nprow, npcol, myrow, mycol, m, 3, k, 5, ia - 1,
+                 ja - 1, desca, dA, 10, &err);
     else
-        chkmat(*ctxt, nprow, npcol, myrow, mycol, k, 5, m, 3, ia - 1, ja - 1,
-               dA, 10, &err);
+        chk_opnd(*ctxt, nprow, npcol, myrow, mycol, k, 5, m, 3, ia - 1,
+                 ja - 1, desca, dA, 10, &err);
     if (notb)
-        chkmat(*ctxt, nprow, npcol, myrow, mycol, k, 5, n, 4, ib - 1, jb - 1,
-               dB, 14, &err);
+        chk_opnd(*ctxt, nprow, npcol, myrow, mycol, k, 5, n, 4, ib - 1,
+                 jb - 1, descb, dB, 14, &err);
     else
-        chkmat(*ctxt, nprow, npcol, myrow, mycol, n, 4, k, 5, ib - 1, jb - 1,
-               dB, 14, &err);
-    chkmat(*ctxt, nprow, npcol, myrow, mycol, m, 3, n, 4, ic - 1, jc - 1, dC,
-           19, &err);
+        chk_opnd(*ctxt, nprow, npcol, myrow, mycol, n, 4, k, 5, ib - 1,
+                 jb - 1, descb, dB, 14, &err);
+    chk_opnd(*ctxt, nprow, npcol, myrow, mycol, m, 3, n, 4, ic - 1, jc - 1,
+             descc, dC, 19, &err);
 
     if (err == NONE) return 0;
     return (err % MULT == 0) ? -(err / MULT) : -err;
-}
-
-/* 1 when descriptor d (on DESCA's context ctxt, whose grid is given) is
- * a heterogeneous descriptor of a live layout of the grid's size, with
- * the layout's M and N and an LLD this process can use. */
-static int het_usable(const int *d, int ctxt, int nprow, int npcol,
-                      int myrow, int mycol)
-{
-    return pumma_desc_is_layout(d) && d[CTXT_] == ctxt &&
-           !pumma_desc_layout_check(d, nprow, npcol, myrow, mycol);
-}
-
-/*
- * The check of a call with heterogeneous descriptors (any of the three).
- * pumma multiplies when all three are usable heterogeneous descriptors
- * (het_usable) of one layout; the call must then multiply the whole
- * matrices: M = N = K = the layout's size, IA = JA = IB = JB = IC = JC
- * = 1, and pumma reports what is not so with ScaLAPACK's kind of code:
- * -position of the first illegal scalar (-1/-2 TRANSA/TRANSB, -3/-4/-5
- * M/N/K negative or not the layout's size, -8 ... -18 an index other
- * than 1). Any other set of descriptors -- one block-cyclic, one that
- * names a freed or unknown layout, another grid's layout, another
- * context, M or N not its layout's, a bad LLD, two different layouts --
- * is not a heterogeneous call pumma can make, and gets exactly what
- * ScaLAPACK's P?GEMM reports for the same arguments (pumma_check): it
- * knows no DTYPE 801, so -(100*position + 1) for the first
- * heterogeneous descriptor in argument order, unless an argument checked
- * before it is illegal.
- */
-int pumma_check_het(const char *transa, const char *transb, int m, int n,
-                    int k, int ia, int ja, const int *desca, int ib, int jb,
-                    const int *descb, int ic, int jc, const int *descc,
-                    int *ctxt)
-{
-    int nprow, npcol, myrow, mycol;
-    *ctxt = desca[CTXT_];
-    Cblacs_gridinfo(*ctxt, &nprow, &npcol, &myrow, &mycol);
-    if (nprow == -1) return -(1001 + CTXT_);
-
-    const int *d[3] = {desca, descb, descc};
-    const pumma_layout_t *L = NULL;
-    int usable = 1;
-    for (int x = 0; x < 3 && usable; x++) {
-        usable = het_usable(d[x], *ctxt, nprow, npcol, myrow, mycol);
-        if (usable && !L) L = pumma_desc_layout(d[x]);
-        else if (usable && pumma_desc_layout(d[x]) != L) usable = 0;
-    }
-    if (!usable) {
-        int dA[11], dB[11], dC[11], c;
-        return pumma_check(transa, transb, m, n, k, ia, ja, desca, ib, jb,
-                           descb, ic, jc, descc, dA, dB, dC, &c);
-    }
-
-    const char ta = (char)(*transa & ~0x20), tb = (char)(*transb & ~0x20);
-    int err = NONE;
-    if (ta != 'N' && ta != 'T' && ta != 'C')
-        err = 1 * MULT;
-    else if (tb != 'N' && tb != 'T' && tb != 'C')
-        err = 2 * MULT;
-    if (m < 0) err = MIN(err, 3 * MULT);
-    if (n < 0) err = MIN(err, 4 * MULT);
-    if (k < 0) err = MIN(err, 5 * MULT);
-    const int pos[3] = {10, 14, 19};
-    const int ipos[3][2] = {{ia, ja}, {ib, jb}, {ic, jc}};
-    for (int x = 0; x < 3; x++) {
-        if (ipos[x][0] != 1) err = MIN(err, (pos[x] - 2) * MULT);
-        if (ipos[x][1] != 1) err = MIN(err, (pos[x] - 1) * MULT);
-    }
-    /* Whole, square matrices: op(A) M x K, op(B) K x N, C M x N. */
-    if (err == NONE) {
-        if (m != L->m || m != L->n) err = 3 * MULT;
-        else if (n != L->n) err = 4 * MULT;
-        else if (k != L->n) err = 5 * MULT;
-    }
-    return err == NONE ? 0 : -(err / MULT);
-}
-
-/* One operand of PUMMA_P?GEMR2D: block-cyclic (checked as for P?GEMM) or
- * heterogeneous (its entries, and the window inside the matrix). */
-static void chk_any(int ctxt, int nprow, int npcol, int myrow, int mycol,
-                    int m, int n, int i, int j, const int *desc, int d11[11],
-                    int dpos, int *err)
-{
-    if (!pumma_desc_is_layout(desc)) {
-        to11(desc, d11);
-        chkmat(ctxt, nprow, npcol, myrow, mycol, m, 1, n, 2, i, j, d11, dpos,
-               err);
-        return;
-    }
-    int e = NONE;
-    if (i < 0) e = MIN(e, (dpos - 2) * MULT);
-    if (j < 0) e = MIN(e, (dpos - 1) * MULT);
-    if (desc[1] != ctxt) {
-        e = MIN(e, dpos * MULT + 2);
-    } else {
-        int bad = pumma_desc_layout_check(desc, nprow, npcol, myrow, mycol);
-        if (bad) e = MIN(e, dpos * MULT + bad);
-        else if (m > 0 && n > 0) {
-            if (i + m > desc[2]) e = MIN(e, (dpos - 2) * MULT);
-            if (j + n > desc[3]) e = MIN(e, (dpos - 1) * MULT);
-        }
-    }
-    *err = MIN(*err, e);
 }
 
 /*
@@ -259,10 +193,12 @@ int pumma_check_gemr2d(int m, int n, int ia, int ja, const int *desca,
     if (nprow == -1) return -(601 + CTXT_);
     if (m < 0) err = MIN(err, 1 * MULT);
     if (n < 0) err = MIN(err, 2 * MULT);
-    chk_any(*ctxt, nprow, npcol, myrow, mycol, m, n, ia - 1, ja - 1, desca,
-            dA, 6, &err);
-    chk_any(*ctxt, nprow, npcol, myrow, mycol, m, n, ib - 1, jb - 1, descb,
-            dB, 10, &err);
+    to11(desca, dA);
+    to11(descb, dB);
+    chk_opnd(*ctxt, nprow, npcol, myrow, mycol, m, 1, n, 2, ia - 1, ja - 1,
+             desca, dA, 6, &err);
+    chk_opnd(*ctxt, nprow, npcol, myrow, mycol, m, 1, n, 2, ib - 1, jb - 1,
+             descb, dB, 10, &err);
     if (err == NONE) return 0;
     return (err % MULT == 0) ? -(err / MULT) : -err;
 }

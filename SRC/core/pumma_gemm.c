@@ -235,23 +235,35 @@ static void local_call(const pumma_problem_t *p)
     pumma_stats_end();
 }
 
-/* A call on heterogeneous descriptors (checked): C := beta*C alone when
- * alpha = 0, else the schedule of pumma_het.c. */
+/* A call with heterogeneous descriptors (checked; dA, dB, dC the
+ * block-cyclic ones' 11-entry forms): ScaLAPACK's quick returns, C :=
+ * beta*C alone when alpha = 0 or K = 0, else the schedule of
+ * pumma_het.c. */
 static void het_call(const pumma_type_t *t, int ctxt, const char *transa,
-                     const char *transb, const void *alpha, const void *a,
-                     const int *desca, const void *b, const int *descb,
-                     const void *beta, void *c, const int *descc,
-                     pumma_opts_t *o)
+                     const char *transb, int m, int n, int k,
+                     const void *alpha, const void *a, int ia, int ja,
+                     const int *desca, const int *dA, const void *b, int ib,
+                     int jb, const int *descb, const int *dB,
+                     const void *beta, void *c, int ic, int jc,
+                     const int *descc, const int *dC, pumma_opts_t *o)
 {
-    const pumma_layout_t *L = pumma_desc_layout(desca);
+    if (m == 0 || n == 0) return;
+    if ((t->is_zero(alpha) || k == 0) && t->is_one(beta)) return;
     pumma_problem_t p = {0};
     const pumma_grid_t *g = enter(t, ctxt);
-    problem_init(&p, t, g, transa, transb, L->n, L->n, L->n, alpha, beta);
-    const int me = g->myrow * g->npcol + g->mycol;
-    if (t->is_zero(alpha)) {
-        if (!t->is_one(beta)) pumma_het_scale(t, L, me, beta, c, descc[8]);
+    problem_init(&p, t, g, transa, transb, m, n, k, alpha, beta);
+    const int nota = p.transa == 'N', notb = p.transb == 'N';
+    pumma_het_opnd_t A, B, C;
+    pumma_het_opnd(t, g, pumma_desc_is_layout(descc) ? descc : dC, ic - 1,
+                   jc - 1, m, n, c, &C);
+    if (t->is_zero(alpha) || k == 0) {
+        pumma_het_scale(t, g, &C, m, n, beta);
         return;
     }
+    pumma_het_opnd(t, g, pumma_desc_is_layout(desca) ? desca : dA, ia - 1,
+                   ja - 1, nota ? m : k, nota ? k : m, a, &A);
+    pumma_het_opnd(t, g, pumma_desc_is_layout(descb) ? descb : dB, ib - 1,
+                   jb - 1, notb ? k : n, notb ? n : k, b, &B);
     const char *name = o->algo && pumma_het_schedule(o->algo)
                            ? o->algo : "het-overlap";
     const int topo = o->topo ? o->topo : PUMMA_TOPO_FULL;
@@ -261,8 +273,7 @@ static void het_call(const pumma_type_t *t, int ctxt, const char *transa,
     pumma_stats_begin(t->rout, name, "-", "-", "-");
     p.opts = o;
     double before = pumma_remap_sent();
-    int rc = pumma_het_run(&p, L, a, desca[8], b, descb[8], c, descc[8],
-                           strcmp(name, "het") != 0, topo);
+    int rc = pumma_het_run(&p, &A, &B, &C, strcmp(name, "het") != 0, topo);
     pumma_stats_het(g, pumma_remap_sent() - before);
     pumma_stats_end();
     if (rc) pumma_fatal(g, t->rout, name, rc);
@@ -278,12 +289,8 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     int dA[11], dB[11], dC[11], ctxt;
     const int het = pumma_desc_is_layout(desca) ||
                     pumma_desc_is_layout(descb) || pumma_desc_is_layout(descc);
-    int info = het ? pumma_check_het(transa, transb, *m, *n, *k, *ia, *ja,
-                                     desca, *ib, *jb, descb, *ic, *jc, descc,
-                                     &ctxt)
-                   : pumma_check(transa, transb, *m, *n, *k, *ia, *ja, desca,
-                                 *ib, *jb, descb, *ic, *jc, descc, dA, dB, dC,
-                                 &ctxt);
+    int info = pumma_check(transa, transb, *m, *n, *k, *ia, *ja, desca, *ib,
+                           *jb, descb, *ic, *jc, descc, dA, dB, dC, &ctxt);
     /* Plan: per-call options > environment > pumma's choice. */
     pumma_opts_t opts = *env_opts();
     if (!info) info = apply_options(uopts, &opts);
@@ -298,8 +305,9 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
      * shaped 500 Mbit/s links). */
     if (opts.panel == PANEL_UNSET) opts.panel = het ? 128 : 512;
     if (het) {
-        het_call(t, ctxt, transa, transb, alpha, a, desca, b, descb, beta, c,
-                 descc, &opts);
+        het_call(t, ctxt, transa, transb, *m, *n, *k, alpha, a, *ia, *ja,
+                 desca, dA, b, *ib, *jb, descb, dB, beta, c, *ic, *jc, descc,
+                 dC, &opts);
         return;
     }
     /* A heterogeneous schedule asked for a block-cyclic call: pumma's own

@@ -158,7 +158,10 @@ PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemmx, PUMMA_PZGEMMX), double, const int *opts
  *   same on every process; LAYOUT: the handle (global output, > 0).
  *   INFO = -i: argument i is illegal (NP: not a number of processes the
  *   kind handles: RECT3 3, SQUARE_CORNER 2 or 3); 1: no square-corner
- *   layout exists, (S2/S1)(S3/S1) > 1/4; 2: a share is too small for
+ *   layout exists for these speeds and this shape: the slower processes'
+ *   squares (areas in proportion to speed) do not fit along the short
+ *   side, sum of sqrt(S_i/sum(S) M N) over them > min(M, N) (for N x N:
+ *   (S2/S1)(S3/S1) > 1/4); 2: a share is too small for
  *   whole rows and columns of M x N; 3: out of memory (or 65536 layouts
  *   alive). A freed handle is not given out again (for 32767 reuses of
  *   its slot): descriptors naming it are refused.
@@ -180,7 +183,8 @@ PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemmx, PUMMA_PZGEMMX), double, const int *opts
  *   square-corner moves less.
  * PUMMA_DESCINIT( DESC, M, N, LAYOUT, ICTXT, LLD, INFO ): a heterogeneous
  *   descriptor (9 integers: PUMMA_DTYPE_LAYOUT, ICTXT, M, N, LAYOUT, 0, 0,
- *   0, LLD). INFO -2/-3: M/N not the layout's, -4: no such layout or not
+ *   0, LLD), for any of P?GEMM's A, B and C (each on its own layout or
+ *   block-cyclic, any M, N, K, windows IA, JA, ... as ScaLAPACK's). INFO -2/-3: M/N not the layout's, -4: no such layout or not
  *   one of the grid's size, -5: ICTXT, -6: LLD < MLOC.
  * PUMMA_SPEEDS_MEASURE( ICTXT, N, SPEEDS, INFO ): every process of the
  *   grid times an N x N x N local DGEMM (best of three, slowed as

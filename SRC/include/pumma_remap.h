@@ -64,14 +64,34 @@ pumma_side_t pumma_side_of(const pumma_type_t *t, const pumma_grid_t *g,
 
 /* 1 when name is one of its schedules: "het" or "het-overlap". */
 int pumma_het_schedule(const char *name);
-/* C := alpha*op(A)*op(B) + beta*C, all on layout L (pumma_het.c); p gives
- * type, grid, transposes, scalars and options; a, b, c the local boxes. */
-int pumma_het_run(const pumma_problem_t *p, const pumma_layout_t *L,
-                  const char *a, int lda, const char *b, int ldb, char *c,
-                  int ldc, int overlap, int topo);
-/* C := beta*C on process me's region of L (c: its box, leading dim ldc). */
-void pumma_het_scale(const pumma_type_t *t, const pumma_layout_t *L, int me,
-                     const void *beta, char *c, int ldc);
+/* One operand of the heterogeneous multiply: the window at 0-based
+ * (i0, j0) of descriptor desc (heterogeneous, or block-cyclic in its
+ * 11-entry form) over this process's local array data. lay: its layout
+ * (NULL: block-cyclic); side: the window of the operand's own shape
+ * (for C, m x n), from which a layout operand's storage (data, ld) and a
+ * block-cyclic C's distributions and first local entry are read. */
+typedef struct pumma_het_opnd {
+    const int *desc;
+    const pumma_layout_t *lay;
+    int i0, j0;
+    const void *data;
+    pumma_side_t side;
+} pumma_het_opnd_t;
+int pumma_het_opnd(const pumma_type_t *t, const pumma_grid_t *g,
+                   const int *desc, int i0, int j0, int m, int n,
+                   const void *data, pumma_het_opnd_t *x);
+/* The m x n window at (i, j) of operand x's window, as a remap's side. */
+pumma_side_t pumma_het_window(const pumma_type_t *t, const pumma_grid_t *g,
+                              const pumma_het_opnd_t *x, int i, int j, int m,
+                              int n);
+/* C := alpha*op(A)*op(B) + beta*C (pumma_het.c), sub(C) m x n = p->m x
+ * p->n, K = p->k; p gives type, grid, transposes, scalars and options. */
+int pumma_het_run(const pumma_problem_t *p, const pumma_het_opnd_t *A,
+                  const pumma_het_opnd_t *B, const pumma_het_opnd_t *C,
+                  int overlap, int topo);
+/* sub(C) := beta*sub(C) on this process's part (m x n). */
+int pumma_het_scale(const pumma_type_t *t, const pumma_grid_t *g,
+                    const pumma_het_opnd_t *C, int m, int n, const void *beta);
 /* This process's last heterogeneous multiply: seconds until its gathers
  * were complete, and for the whole call. */
 void pumma_het_times(double *comm, double *total);
@@ -83,10 +103,4 @@ void pumma_gemr2d(const pumma_type_t *t, int m, int n, const void *a, int ia,
 int pumma_check_gemr2d(int m, int n, int ia, int ja, const int *desca,
                        int ib, int jb, const int *descb, int dA[11],
                        int dB[11], int *ctxt);
-/* The check of a call with heterogeneous descriptors (pumma_check.c). */
-int pumma_check_het(const char *transa, const char *transb, int m, int n,
-                    int k, int ia, int ja, const int *desca, int ib, int jb,
-                    const int *descb, int ic, int jc, const int *descc,
-                    int *ctxt);
-
 #endif

@@ -9,8 +9,18 @@
  * Three processes: the two slower get squares in diagonally opposite
  * corners (top-left: the lower-numbered of them), the fastest the rest.
  * A product moves 2N(a + b) for sides a and b, and the two slower never
- * exchange data. The squares must not share rows or columns, which holds
- * exactly when (S2/S1)(S3/S1) <= 1/4: otherwise INFO = 1.
+ * exchange data.
+ *
+ * Where they exist, for M x N (the partitioning argument -- areas in
+ * proportion to speed, least sum of half-perimeters -- holds for
+ * rectangles; r = min(M,N)/max(M,N), u = S2/S1 and v = S3/S1 the slower
+ * speeds over the fastest's): a square must fit across the short side,
+ * and the two must not share rows or columns, a + b <= min(M, N):
+ *   two processes    q^2 = S2/(S1+S2) MN <= min(M,N)^2:  u <= r (1 + u)
+ *   three processes  (sqrt(S2) + sqrt(S3))^2 MN <= min(M,N)^2:
+ *                    (sqrt(u) + sqrt(v))^2 <= r (1 + u + v)
+ * For a square matrix the first always holds and the second is the seed's
+ * (S2/S1)(S3/S1) <= 1/4 (2 sqrt(uv) <= 1). Otherwise INFO = 1.
  * Sides are rounded to whole rows and columns; with the fastest owning
  * whole rows and columns outside the squares, it can compute that part of
  * C (C1 in the paper's Fig. 6) without communicating.
@@ -36,8 +46,12 @@ int pumma_layout_sqcorner(pumma_layout_t *L)
     pumma_layout_by_speed(L, order);           /* order[np-1]: fastest */
     if (pumma_layout_alloc(L, 5)) return 3;
 
+    /* ratio: the short side over the long (shapes up to 2^31 - 1 are exact) */
+    const double ratio = (double)mn / (double)(m > n ? m : n);
     if (L->np == 2) {
         int fast = order[1], slow = order[0];
+        const double u = L->speed[slow] / L->speed[fast];
+        if (m != n && u > ratio * (1 + u)) return 1;
         int q = side(L->speed[slow] / sum, m, n);
         if (q >= mn) return 2;
         r[slow][cnt[slow]++] = (pumma_rect_t){m - q, m, n - q, n};
@@ -47,7 +61,8 @@ int pumma_layout_sqcorner(pumma_layout_t *L)
         int fast = order[2];
         double s1 = L->speed[fast] / sum, s2 = L->speed[order[0]] / sum,
                s3 = L->speed[order[1]] / sum;
-        if ((s2 / s1) * (s3 / s1) > 0.25) return 1;
+        const double u = s2 / s1, v = s3 / s1, w = sqrt(u) + sqrt(v);
+        if (m == n ? u * v > 0.25 : w * w > ratio * (1 + u + v)) return 1;
         int tl = order[0] < order[1] ? order[0] : order[1];
         int br = tl == order[0] ? order[1] : order[0];
         int a = side(L->speed[tl] / sum, m, n);
