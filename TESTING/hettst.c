@@ -29,8 +29,11 @@
  *    two-process square-corner, N^2 for two strips, and N*(sum of
  *    half-perimeters) - 2N^2 for any layout of one rectangle per process.
  *    Then any product (test_any): random M, N, K, transposes, windows,
- *    and A, B and C each on its own layout or block-cyclic, against
- *    ScaLAPACK's P?GEMM on the block-cyclic originals.
+ *    and A, B and C each on its own layout or block-cyclic, sub(C)
+ *    computed where the planner chooses, on C's own distribution, or
+ *    remapped to columns or square-corner, against ScaLAPACK's P?GEMM on
+ *    the block-cyclic originals; the elements sent (all processes,
+ *    relays included) equal the planner's count.
  * 4. The scalars on layouts: alpha = 0 reads neither A nor B (NaN there)
  *    and sends nothing, beta = 0 does not read C (NaN there), alpha = 0
  *    with beta = 1 changes nothing; against ScaLAPACK's P?GEMM.
@@ -566,6 +569,9 @@ static void gemm_case(ty_t *types, int ntypes, int P, int Q, int kind,
     int bad = 0, ncalls = 0;
     char why[200] = "";
     int layout = 0, info;
+    /* the schedules on the given layout: the volumes are theirs */
+    const int was = pumma_het_layout_env();
+    pumma_het_layout_set(0);
     pumma_layout_create(kind, N, N, P * Q, sp, &layout, &info);
     if (info) {
         bad = 1;
@@ -665,6 +671,7 @@ static void gemm_case(ty_t *types, int ntypes, int P, int Q, int kind,
             }
     }
     if (layout) pumma_layout_destroy(layout);
+    pumma_het_layout_set(was);
     MPI_Comm_free(&gc);
     char what[500], spd[100] = "";
     for (int p = 0; p < P * Q && label; p++)
@@ -715,8 +722,10 @@ static void test_any(ty_t *types, int ntypes)
     static const int grids[][2] = {{1, 2}, {2, 1}, {1, 3}, {3, 1}, {2, 2}, {2, 3}};
     const char *tr = "NTC";
     int np_world, ncalls = 0, nlay = 0, nbcop = 0, bad = 0;
+    int remapped = 0;
+    const int was = pumma_het_layout_env();
     MPI_Comm_size(MPI_COMM_WORLD, &np_world);
-    char why[300] = "";
+    char why[600] = "";
     unsigned long long seed = 2027;
 #define RND(n) ((int)(frand(&seed) * (n)))
     for (size_t gi = 0; gi < sizeof grids / sizeof *grids && !bad; gi++) {
@@ -781,6 +790,12 @@ static void test_any(ty_t *types, int ntypes)
             const void *beta = single ? (void *)bef : (void *)scal[bs];
             const int algo = RND(2) ? PUMMA_ALGO_HET_OVERLAP : PUMMA_ALGO_HET;
             const int topo = 1 + RND(2);
+            /* where sub(C) is computed: the planner's choice, C's own
+             * distribution, or remapped to columns or square-corner */
+            static const int where[4] = {-1, 0, PUMMA_LAYOUT_COLUMNS,
+                                         PUMMA_LAYOUT_SQUARE_CORNER};
+            const int wh = where[RND(4)];
+            pumma_het_layout_set(wh);
 
             /* Block-cyclic originals, the reference, and pumma's operands. */
             bc_t O[3], R;
@@ -812,10 +827,20 @@ static void test_any(ty_t *types, int ntypes)
             pumma_options_t o = {0};
             o.algo = algo;
             o.topo = topo;
+            double before = pumma_remap_sent(), sent_all = 0;
             if (!info)
                 t->pumma(&ta, &tb, &M, &N, &K, alpha, arr[0], &ia, &ja, desc[0], arr[1],
                          &ib, &jb, desc[1], beta, arr[2], &ic, &jc, desc[2], &o, &info);
+            double mine_sent = pumma_remap_sent() - before;
+            MPI_Allreduce(&mine_sent, &sent_all, 1, MPI_DOUBLE, MPI_SUM, gc);
+            /* the planner's count is what the remaps sent (relays included);
+             * nothing is sent when ALPHA = 0 or K = 0 */
+            const int scaled_only = K == 0 || scal[as][0] == 0;
+            const double want_sent = scaled_only ? 0 : pumma_het_last()->elems;
             ncalls++;
+            char plan[200];
+            snprintf(plan, sizeof plan, "%s", pumma_last_plan());
+            if (!strstr(plan, "layout=given")) remapped++;
             char what_case[200];
             snprintf(what_case, sizeof what_case,
                      "P%cGEMM %c%c M=%d N=%d K=%d on %dx%d, A %s %dx%d at (%d,%d), "
@@ -826,6 +851,10 @@ static void test_any(ty_t *types, int ntypes)
             if (info) {
                 bad = 1;
                 snprintf(why, sizeof why, "%s: INFO %d", what_case, info);
+            } else if (sent_all != want_sent) {
+                bad = 1;
+                snprintf(why, sizeof why, "%s, %s: sent %.0f elements, the planner "
+                         "counted %.0f", what_case, plan, sent_all, want_sent);
             }
             if (!bad && lay[2]) {
                 /* outside C's region in its box: the sentinel still */
@@ -850,9 +879,9 @@ static void test_any(ty_t *types, int ntypes)
             double d = bad ? 0 : bc_diff(t, &O[2], &R);
             if (!bad && !(d <= t->tol * (K + 1))) {
                 bad = 1;
-                snprintf(why, sizeof why, "%s, %s %s: error %g", what_case,
+                snprintf(why, sizeof why, "%s, %s %s, %s: error %g", what_case,
                          algo == PUMMA_ALGO_HET ? "het" : "het-overlap",
-                         topo == PUMMA_TOPO_LINEAR ? "linear" : "full", d);
+                         topo == PUMMA_TOPO_LINEAR ? "linear" : "full", plan, d);
             }
             for (int x = 0; x < 3; x++) {
                 free(O[x].a);
@@ -869,14 +898,17 @@ static void test_any(ty_t *types, int ntypes)
         MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     }
 #undef RND
+    pumma_het_layout_set(was);
     MPI_Allreduce(MPI_IN_PLACE, &ncalls, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &remapped, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &nlay, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &nbcop, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    char what[600];
+    char what[900];
     snprintf(what, sizeof what,
              "P?GEMM on any operands: %d calls (random M, N, K, transposes, windows; %d "
-             "operands on layouts, %d block-cyclic) against ScaLAPACK %s", ncalls, nlay,
-             nbcop, why);
+             "operands on layouts, %d block-cyclic; sub(C) computed where the planner "
+             "chose, on C's own distribution, or remapped: %d remapped) against "
+             "ScaLAPACK %s", ncalls, nlay, nbcop, remapped, why);
     verdict(what, bad);
 }
 

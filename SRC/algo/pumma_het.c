@@ -66,25 +66,6 @@ typedef struct blk {
     char *c;
 } blk_t;
 
-/* Intervals of the window [lo, lo + len) of d held by grid coordinate
- * who (replicated blocks by every one), shifted to start at 0. */
-static int dist_spans(const pumma_dist_t *d, int who, pumma_ilist_t *out)
-{
-    const int nb = pumma_dist_nblocks(d);
-    pumma_ivl_t *v = malloc(sizeof(pumma_ivl_t) * (size_t)(nb + 1));
-    if (!v) return PUMMA_ENOMEM;
-    int k = 0;
-    for (int b = 0; b < nb; b++) {
-        const int o = pumma_dist_owner(d, b);
-        if (o != who && o != -1) continue;
-        const int lo = pumma_dist_bstart(d, b);
-        v[k++] = (pumma_ivl_t){lo, lo + pumma_dist_bsize(d, b)};
-    }
-    int rc = pumma_ilist_union(v, k, out);
-    free(v);
-    return rc;
-}
-
 /* The part of layout L's rectangle x inside the m x n window at (i0, j0),
  * in window coordinates; 0 when empty. */
 static int in_window(const pumma_rect_t *x, int i0, int j0, int m, int n,
@@ -97,14 +78,13 @@ static int in_window(const pumma_rect_t *x, int i0, int j0, int m, int n,
     return w->r0 < w->r1 && w->c0 < w->c1;
 }
 
-/* Rows (dim 0) or columns (dim 1) of sub(C) that process p computes. */
-static int c_spans(const pumma_het_opnd_t *C, const pumma_grid_t *g, int m,
-                   int n, int p, int dim, pumma_ilist_t *out)
+int pumma_het_spans(const pumma_het_opnd_t *C, const pumma_grid_t *g, int m,
+                    int n, int p, int dim, pumma_ilist_t *out)
 {
     if (!C->lay) {
         const pumma_side_t *s = &C->side;
-        return dim ? dist_spans(&s->col, p % g->npcol, out)
-                   : dist_spans(&s->row, p / g->npcol, out);
+        return dim ? pumma_ilist_of_dist(&s->col, p % g->npcol, out)
+                   : pumma_ilist_of_dist(&s->row, p / g->npcol, out);
     }
     const pumma_layout_t *L = C->lay;
     const int cnt = L->first[p + 1] - L->first[p];
@@ -120,6 +100,42 @@ static int c_spans(const pumma_het_opnd_t *C, const pumma_grid_t *g, int m,
     int rc = pumma_ilist_union(v, k, out);
     free(v);
     return rc;
+}
+
+double pumma_het_area(const pumma_het_opnd_t *C, const pumma_grid_t *g, int m,
+                      int n, int p)
+{
+    if (C->lay) {
+        const pumma_layout_t *L = C->lay;
+        double a = 0;
+        for (int r = L->first[p]; r < L->first[p + 1]; r++) {
+            pumma_rect_t w;
+            if (in_window(&L->rect[r], C->i0, C->j0, m, n, &w))
+                a += (double)(w.r1 - w.r0) * (w.c1 - w.c0);
+        }
+        return a;
+    }
+    const pumma_side_t *s = &C->side;
+    return (double)pumma_dist_count(&s->row, p / g->npcol) *
+           (double)pumma_dist_count(&s->col, p % g->npcol);
+}
+
+/* Slices of K: one for het; for het-overlap PUMMA_SLICE, or about eight
+ * of at least 128; fewer when the tag space cannot hold two remaps (A
+ * and B) per slice beside the planner's two (sub(C) in and out). */
+int pumma_het_slice(const pumma_problem_t *pb, int overlap)
+{
+    const int k = pb->k;
+    int kc = k;
+    if (overlap && k > 0) {
+        const long ids = pumma_remap_ids(pb->g) - 2;
+        kc = pb->opts && pb->opts->slice > 0 ? pb->opts->slice : (k + 7) / 8;
+        if (kc < 128 && !(pb->opts && pb->opts->slice > 0)) kc = 128;
+        if (kc > k) kc = k;
+        while (2L * ((k + kc - 1) / kc) > ids && kc < k)
+            kc = kc > k / 2 ? k : 2 * kc;
+    }
+    return kc;
 }
 
 /* This process's blocks of sub(C) (rows, cols: its packed rows and
@@ -465,8 +481,8 @@ int pumma_het_scale(const pumma_type_t *t, const pumma_grid_t *g,
     pumma_ilist_t rows = {0}, cols = {0};
     blk_t *bl = NULL;
     int nbl = 0;
-    int rc = c_spans(C, g, m, n, me, 0, &rows);
-    if (!rc) rc = c_spans(C, g, m, n, me, 1, &cols);
+    int rc = pumma_het_spans(C, g, m, n, me, 0, &rows);
+    if (!rc) rc = pumma_het_spans(C, g, m, n, me, 1, &cols);
     if (!rc) rc = c_blocks(t, C, me, m, n, &rows, &cols, &bl, &nbl);
     for (int i = 0; i < nbl; i++)
         pumma_local_scale(t, bl[i].r1 - bl[i].r0, bl[i].c1 - bl[i].c0, beta,
@@ -504,8 +520,8 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_het_opnd_t *A,
     h.kl = calloc((size_t)h.np, sizeof(pumma_ilist_t));
     if (!h.rows || !h.cols || !h.kl) { h.rc = PUMMA_ENOMEM; goto out; }
     for (int p = 0; p < h.np && !h.rc; p++)
-        if (!(h.rc = c_spans(C, g, m, n, p, 0, &h.rows[p])))
-            h.rc = c_spans(C, g, m, n, p, 1, &h.cols[p]);
+        if (!(h.rc = pumma_het_spans(C, g, m, n, p, 0, &h.rows[p])))
+            h.rc = pumma_het_spans(C, g, m, n, p, 1, &h.cols[p]);
     if (h.rc) goto out;
     if ((h.rc = c_blocks(t, C, me, m, n, &h.rows[me], &h.cols[me], &bl, &nbl)))
         goto out;
@@ -525,18 +541,7 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_het_opnd_t *A,
     h.pbp = pumma_malloc((size_t)nc * (size_t)k * t->size);
     if ((nr && !h.pa) || (nc && !h.pbp)) { h.rc = PUMMA_ENOMEM; goto out; }
 
-    /* Slices of K: one for het; for het-overlap PUMMA_SLICE, or about
-     * eight of at least 128; fewer when the tag space cannot hold two
-     * remaps (A and B) per slice. */
-    int kc = k;
-    if (overlap) {
-        const long ids = pumma_remap_ids(g);
-        kc = pb->opts && pb->opts->slice > 0 ? pb->opts->slice : (k + 7) / 8;
-        if (kc < 128 && !(pb->opts && pb->opts->slice > 0)) kc = 128;
-        if (kc > k) kc = k;
-        while (2L * ((k + kc - 1) / kc) > ids && kc < k)
-            kc = kc > k / 2 ? k : 2 * kc;
-    }
+    const int kc = pumma_het_slice(pb, overlap);
     h.nslice = (k + kc - 1) / kc;
     h.inflight = 2;
     h.sl = calloc((size_t)h.nslice, sizeof(slice_t));

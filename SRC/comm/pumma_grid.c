@@ -30,6 +30,7 @@ static void grid_free(pumma_grid_t *g)
         if (s->all != MPI_COMM_NULL) MPI_Comm_free(&s->all);
     }
     free(g->rank);
+    free(g->rates);
     /* the decider its model loaded (pumma_model_measure) */
     pumma_decide_free(g->model.dec);
     free(g->model.dec);

@@ -104,6 +104,7 @@ static const pumma_opts_t *env_opts(void)
     pumma_jitter();
     pumma_plan_env_limit();
     pumma_tune_mode();
+    pumma_het_layout_env();
     done = 1;
     return &o;
 }
@@ -235,6 +236,10 @@ static void local_call(const pumma_problem_t *p)
     pumma_stats_end();
 }
 
+static pumma_het_plan_t het_last;
+
+const pumma_het_plan_t *pumma_het_last(void) { return &het_last; }
+
 /* A call with heterogeneous descriptors (checked; dA, dB, dC the
  * block-cyclic ones' 11-entry forms): ScaLAPACK's quick returns, C :=
  * beta*C alone when alpha = 0 or K = 0, else the schedule of
@@ -267,13 +272,47 @@ static void het_call(const pumma_type_t *t, int ctxt, const char *transa,
     const char *name = o->algo && pumma_het_schedule(o->algo)
                            ? o->algo : "het-overlap";
     const int topo = o->topo ? o->topo : PUMMA_TOPO_FULL;
-    snprintf(last_plan, sizeof last_plan,
-             "algo=%s bcast=- reduce=- shift=- topo=%s", name,
-             NAME_OF(topo_codes, topo));
-    pumma_stats_begin(t->rout, name, "-", "-", "-");
+    const int overlap = strcmp(name, "het") != 0;
     p.opts = o;
+    /* Where sub(C) is computed: its own distribution, or a layout of the
+     * measured speeds (pumma_het_plan.c). */
+    pumma_het_plan_t pl;
+    int rc = pumma_het_plan(&p, &A, &B, &C, overlap, topo, &pl);
+    het_last = pl;
+    if (rc) pumma_fatal(g, t->rout, name, rc);
+    snprintf(last_plan, sizeof last_plan,
+             "algo=%s bcast=- reduce=- shift=- topo=%s layout=%s", name,
+             NAME_OF(topo_codes, topo), pumma_het_kind_name(pl.kind));
+    pumma_stats_begin_het(t->rout, name, pumma_het_kind_name(pl.kind));
     double before = pumma_remap_sent();
-    int rc = pumma_het_run(&p, &A, &B, &C, strcmp(name, "het") != 0, topo);
+    if (!pl.kind) {
+        rc = pumma_het_run(&p, &A, &B, &C, overlap, topo);
+    } else {
+        /* sub(C) into the layout (unless BETA = 0), the product there,
+         * and back */
+        const pumma_layout_t *L = pumma_layout_get(pl.layout);
+        const int me = g->myrow * g->npcol + g->mycol;
+        const pumma_rect_t *box = &L->box[me];
+        const int ml = box->r1 - box->r0, nl = box->c1 - box->c0;
+        int d[9] = {PUMMA_DTYPE_LAYOUT, ctxt, m, n, pl.layout, 0, 0, 0,
+                    ml > 1 ? ml : 1};
+        char *w = pumma_malloc((size_t)d[8] * (size_t)(nl > 0 ? nl : 0) * t->size);
+        pumma_het_opnd_t D;
+        pumma_het_opnd(t, g, d, 0, 0, m, n, w, &D);
+        if (ml > 0 && nl > 0 && !w) rc = PUMMA_ENOMEM;
+        pumma_side_t sc = pumma_het_window(t, g, &C, 0, 0, m, n);
+        pumma_side_t sd = pumma_het_window(t, g, &D, 0, 0, m, n);
+        pumma_remap_t *r = NULL;
+        if (!rc && !t->is_zero(beta) &&
+            !(rc = pumma_remap_start(t, g, &sc, &sd, PUMMA_TOPO_FULL, NULL,
+                                     PUMMA_HET_ID_IN(g), &r)))
+            rc = pumma_remap_wait(r);
+        if (!rc) rc = pumma_het_run(&p, &A, &B, &D, overlap, topo);
+        if (!rc && !(rc = pumma_remap_start(t, g, &sd, &sc, PUMMA_TOPO_FULL,
+                                            NULL, PUMMA_HET_ID_OUT(g), &r)))
+            rc = pumma_remap_wait(r);
+        pumma_free(w);
+    }
     pumma_stats_het(g, pumma_remap_sent() - before);
     pumma_stats_end();
     if (rc) pumma_fatal(g, t->rout, name, rc);

@@ -24,7 +24,7 @@
 #include "pumma_tune.h"
 
 typedef struct rec {
-    char rout[8], algo[24], bcast[16], reduce[16], shift[16];
+    char rout[8], algo[24], bcast[16], reduce[16], shift[16], layout[16];
     long calls, limited;
     double total, gemm, comm, bytes;
 } rec_t;
@@ -98,11 +98,11 @@ static void report(void)
     for (int i = 0; i < nrec; i++) {
         rec_t *r = &recs[i];
         printf("pumma-stats: %s calls=%ld algo=%s bcast=%s reduce=%s "
-               "shift=%s time=%.6f gemm=%.6f comm=%.6f bytes_sent=%.0f "
+               "shift=%s%s%s time=%.6f gemm=%.6f comm=%.6f bytes_sent=%.0f "
                "peak_mem=%zu cached_mem=%zu limited=%ld\n",
                r->rout, r->calls, r->algo, r->bcast, r->reduce, r->shift,
-               r->total, r->gemm, r->comm, r->bytes, mem_peak, cached,
-               r->limited);
+               r->layout[0] ? " layout=" : "", r->layout, r->total, r->gemm,
+               r->comm, r->bytes, mem_peak, cached, r->limited);
     }
     for (int i = 0; i < ndrec; i++) {
         const drec_t *d = &drecs[i];
@@ -122,8 +122,8 @@ static void report(void)
     fflush(stdout);
 }
 
-void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
-                       const char *reduce, const char *shift)
+static void begin(const char *rout, const char *algo, const char *bcast,
+                  const char *reduce, const char *shift, const char *layout)
 {
     cur = NULL;
     if (!pumma_stats_on()) return;
@@ -134,7 +134,7 @@ void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
     for (int i = 0; i < nrec && !cur; i++)
         if (!strcmp(recs[i].rout, rout) && !strcmp(recs[i].algo, algo) &&
             !strcmp(recs[i].bcast, bcast) && !strcmp(recs[i].reduce, reduce) &&
-            !strcmp(recs[i].shift, shift))
+            !strcmp(recs[i].shift, shift) && !strcmp(recs[i].layout, layout))
             cur = &recs[i];
     if (!cur && nrec < MAXREC) {
         cur = &recs[nrec++];
@@ -143,10 +143,23 @@ void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
         snprintf(cur->bcast, sizeof cur->bcast, "%s", bcast);
         snprintf(cur->reduce, sizeof cur->reduce, "%s", reduce);
         snprintf(cur->shift, sizeof cur->shift, "%s", shift);
+        snprintf(cur->layout, sizeof cur->layout, "%s", layout);
     }
     if (cur) cur->calls++;
     call_gemm = 0;
     t_begin = MPI_Wtime();
+}
+
+void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
+                       const char *reduce, const char *shift)
+{
+    begin(rout, algo, bcast, reduce, shift, "");
+}
+
+void pumma_stats_begin_het(const char *rout, const char *algo,
+                           const char *layout)
+{
+    begin(rout, algo, "-", "-", "-", layout);
 }
 
 void pumma_stats_decide(const char *op, int np, double bytes,

@@ -178,11 +178,19 @@ typedef struct pumma_grid {
     pumma_grid_comms_t epoch[PUMMA_GRID_EPOCHS];
     unsigned long calls;     /* collective calls entered on this grid */
     int tag_ub;              /* MPI_TAG_UB: the largest tag (pumma_comm.h) */
+    double *rates;           /* multiply-adds per second of each grid
+                                position, measured at the grid's first
+                                heterogeneous plan (NULL before) */
 } pumma_grid_t;
 
 /* The grid of ctxt for a new collective call (the next epoch's
  * communicators); NULL when MPI or the BLACS cannot give it. */
 const pumma_grid_t *pumma_grid_enter(int ctxt);
+
+/* The local multiply's rate of every grid position (multiply-adds per
+ * second, grid row-major), measured collectively on first use
+ * (pumma_speeds.c); NULL when the measurement failed. */
+const double *pumma_grid_rates(const pumma_grid_t *g);
 
 /* The grid's model, measured (collectively over the grid) on first use. */
 const pumma_model_t *pumma_grid_model(const pumma_grid_t *g);
@@ -533,6 +541,10 @@ void pumma_free(void *p);
 int pumma_stats_on(void);
 void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
                        const char *reduce, const char *shift);
+/* A heterogeneous call's record: its schedule and where sub(C) was
+ * computed (layout=given, columns, square-corner, ...). */
+void pumma_stats_begin_het(const char *rout, const char *algo,
+                           const char *layout);
 void pumma_stats_end(void);
 /* The call just begun runs another plan than it would have without the
  * workspace limit (changed = 1). */

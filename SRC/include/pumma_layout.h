@@ -31,6 +31,9 @@ void pumma_ilist_meet(const pumma_ilist_t *a, const pumma_ilist_t *b,
                       pumma_ilist_t *out);
 void pumma_ilist_minus(const pumma_ilist_t *a, const pumma_ilist_t *b,
                        pumma_ilist_t *out);
+/* The indices of distribution d that grid coordinate who holds (blocks
+ * replicated over the grid, owner -1, count for every one). */
+int pumma_ilist_of_dist(const pumma_dist_t *d, int who, pumma_ilist_t *out);
 /* Position of index g in the packed list (g must be in it). */
 int pumma_ilist_pos(const pumma_ilist_t *l, int g);
 

@@ -89,6 +89,44 @@ pumma_side_t pumma_het_window(const pumma_type_t *t, const pumma_grid_t *g,
 int pumma_het_run(const pumma_problem_t *p, const pumma_het_opnd_t *A,
                   const pumma_het_opnd_t *B, const pumma_het_opnd_t *C,
                   int overlap, int topo);
+/* The rows (dim 0) or columns (dim 1) of sub(C) (m x n) that process p
+ * computes, and how many entries. */
+int pumma_het_spans(const pumma_het_opnd_t *C, const pumma_grid_t *g, int m,
+                    int n, int p, int dim, pumma_ilist_t *out);
+double pumma_het_area(const pumma_het_opnd_t *C, const pumma_grid_t *g, int m,
+                      int n, int p);
+/* The columns of K in one slice of the schedule (K: one slice). */
+int pumma_het_slice(const pumma_problem_t *p, int overlap);
+/* Remap ids the planner keeps for sub(C)'s moves (the schedule's slices
+ * use 0 .. pumma_remap_ids - 3). */
+#define PUMMA_HET_ID_IN(g) (pumma_remap_ids(g) - 2)
+#define PUMMA_HET_ID_OUT(g) (pumma_remap_ids(g) - 1)
+
+/* Where sub(C) is computed (pumma_het_plan.c): kind 0 on C's own
+ * distribution, else on `layout` (a PUMMA_LAYOUT_* kind made for the
+ * measured speeds, M x N, kept by the planner); the predicted seconds of
+ * both. */
+typedef struct pumma_het_plan {
+    int kind, layout;
+    double t_own, t;
+    double elems_own, elems;   /* elements sent in all, relays included
+                                  (the schedule's, and sub(C)'s moves);
+                                  -1 when not priced */
+} pumma_het_plan_t;
+int pumma_het_plan(const pumma_problem_t *p, const pumma_het_opnd_t *A,
+                   const pumma_het_opnd_t *B, const pumma_het_opnd_t *C,
+                   int overlap, int topo, pumma_het_plan_t *out);
+/* PUMMA_HET_LAYOUT: -1 auto, 0 given, else the PUMMA_LAYOUT_* forced. */
+int pumma_het_layout_env(void);
+/* Sets it for the calls that follow (-1 auto, 0 given, a kind): for the
+ * tests, which check a fixed choice's volumes and every choice's
+ * results. */
+void pumma_het_layout_set(int kind);
+/* The last heterogeneous call's plan on this process (pumma_gemm.c). */
+const pumma_het_plan_t *pumma_het_last(void);
+/* The name of a plan's kind: "given", "columns", "square-corner", ... */
+const char *pumma_het_kind_name(int kind);
+
 /* sub(C) := beta*sub(C) on this process's part (m x n). */
 int pumma_het_scale(const pumma_type_t *t, const pumma_grid_t *g,
                     const pumma_het_opnd_t *C, int m, int n, const void *beta);
