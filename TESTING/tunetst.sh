@@ -47,6 +47,8 @@ check "... beside the shared-memory line, which stays" \
 run second
 check "the next program reads it (no measuring)" \
     bash -c "source_of() { grep '^pumma-stats: model source' $dir/second.out | tail -n 1; }; source_of | grep -q 'local=tune-file net=tune-file'"
+check "... and takes the TCP line for another configuration's, not a bad one" \
+    bash -c "! grep -q 'not a valid line' $dir/second.err"
 
 sed -i 's/ gamma_d=[^ ]*/ gamma_d=7.5e-09/' "$file"
 run edited

@@ -142,12 +142,16 @@ void pumma_tune_keys(const pumma_grid_t *g, pumma_tune_keys_t *k)
 }
 
 /* Does the line (its kind stripped) start with exactly these key fields,
- * then blank? Returns what follows, or NULL. */
+ * then blank, then no further key field? Returns what follows, or NULL.
+ * A net line with btl= after the same pair and MPI is another
+ * configuration's (TCP between processes of one host), not this one's. */
 static const char *match(const char *line, const char *key)
 {
     size_t n = strlen(key);
     if (strncmp(line, key, n) || (line[n] != ' ' && line[n] != '\t'))
         return NULL;
+    const char *rest = line + n + strspn(line + n, " \t");
+    if (!strncmp(rest, "btl=", 4)) return NULL;
     return line + n;
 }
 
