@@ -17,7 +17,9 @@
  *    the constructors' INFO codes.
  * 2. PUMMA_P?GEMR2D between block-cyclic windows equals ScaLAPACK's
  *    P?GEMR2D; block-cyclic -> heterogeneous puts every entry where the
- *    layout says, and back restores the matrix.
+ *    layout says, and back restores the matrix; between windows of any
+ *    two descriptors (block-cyclic or layouts of random kinds, speeds and
+ *    shapes) it equals ScaLAPACK's on the block-cyclic originals.
  * 3. P?GEMM on heterogeneous descriptors, S/D/C/Z, every TRANSA/TRANSB,
  *    every layout, 2 to 5 processes, het and het-overlap, fully connected
  *    and linear: C redistributed back equals ScaLAPACK's P?GEMM on the
@@ -1153,6 +1155,88 @@ static void test_gemr2d(ty_t *t)
     verdict(what, bad);
 }
 
+/*
+ * PUMMA_P?GEMR2D between windows of any two descriptors: A and B each
+ * block-cyclic or on a layout of random kind and speeds (of its own
+ * shape), random windows; sub(B) must equal ScaLAPACK's P?GEMR2D of the
+ * block-cyclic originals, and every entry of B outside the window keep
+ * its value.
+ */
+static void test_gemr2d_any(ty_t *t)
+{
+    int ctxt, nprow, npcol, r, c, bad = 0, ncase = 0, nlay = 0;
+    char why[300] = "";
+    Cblacs_get(-1, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", 2, 3);
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &r, &c);
+    MPI_Comm gc;                   /* the grid's processes */
+    MPI_Comm_split(MPI_COMM_WORLD, nprow > 0, me_world, &gc);
+    unsigned long long seed = 4242 + (unsigned long long)t->letter;
+#define RND(n) ((int)(frand(&seed) * (n)))
+    for (int cs = 0; cs < (brief ? 4 : 16) && nprow > 0 && !bad; cs++) {
+        int m = 1 + RND(30), n = 1 + RND(30), one = 1, info = 0;
+        int ia = 1 + RND(5), ja = 1 + RND(5), ib = 1 + RND(5), jb = 1 + RND(5);
+        int gm[2] = {ia - 1 + m + RND(4), ib - 1 + m + RND(4)};
+        int gn[2] = {ja - 1 + n + RND(4), jb - 1 + n + RND(4)};
+        bc_t O[2], R;
+        het_t H[2];
+        int lay[2] = {0, 0};
+        for (int x = 0; x < 2; x++) {
+            bc_make_src(t, ctxt, gm[x], gn[x], 1 + RND(5), 1 + RND(5), RND(2), RND(3),
+                        x + 4, &O[x]);
+            /* 0: block-cyclic; columns or strips (the kinds of 6 processes) */
+            const int kind = RND(3);
+            double sp[6];
+            for (int p = 0; p < 6; p++) sp[p] = 0.1 + 10 * frand(&seed);
+            if (kind) pumma_layout_create(kind, gm[x], gn[x], 6, sp, &lay[x], &info);
+            if (!kind || info) lay[x] = 0;    /* block-cyclic instead */
+            info = 0;
+            H[x].a = NULL;
+            if (lay[x]) {
+                het_make_mn(t, ctxt, lay[x], gm[x], gn[x], &H[x]);
+                t->gemr(&gm[x], &gn[x], O[x].a, &one, &one, O[x].desc, H[x].a, &one,
+                        &one, H[x].desc, &info);
+                nlay++;
+            }
+        }
+        bc_make_src(t, ctxt, gm[1], gn[1], O[1].desc[4], O[1].desc[5], O[1].desc[6],
+                    O[1].desc[7], 5, &R);
+        t->slr(&m, &n, O[0].a, &ia, &ja, O[0].desc, R.a, &ib, &jb, R.desc, &ctxt);
+        if (!info)
+            t->gemr(&m, &n, lay[0] ? H[0].a : O[0].a, &ia, &ja,
+                    lay[0] ? H[0].desc : O[0].desc, lay[1] ? H[1].a : O[1].a, &ib, &jb,
+                    lay[1] ? H[1].desc : O[1].desc, &info);
+        if (!info && lay[1])
+            t->gemr(&gm[1], &gn[1], H[1].a, &one, &one, H[1].desc, O[1].a, &one, &one,
+                    O[1].desc, &info);
+        ncase++;
+        double d = info ? 0 : bc_diff(t, &O[1], &R);
+        if (info || d != 0) {
+            bad = 1;
+            snprintf(why, sizeof why, "%d x %d from %s %dx%d at (%d,%d) to %s %dx%d at "
+                     "(%d,%d): INFO %d, difference %g", m, n, lay[0] ? "layout" : "bc",
+                     gm[0], gn[0], ia, ja, lay[1] ? "layout" : "bc", gm[1], gn[1], ib, jb,
+                     info, d);
+        }
+        for (int x = 0; x < 2; x++) {
+            free(O[x].a);
+            free(H[x].a);
+            if (lay[x]) pumma_layout_destroy(lay[x]);
+        }
+        free(R.a);
+        if (bad && me_world != 0) printf("(process %d) %s\n", me_world, why);
+        MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, gc);
+    }
+#undef RND
+    MPI_Comm_free(&gc);
+    if (nprow > 0) Cblacs_gridexit(ctxt);
+    char what[500];
+    snprintf(what, sizeof what, "PUMMA_P%cGEMR2D between windows of any two descriptors "
+             "(%d cases, %d operands on layouts, 2x3 grid) equals ScaLAPACK's P%cGEMR2D "
+             "on the block-cyclic originals %s", t->letter, ncase, nlay, t->letter, why);
+    verdict(what, bad);
+}
+
 /* ScaLAPACK's error report, replaced as its own testers do (exported
  * with -rdynamic): pumma's P?GEMM and ScaLAPACK's, reached with dlsym,
  * report INFO here instead of aborting, so the two can be compared. */
@@ -1428,6 +1512,7 @@ int main(int argc, char **argv)
     test_layouts();
     test_extreme_layouts();
     for (int i = 0; i < 4; i++) test_gemr2d(&types[i]);
+    for (int i = 0; i < 4; i++) test_gemr2d_any(&types[i]);
     test_errors(types[1].sl);
     test_gemm(types, 4);
     test_any(types, 4);
