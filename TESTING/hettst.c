@@ -458,6 +458,17 @@ static void het_make(const ty_t *t, int ctxt, int layout, int n, het_t *x)
     het_make_mn(t, ctxt, layout, n, n, x);
 }
 
+/* The n block-cyclic originals, their layout copies and layouts (0:
+ * none) of the random-operand groups. */
+static void operands_free(bc_t *O, het_t *H, const int *lay, int n)
+{
+    for (int x = 0; x < n; x++) {
+        free(O[x].a);
+        free(H[x].a);
+        if (lay[x]) pumma_layout_destroy(lay[x]);
+    }
+}
+
 /* Expected elements sent by every process together, from the integer
  * partition (fully connected unless linear). */
 static double formula(const pumma_layout_t *L, int topo)
@@ -885,11 +896,7 @@ static void test_any(ty_t *types, int ntypes)
                          algo == PUMMA_ALGO_HET ? "het" : "het-overlap",
                          topo == PUMMA_TOPO_LINEAR ? "linear" : "full", plan, d);
             }
-            for (int x = 0; x < 3; x++) {
-                free(O[x].a);
-                free(H[x].a);
-                if (lay[x]) pumma_layout_destroy(lay[x]);
-            }
+            operands_free(O, H, lay, 3);
             free(R.a);
             if (bad && me_world != 0) printf("(process %d) %s\n", me_world, why);
             MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, gc);
@@ -1218,11 +1225,7 @@ static void test_gemr2d_any(ty_t *t)
                      gm[0], gn[0], ia, ja, lay[1] ? "layout" : "bc", gm[1], gn[1], ib, jb,
                      info, d);
         }
-        for (int x = 0; x < 2; x++) {
-            free(O[x].a);
-            free(H[x].a);
-            if (lay[x]) pumma_layout_destroy(lay[x]);
-        }
+        operands_free(O, H, lay, 2);
         free(R.a);
         if (bad && me_world != 0) printf("(process %d) %s\n", me_world, why);
         MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, gc);

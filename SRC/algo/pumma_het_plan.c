@@ -17,8 +17,9 @@
  *     plus beta per byte of the larger of what it sends and receives, and
  *     the multiply; het-overlap hides the smaller behind the larger as far
  *     as the machine overlaps (pumma_model_hide), het adds them;
- *   - a remap of sub(C) costs the same terms for its counts, in and out,
- *     with nothing to hide behind.
+ *   - a remap of sub(C) costs the same terms for its counts, in and out
+ *     (relayed along the new layout's line on a linear array), with
+ *     nothing to hide behind.
  * The candidate with the least slowest-process time wins; on ties C's own
  * distribution (no remap). Candidates: C's own; columns (any number of
  * processes); square-corner where it exists for M x N and the speeds.
@@ -245,7 +246,7 @@ static int price(const pumma_problem_t *pb, const pumma_model_t *mo,
  * or back (the same counts). */
 static int price_move(const pumma_problem_t *pb, const pumma_model_t *mo,
                       const pumma_het_opnd_t *C, const pumma_het_opnd_t *D,
-                      double *secs, double *elems)
+                      int topo, double *secs, double *elems)
 {
     const pumma_grid_t *g = pb->g;
     const int np = g->nprow * g->npcol, m = pb->m, n = pb->n;
@@ -265,8 +266,9 @@ static int price_move(const pumma_problem_t *pb, const pumma_model_t *mo,
     double worst = 0;
     if (!rc) {
         const double e = (double)pb->t->size;
-        *elems = sent(x, np, 0, NULL);
-        traffic(x, np, 0, NULL, e, in, out, msgs, 1);
+        const int linear = topo == PUMMA_TOPO_LINEAR;
+        *elems = sent(x, np, linear, D->lay);
+        traffic(x, np, linear, D->lay, e, in, out, msgs, 1);
         for (int q = 0; q < np; q++) {
             /* the local part is copied too */
             const double tq = mo->alpha * msgs[q] / 2 +
@@ -403,7 +405,7 @@ int pumma_het_plan(const pumma_problem_t *pb, const pumma_het_opnd_t *A,
         if (!rc) rc = price(pb, mo, rate, A, B, &P, L, overlap, topo, nslice,
                             &t, &e);
         part_free(&P, np);
-        if (!rc) rc = price_move(pb, mo, C, &D, &tout, &emove);
+        if (!rc) rc = price_move(pb, mo, C, &D, topo, &tout, &emove);
         if (rc) break;
         const int in = !pb->t->is_zero(pb->beta);
         tin = in ? tout : 0;

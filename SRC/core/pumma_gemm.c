@@ -303,13 +303,15 @@ static void het_call(const pumma_type_t *t, int ctxt, const char *transa,
         pumma_side_t sc = pumma_het_window(t, g, &C, 0, 0, m, n);
         pumma_side_t sd = pumma_het_window(t, g, &D, 0, 0, m, n);
         pumma_remap_t *r = NULL;
+        /* on a linear array relayed along the new layout's line, as the
+         * schedule's own messages then are */
         if (!rc && !t->is_zero(beta) &&
-            !(rc = pumma_remap_start(t, g, &sc, &sd, PUMMA_TOPO_FULL, NULL,
+            !(rc = pumma_remap_start(t, g, &sc, &sd, topo, L,
                                      PUMMA_HET_ID_IN(g), &r)))
             rc = pumma_remap_wait(r);
         if (!rc) rc = pumma_het_run(&p, &A, &B, &D, overlap, topo);
-        if (!rc && !(rc = pumma_remap_start(t, g, &sd, &sc, PUMMA_TOPO_FULL,
-                                            NULL, PUMMA_HET_ID_OUT(g), &r)))
+        if (!rc && !(rc = pumma_remap_start(t, g, &sd, &sc, topo, L,
+                                            PUMMA_HET_ID_OUT(g), &r)))
             rc = pumma_remap_wait(r);
         pumma_free(w);
     }
