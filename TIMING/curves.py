@@ -21,17 +21,23 @@ for r in rows:
     fam.setdefault(r["family"], []).append(r)
 fig, ax = plt.subplots(2, 2, figsize=(12, 9))
 
+
+def label(a, xlabel, title, fontsize, ncol=1):
+    """A panel's log2 x axis, its labels and legend."""
+    a.set_xscale("log", base=2)
+    a.set_xlabel(xlabel)
+    a.set_ylabel("efficiency")
+    a.set_title(title)
+    a.legend(fontsize=fontsize, ncol=ncol)
+
+
 a = ax[0][0]
 sh = fam.get("shape", [])
 x = [int(r["p"]) for r in sh]
 for key, style in (("pumma", "-o"), ("sdb", ":"), ("mdb1", ":"),
                    ("mdb2", ":"), ("scalapack", "--s")):
     a.plot(x, [float(r[key]) for r in sh], style, label=key)
-a.set_xscale("log", base=2)
-a.set_xlabel("p (grid p x 1024/p), N = 16384")
-a.set_ylabel("efficiency")
-a.set_title("(a) grid shape, 1024 processes")
-a.legend(fontsize=8)
+label(a, "p (grid p x 1024/p), N = 16384", "(a) grid shape, 1024 processes", 8)
 
 a = ax[0][1]
 by_p = {}
@@ -43,11 +49,7 @@ for P, rs in sorted(by_p.items()):
                    label="pumma %d" % P)
     a.plot(n, [float(r["scalapack"]) for r in rs], "--",
            color=line.get_color(), label="ScaLAPACK %d" % P)
-a.set_xscale("log", base=2)
-a.set_xlabel("N (square grids)")
-a.set_ylabel("efficiency")
-a.set_title("(b) matrix size")
-a.legend(fontsize=7, ncol=2)
+label(a, "N (square grids)", "(b) matrix size", 7, ncol=2)
 
 a = ax[1][0]
 for f in sorted(k for k in fam if k.startswith("iso")):
@@ -57,11 +59,7 @@ for f in sorted(k for k in fam if k.startswith("iso")):
                    label="pumma, %s per process" % f[3:])
     a.plot(P, [float(r["scalapack"]) for r in rs], "--",
            color=line.get_color(), label="ScaLAPACK, %s" % f[3:])
-a.set_xscale("log", base=2)
-a.set_xlabel("processes (N = nloc sqrt(P))")
-a.set_ylabel("efficiency")
-a.set_title("(c) isogranularity")
-a.legend(fontsize=7)
+label(a, "processes (N = nloc sqrt(P))", "(c) isogranularity", 7)
 
 a = ax[1][1]
 rs = fam.get("iso1000", [])
