@@ -1,0 +1,79 @@
+/*
+ * pumma_hier.h -- grids that span clusters (not installed): logical
+ * clusters of processes (pumma_clusters.c) and the schedules that cross
+ * between them (pumma_ecef.c).
+ *
+ * A platform of several clusters (machine rooms, sites) has links of two
+ * kinds: fast inside a cluster, slow (milliseconds, a tenth of the
+ * bandwidth) between clusters. A broadcast that does not know it crosses
+ * the slow links many times; one that does sends the message once to one
+ * process of each cluster (its coordinator), on a schedule built for the
+ * slow links, and each coordinator then broadcasts inside its cluster
+ * with the variant best there (seed 004, section 4.3).
+ */
+#ifndef PUMMA_HIER_H
+#define PUMMA_HIER_H
+
+/*
+ * pumma_clusters_group: logical clusters of n processes from their
+ * latency matrix, as seed 004 (section 3.3) groups the nodes of a grid
+ * after Lowekamp and Beguelin's ECO: processes go together when every
+ * link among them has about the same latency.
+ *   n      (input) number of processes, >= 1.
+ *   lat    (input) n x n, lat[i*n+j] the latency (seconds) between i and
+ *          j; read above the diagonal only (i < j).
+ *   bound  (input) the spread allowed inside a cluster: its largest link
+ *          at most (1 + bound) times its smallest (seed 004: 0.2).
+ *   floor  (input) latencies below it count as `floor` (seconds; 0:
+ *          none): links of a few microseconds differ by more than 20% in
+ *          noise alone, and are one cluster's.
+ *   cl     (output) cl[i] the cluster of process i, numbered from 0 in the
+ *          order of their first members.
+ * Links are taken from the fastest up; each joins the clusters at its two
+ * ends when the union still keeps the bound. Returns the number of
+ * clusters, or -1 when out of memory.
+ */
+int pumma_clusters_group(int n, const double *lat, double bound, double floor,
+                         int *cl);
+
+/* The inter-cluster schedules (pumma_ecef.c). */
+enum {
+    PUMMA_ECEF = 1,      /* Early Completion Edge First (Bhat et al.) */
+    PUMMA_ECEF_LA = 2,   /* ... with a look-ahead at the receiver's next edge */
+    PUMMA_ECEF_LAT = 3   /* ... with the receiver cluster's own broadcast */
+};
+
+/*
+ * pumma_ecef: a broadcast schedule among nc clusters' coordinators,
+ * grown one transfer at a time by the heuristic `kind`. With RT_i the
+ * time sender i is free again (a sender is busy g_ij(m) per message, the
+ * receiver holds it L_ij later), each step takes the pair (i informed, j
+ * not) that minimises
+ *   ECEF       RT_i + g_ij + L_ij
+ *   ECEF-LA    RT_i + g_ij + L_ij + min_{k not informed, k != j} (g_jk + L_jk)
+ *   ECEF-LAt   RT_i + g_ij + L_ij + T_j
+ * (ties: the lower i, then the lower j); then j holds the message at
+ * RT_i + g_ij + L_ij and RT_i grows by g_ij.
+ *   nc      (input) clusters, >= 1; root (input) the one holding the message.
+ *   L, g    (input) nc x nc: latency and gap (seconds, for this message)
+ *           of the link from i to j at [i*nc+j].
+ *   T       (input) nc: each cluster's own broadcast from its coordinator
+ *           (seconds; 0 for a cluster of one); NULL: all 0.
+ *   parent  (output) nc: who sends to j (-1 at the root).
+ *   order   (output) nc: the clusters in the order they are reached
+ *           (order[0] = root); a sender sends to its children in this order.
+ *   arrive  (output) nc: when j's coordinator holds the message (root 0).
+ * Returns the predicted completion, max_j (arrive_j + T_j): a coordinator
+ * broadcasts in its cluster as soon as it holds the message, while it
+ * still forwards it to other clusters (the slow link is not its own).
+ */
+double pumma_ecef(int kind, int nc, int root, const double *L,
+                  const double *g, const double *T, int *parent, int *order,
+                  double *arrive);
+
+/* The heuristic's name ("ecef", "ecef-la", "ecef-lat"); pumma_ecef_kind
+ * the reverse (0: none of them). */
+const char *pumma_ecef_name(int kind);
+int pumma_ecef_kind(const char *name);
+
+#endif

@@ -1,0 +1,293 @@
+/*
+ * hiertst.c -- grids that span clusters (SRC/include/pumma_hier.h): the
+ * logical clusters found from latencies and the inter-cluster broadcast
+ * schedules, each against cases computed by hand from their definitions.
+ *
+ *   mpiexec -n NP ./xhiertst
+ *
+ * One PASSED line per group, the first failures of a failed one, then
+ * `N passed, N failed`; exit status 1 on any failure.
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pumma_hier.h"
+#include "tstgroup.h"
+
+static int me_world;
+
+/* ------------------------------------------------------------ clusters */
+
+/* Seed 004, Table 2: Grid'5000 latencies (microseconds) inside and
+ * between its six logical clusters, and their sizes. C23 is one machine
+ * (no link inside). */
+enum { T2 = 6 };
+static const int t2_size[T2] = {20, 11, 7, 1, 20, 19};
+static const double t2_lat[T2][T2] = {
+    {48.39, 6577.49, 6586.49, 6592.51, 5211.94, 8602.73},
+    {6577.49, 35.52, 59.96, 59.96, 5387.48, 2736.56},
+    {6586.49, 59.96, 60.08, 79.51, 5393.98, 2740.26},
+    {6592.51, 59.96, 79.51, 0, 5405.78, 2745.98},
+    {5211.94, 5387.48, 5393.98, 5405.78, 26.94, 3630.51},
+    {8602.73, 2736.56, 2740.26, 2745.98, 3630.51, 35.04}};
+
+/* 1 when cl groups the n processes exactly as want does (numbers aside). */
+static int same_partition(int n, const int *cl, const int *want)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if ((cl[i] == cl[j]) != (want[i] == want[j])) return 0;
+    return 1;
+}
+
+/* The 78 machines of Table 2, in the order perm gives (perm[k]: the
+ * machine at position k), grouped with the seed's 20% bound. */
+static void table2_case(const char *group, const int *perm)
+{
+    int n = 0, of[128];
+    for (int c = 0; c < T2; c++)
+        for (int k = 0; k < t2_size[c]; k++) of[n++] = c;
+    double *lat = calloc((size_t)n * n, sizeof(double));
+    int cl[128], want[128];
+    for (int a = 0; a < n; a++) {
+        want[a] = of[perm[a]];
+        for (int b = 0; b < n; b++)
+            lat[a * n + b] = t2_lat[of[perm[a]]][of[perm[b]]] * 1e-6;
+    }
+    int nc = pumma_clusters_group(n, lat, 0.2, 0, cl);
+    check(nc == 6, group, "%d clusters, want 6 (C1 C21 C22 C23 C3 C4)", nc);
+    check(same_partition(n, cl, want), group,
+          "the clusters are not Table 2's");
+    /* numbered by first member */
+    int seen = -1;
+    for (int a = 0; a < n; a++) {
+        check(cl[a] <= seen + 1, group, "cluster %d before %d", cl[a],
+              seen + 1);
+        if (cl[a] > seen) seen = cl[a];
+    }
+    free(lat);
+}
+
+static void test_clusters(void)
+{
+    const char *G = "clusters: seed 004 Table 2, 78 machines into its six";
+    int perm[128];
+    for (int i = 0; i < 78; i++) perm[i] = i;
+    table2_case(G, perm);
+    group_end(G);
+
+    G = "clusters: Table 2 with the machines shuffled";
+    unsigned s = 12345;
+    for (int i = 77; i > 0; i--) {
+        s = s * 1103515245u + 12345u;
+        int j = (int)((s >> 8) % (unsigned)(i + 1)), x = perm[i];
+        perm[i] = perm[j];
+        perm[j] = x;
+    }
+    table2_case(G, perm);
+    group_end(G);
+
+    /* Three machines, links 1.0 (a-b), 1.1 (a-c), 1.25 (b-c): a and b
+     * join; {a,b,c} would spread 1.25 > 1.2, so c stays alone; a bound
+     * of 0.25 takes all three. */
+    G = "clusters: the bound, by hand";
+    {
+        const double lat[9] = {0, 1.0, 1.1, 1.0, 0, 1.25, 1.1, 1.25, 0};
+        int cl[3];
+        int nc = pumma_clusters_group(3, lat, 0.2, 0, cl);
+        check(nc == 2 && cl[0] == 0 && cl[1] == 0 && cl[2] == 1, G,
+              "bound 0.2: %d clusters (%d %d %d), want 2 (0 0 1)", nc, cl[0],
+              cl[1], cl[2]);
+        nc = pumma_clusters_group(3, lat, 0.25, 0, cl);
+        check(nc == 1, G, "bound 0.25: %d clusters, want 1", nc);
+        /* one process, and none */
+        check(pumma_clusters_group(1, lat, 0.2, 0, cl) == 1 && cl[0] == 0,
+              G, "one process is one cluster");
+        check(pumma_clusters_group(0, lat, 0.2, 0, cl) == 0, G,
+              "no process, no cluster");
+    }
+    group_end(G);
+
+    /* Eight processes in two rooms: 20 to 60 us inside (noise), 4 ms
+     * between. Without a floor the noise splits the rooms; with 100 us
+     * every link inside one counts alike. */
+    G = "clusters: the floor keeps LAN noise in one cluster";
+    {
+        double lat[64];
+        int cl[8], want[8];
+        unsigned r = 7;
+        for (int i = 0; i < 8; i++) want[i] = i % 2;   /* interleaved rooms */
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 8; j++) {
+                r = r * 1103515245u + 12345u;
+                double noise = 20e-6 + 40e-6 * (double)((r >> 8) % 1000) / 1000;
+                lat[i * 8 + j] = want[i] == want[j] ? noise : 4e-3 + noise;
+            }
+        int nc = pumma_clusters_group(8, lat, 0.2, 0, cl);
+        check(nc > 2, G, "no floor: %d clusters; the noise should split", nc);
+        nc = pumma_clusters_group(8, lat, 0.2, 100e-6, cl);
+        check(nc == 2 && same_partition(8, cl, want), G,
+              "floor 100 us: %d clusters, want the two rooms", nc);
+    }
+    group_end(G);
+}
+
+/* ------------------------------------------------------------ schedules */
+
+/* The schedule's own consistency: a tree from root, each cluster reached
+ * after its parent's free time plus the edge, completion = max(arrive + T). */
+static void tree_ok(const char *G, int nc, int root, const double *L,
+                    const double *g, const double *T, const int *parent,
+                    const int *order, const double *arrive, double done)
+{
+    int seen[16] = {0};
+    check(order[0] == root && parent[root] == -1 && arrive[root] == 0, G,
+          "the root is not first");
+    double free_at[16] = {0}, most = 0;
+    for (int s = 0; s < nc; s++) {
+        int j = order[s];
+        check(j >= 0 && j < nc && !seen[j], G, "order[%d] = %d repeats", s, j);
+        if (j < 0 || j >= nc) return;
+        seen[j] = 1;
+        if (s > 0) {
+            int p = parent[j];
+            check(p >= 0 && p < nc && seen[p], G,
+                  "%d's parent %d is not reached before it", j, p);
+            if (p < 0 || p >= nc) return;
+            double t = free_at[p] + g[p * nc + j] + L[p * nc + j];
+            check(fabs(arrive[j] - t) <= 1e-12 * (1 + t), G,
+                  "%d arrives at %g, its parent's schedule says %g", j,
+                  arrive[j], t);
+            free_at[p] += g[p * nc + j];
+            free_at[j] = arrive[j];
+        }
+        double c = arrive[j] + (T ? T[j] : 0);
+        if (c > most) most = c;
+    }
+    check(fabs(done - most) <= 1e-12 * (1 + most), G,
+          "completion %g, max(arrive + T) = %g", done, most);
+}
+
+static void test_schedules(void)
+{
+    int parent[16], order[16];
+    double arrive[16];
+
+    /* Three clusters, root 0: links 0-1 and 0-2 of 5, 1-2 of 1, every
+     * message a gap of 2. ECEF: 0->1 ends at 7 (tie with 0->2: the lower
+     * j), then 0->2 at 2+2+5 = 9 (1->2 would end at 7+2+1 = 10). */
+    const char *G = "ecef: three clusters, by hand";
+    {
+        const double L[9] = {0, 5, 5, 5, 0, 1, 5, 1, 0};
+        const double g[9] = {2, 2, 2, 2, 2, 2, 2, 2, 2};
+        double t = pumma_ecef(PUMMA_ECEF, 3, 0, L, g, NULL, parent, order,
+                              arrive);
+        check(t == 9 && order[1] == 1 && order[2] == 2 && parent[1] == 0 &&
+                  parent[2] == 0 && arrive[1] == 7 && arrive[2] == 9,
+              G, "t %g order %d %d parents %d %d arrive %g %g", t, order[1],
+              order[2], parent[1], parent[2], arrive[1], arrive[2]);
+        tree_ok(G, 3, 0, L, g, NULL, parent, order, arrive, t);
+        /* The clusters' own broadcasts T = (0, 10, 1): ECEF ignores them,
+         * 0->1 then 0->2, done at max(7 + 10, 9 + 1) = 17. ECEF-LAt: 0->1
+         * scores 7 + 10, 0->2 7 + 1: 0->2 first (arrive 7); then 0->1 at
+         * 2+2+5 = 9 (+10: 19) against 2->1 at 7+2+1 = 10 (+10: 20): done at
+         * max(9 + 10, 7 + 1) = 19. */
+        const double T[3] = {0, 10, 1};
+        t = pumma_ecef(PUMMA_ECEF, 3, 0, L, g, T, parent, order, arrive);
+        check(t == 17 && order[1] == 1, G, "ECEF with T: t %g, first %d", t,
+              order[1]);
+        t = pumma_ecef(PUMMA_ECEF_LAT, 3, 0, L, g, T, parent, order, arrive);
+        check(t == 19 && order[1] == 2 && order[2] == 1 && parent[1] == 0 &&
+                  arrive[2] == 7 && arrive[1] == 9,
+              G, "ECEF-LAt: t %g order %d %d parent[1] %d arrive %g %g", t,
+              order[1], order[2], parent[1], arrive[2], arrive[1]);
+        tree_ok(G, 3, 0, L, g, T, parent, order, arrive, t);
+        /* from root 2: 2->1 at 0+2+1 = 3, then 1->0 at 3+2+5 = 10 against
+         * 2->0 at 2+2+5 = 9 */
+        t = pumma_ecef(PUMMA_ECEF, 3, 2, L, g, NULL, parent, order, arrive);
+        check(t == 9 && order[0] == 2 && order[1] == 1 && parent[0] == 2, G,
+              "root 2: t %g order %d %d %d parent[0] %d", t, order[0],
+              order[1], order[2], parent[0]);
+    }
+    group_end(G);
+
+    /* Four clusters, gap 1 everywhere, latencies 0-1 1, 0-2 2, 0-3 10,
+     * 1-2 10, 1-3 10, 2-3 1. ECEF: 0->1 (2), 0->2 (1+1+2 = 4), 2->3
+     * (4+1+1 = 6): done at 6. ECEF-LA looks past the receiver: 0->1
+     * scores 2 + 11, 0->2 3 + 2 (2 reaches 3 in 1+1), 0->3 11 + 2: 0->2
+     * first (3); then 0->1 3 + 11 = 14 beats 2->3 5 + 11 = 16; 2->3 last
+     * at 3+1+1 = 5: done at 5. */
+    G = "ecef-la: the look-ahead, by hand";
+    {
+        const double L[16] = {0, 1, 2, 10, 1, 0, 10, 10,
+                              2, 10, 0, 1, 10, 10, 1, 0};
+        double g[16];
+        for (int i = 0; i < 16; i++) g[i] = 1;
+        double t = pumma_ecef(PUMMA_ECEF, 4, 0, L, g, NULL, parent, order,
+                              arrive);
+        check(t == 6 && order[1] == 1 && order[2] == 2 && order[3] == 3 &&
+                  parent[3] == 2,
+              G, "ECEF: t %g order %d %d %d parent[3] %d", t, order[1],
+              order[2], order[3], parent[3]);
+        tree_ok(G, 4, 0, L, g, NULL, parent, order, arrive, t);
+        t = pumma_ecef(PUMMA_ECEF_LA, 4, 0, L, g, NULL, parent, order,
+                       arrive);
+        check(t == 5 && order[1] == 2 && order[2] == 1 && order[3] == 3 &&
+                  parent[1] == 0 && parent[3] == 2 && arrive[2] == 3 &&
+                  arrive[1] == 3 && arrive[3] == 5,
+              G, "ECEF-LA: t %g order %d %d %d arrive %g %g %g", t, order[1],
+              order[2], order[3], arrive[1], arrive[2], arrive[3]);
+        tree_ok(G, 4, 0, L, g, NULL, parent, order, arrive, t);
+    }
+    group_end(G);
+
+    /* Random platforms: every heuristic gives a tree whose times follow
+     * its own rule; one cluster is the root alone. */
+    G = "ecef: random platforms keep the schedule's rules";
+    {
+        unsigned r = 99;
+        for (int rep = 0; rep < 200; rep++) {
+            int nc = 1 + rep % 12, root = rep % nc;
+            double L[144], g[144], T[12];
+            for (int i = 0; i < nc * nc; i++) {
+                r = r * 1103515245u + 12345u;
+                L[i] = 1e-3 * (1 + (r >> 8) % 9);
+                r = r * 1103515245u + 12345u;
+                g[i] = 1e-3 * (1 + (r >> 8) % 5);
+            }
+            for (int j = 0; j < nc; j++) {
+                r = r * 1103515245u + 12345u;
+                T[j] = 1e-3 * ((r >> 8) % 7);
+            }
+            for (int k = PUMMA_ECEF; k <= PUMMA_ECEF_LAT; k++) {
+                double t = pumma_ecef(k, nc, root, L, g, T, parent, order,
+                                      arrive);
+                tree_ok(G, nc, root, L, g, T, parent, order, arrive, t);
+            }
+        }
+        check(pumma_ecef_kind("ecef-lat") == PUMMA_ECEF_LAT &&
+                  pumma_ecef_kind("ecef-la") == PUMMA_ECEF_LA &&
+                  pumma_ecef_kind("ecef") == PUMMA_ECEF &&
+                  pumma_ecef_kind("ecefx") == 0 &&
+                  strcmp(pumma_ecef_name(PUMMA_ECEF_LA), "ecef-la") == 0,
+              G, "names");
+    }
+    group_end(G);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me_world);
+    if (me_world == 0) {
+        test_clusters();
+        test_schedules();
+        printf("%d passed, %d failed\n", npass, nfail);
+    }
+    int f = nfail;
+    MPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return f ? 1 : 0;
+}
