@@ -47,6 +47,7 @@
 #define _POSIX_C_SOURCE 200809L /* alarm, nanosleep */
 #include <complex.h>
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <float.h>
 #include <math.h>
 #include <mpi.h>
@@ -538,13 +539,18 @@ static int check(const type_t *t, const grid_t *g, kase_t *c, char *why,
 
 static char current[400];    /* for the watchdog */
 
+/* Names the batch, and where this process is stuck: the stack, as
+ * offsets into the program (addr2line -f -e xstresstst OFFSET names the
+ * functions pumma keeps static). */
 static void watchdog(int sig)
 {
     static const char msg[] = "xstresstst: watchdog: no progress in ";
+    void *bt[48];
     (void)sig;
     if (write(2, msg, sizeof msg - 1) < 0 ||
         write(2, current, strlen(current)) < 0 || write(2, "\n", 1) < 0)
         _exit(3);
+    backtrace_symbols_fd(bt, backtrace(bt, 48), 2);
     _exit(3);
 }
 
@@ -601,6 +607,10 @@ int main(int argc, char **argv)
         }
     }
     signal(SIGALRM, watchdog);
+    {   /* backtrace() loads its unwinder on first use: not in the handler */
+        void *bt[2];
+        (void)backtrace(bt, 2);
+    }
 
     /* Every grid of 2..np processes, both orders. */
     int shapes[4 * MAXNP][2], nshapes = 0;
