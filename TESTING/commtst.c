@@ -21,6 +21,10 @@
  *              and test() reports done;
  *   shift      slabs of different sizes per process (one empty) rolled round
  *              the ring in both directions until they come home.
+ * hier (the two-level broadcast) runs all of these on each communicator
+ * also split into clusters: none, thirds, ranks dealt round three
+ * clusters, every rank alone; the links between them and inside priced so
+ * the schedules and the variants inside differ from cluster to cluster.
  * small: messages beyond pumma_count_max (MPI's int, INT_MAX elements)
  * go as derived types or in pieces, which only messages of 8+ GB would
  * show; this run lowers it to 1000 elements (the hook is the library's
@@ -47,6 +51,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pumma_hier.h"
 #include "pumma_internal.h"
 
 /* SENTINEL fills what must not be written; data that is sent carries
@@ -214,6 +219,7 @@ typedef struct setup {
     int is_reduce;
     MPI_Comm comm;
     int np, me, count, segment;
+    const pumma_hier_line_t *hier;     /* hier: the clusters, or NULL */
 } setup_t;
 
 /* A collective of this setup with the given root; buffers filled. */
@@ -228,6 +234,7 @@ static void coll_init(const setup_t *s, pumma_coll_t *c, int root, int seed,
     c->comm = s->comm;
     c->tag = next_tag();
     c->segment = s->segment;
+    c->hier = s->hier;
     c->buf = guarded(s->t, s->count);
     if (!s->is_reduce) {
         if (s->me == root) fill(s->t, c->buf, s->count, seed);
@@ -320,6 +327,40 @@ static void case_multi(const setup_t *s, int mdb2_order)
         }
 }
 
+/* The clusters of map m over np ranks (hier): 0 none, 1 thirds, 2 dealt
+ * round three, 3 every rank alone. */
+enum { NMAPS = 4 };
+static int cluster_of(int m, int np, int r)
+{
+    return m == 1 ? r * 3 / np : m == 2 ? r % 3 : m == 3 ? r : 0;
+}
+
+/* A made-up platform of up to MAXNP clusters: links between them of
+ * different latencies and bandwidths, and inside models that make the
+ * variants' costs differ (so the clusters choose differently). */
+static pumma_hier_grid_t platform;
+static void platform_init(void)
+{
+    enum { NC = MAXNP };
+    static double v[2 * NC * NC];
+    static pumma_model_t inside[NC];
+    platform.nc = NC;
+    platform.lat = v;
+    platform.beta = v + NC * NC;
+    platform.inside = inside;
+    for (int a = 0; a < NC; a++)
+        for (int b = 0; b < NC; b++) {
+            v[a * NC + b] = 1e-3 * (1 + (a + b) % 4);
+            v[NC * NC + a * NC + b] = 1e-8 * (1 + (a * b) % 3);
+        }
+    for (int c = 0; c < NC; c++) {
+        inside[c].alpha = c % 2 ? 5e-6 : 2e-4;
+        inside[c].beta = c % 3 ? 1e-9 : 1e-10;
+        inside[c].overlap = 1;
+        inside[c].valid = 1;
+    }
+}
+
 /* Every case of one collective variant and type, on this process's
  * communicators. */
 static void run_coll(const pumma_coll_ops_t *ops, const pumma_type_t *t,
@@ -337,14 +378,27 @@ static void run_coll(const pumma_coll_ops_t *ops, const pumma_type_t *t,
     const int above[][2] = {{2000, 0}, {3001, 0}, {3001, 700}};
     const int (*cases)[2] = small ? above : all;
     const int ncs = small ? 3 : (int)(sizeof all / sizeof all[0]);
-    for (int np = 1; np <= wsize && np <= MAXNP; np++) {
+    const int nmaps = !is_reduce && strcmp(ops->name, "hier") == 0 ? NMAPS : 1;
+    for (int np = 1; np <= wsize && np <= MAXNP; np++)
+      for (int map = 0; map < nmaps; map++) {
+        pumma_hier_line_t line = {0};
+        line.sub = MPI_COMM_NULL;
+        int hier_on = 0;
+        if (map > 0 && comms[np] != MPI_COMM_NULL) {
+            int gc[MAXNP], me;
+            MPI_Comm_rank(comms[np], &me);
+            for (int r = 0; r < np; r++) gc[r] = cluster_of(map, np, r);
+            if (pumma_hier_line_make(&line, &platform, comms[np], np, gc, me))
+                fail("hier: the clusters' line could not be made");
+            hier_on = line.nc > 1;
+        }
         for (int ic = 0; ic < ncs; ic++) {
             if (brief && cases[ic][0] == big) continue;
             setup_t s = {ops, t, is_reduce, comms[np], np, -1,
-                         cases[ic][0], cases[ic][1]};
+                         cases[ic][0], cases[ic][1], hier_on ? &line : NULL};
             int ntags = np + 2 * (np + 1);
-            describe("%s %s %c np=%d count=%d segment=%d", kind, ops->name,
-                     t->letter, np, s.count, s.segment);
+            describe("%s %s %c np=%d count=%d segment=%d clusters %d", kind,
+                     ops->name, t->letter, np, s.count, s.segment, map);
             if (s.comm == MPI_COMM_NULL) {     /* not in this one */
                 ntag += ntags;
                 rest();
@@ -352,23 +406,24 @@ static void run_coll(const pumma_coll_ops_t *ops, const pumma_type_t *t,
             }
             MPI_Comm_rank(s.comm, &s.me);
             for (int root = 0; root < np; root++) {
-                describe("%s %s %c np=%d count=%d segment=%d root=%d",
-                         kind, ops->name, t->letter, np, s.count,
-                         s.segment, root);
+                describe("%s %s %c np=%d count=%d segment=%d root=%d "
+                         "clusters %d", kind, ops->name, t->letter, np,
+                         s.count, s.segment, root, map);
                 case_single(&s, root, (root + ic) % 2);
                 ncases++;
             }
             for (int order = 0; order < 2; order++) {
                 describe("%s %s %c np=%d count=%d segment=%d "
-                         "back-to-back, %s", kind, ops->name, t->letter,
-                         np, s.count, s.segment,
+                         "clusters %d back-to-back, %s", kind, ops->name,
+                         t->letter, np, s.count, s.segment, map,
                          order ? "own root last" : "reverse order");
                 case_multi(&s, order);
                 ncases++;
             }
             rest();
         }
-    }
+        pumma_hier_line_free(&line);
+      }
 }
 
 /* -------------------------------------------------------------- shifts */
@@ -485,6 +540,7 @@ int main(int argc, char **argv)
         }
     }
     if (small) pumma_count_max = 1000;
+    platform_init();
     double t0 = MPI_Wtime();
     int passed = 0, failed = 0;
 

@@ -5,6 +5,13 @@
  *
  *   mpiexec -n NP ./xhiertst
  *
+ * With NP >= 4 also on grids: clusters set with PUMMA_GRID_CLUSTERS and
+ * read back; PDGEMM, whose broadcasts then go in two levels (plan
+ * bcast=hier), equal to the last bit to the same call with one level
+ * forced; the two-level plan's schedule against pumma_ecef on the
+ * measured links; and whatever PUMMA_CLUSTERS (if set: run-hier sets
+ * measure on its second run) finds is a partition of the grid.
+ *
  * One PASSED line per group, the first failures of a failed one, then
  * `N passed, N failed`; exit status 1 on any failure.
  */
@@ -13,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pumma.h"
 #include "pumma_hier.h"
 #include "tstgroup.h"
 
@@ -277,15 +285,215 @@ static void test_schedules(void)
     group_end(G);
 }
 
+/* ------------------------------------------------------------ on grids */
+
+void Cblacs_get(int, int, int *);
+void Cblacs_gridinit(int *, const char *, int, int);
+void Cblacs_gridexit(int);
+int numroc_(const int *, const int *, const int *, const int *, const int *);
+void descinit_(int *, const int *, const int *, const int *, const int *,
+               const int *, const int *, const int *, const int *, int *);
+
+/* 1 on every process when ok is 1 on all of comm. */
+static int all_ok(int ok, MPI_Comm comm)
+{
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
+    return ok;
+}
+
+/* C := A*B + C on a P x Q grid with the given broadcast code (0: pumma's
+ * choice), into c (local, lld x nl); the plan into plan. */
+static int gemm_on(int ctxt, int P, int Q, int myr, int myc, int n, int bc,
+                   double *c, char *plan, size_t len)
+{
+    const int nb = 4, zero = 0, one = 1;
+    const int ml = numroc_(&n, &nb, &myr, &zero, &P);
+    const int nl = numroc_(&n, &nb, &myc, &zero, &Q);
+    const int lld = ml > 1 ? ml : 1;
+    int desc[9], info;
+    descinit_(desc, &n, &n, &nb, &nb, &zero, &zero, &ctxt, &lld, &info);
+    double *a = malloc(sizeof(double) * (size_t)lld * (nl > 0 ? nl : 1) * 2);
+    double *b = a + (size_t)lld * (nl > 0 ? nl : 1);
+    for (int j = 0; j < nl; j++)
+        for (int i = 0; i < ml; i++) {
+            /* global indices: entries that differ in their last bits */
+            int gi = (i / nb * P + myr) * nb + i % nb;
+            int gj = (j / nb * Q + myc) * nb + j % nb;
+            a[i + (size_t)j * lld] = 1.0 / (1 + gi + 2 * gj);
+            b[i + (size_t)j * lld] = 1.0 / (3 + 2 * gi + gj);
+            c[i + (size_t)j * lld] = 0.25 * gi - gj;
+        }
+    pumma_options_t o = {PUMMA_ALGO_MDB2, bc, 0, 0, 0, 0};
+    const double al = 1, be = 1;
+    pumma_pdgemm_opts("N", "N", &n, &n, &n, &al, a, &one, &one, desc, b,
+                      &one, &one, desc, &be, c, &one, &one, desc, &o, &info);
+    snprintf(plan, len, "%s", pumma_last_plan());
+    free(a);
+    return info;
+}
+
+static void test_grids(int np)
+{
+    const char *G = "grid: clusters set, read back, and PDGEMM in two levels";
+    const int P = 2, Q = np / 2;
+    int ctxt, nprow, npcol, myr, myc;
+    Cblacs_get(-1, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", P, Q);
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &myr, &myc);
+    int in = nprow > 0, ok = 1;
+    if (in) {
+        /* three clusters along each row (one if Q < 3), rows alike: the
+         * rows span clusters, the columns do not */
+        int cl[64], got[64], nc, info;
+        for (int p = 0; p < P; p++)
+            for (int q = 0; q < Q; q++) cl[p * Q + q] = 10 + q * 3 / Q;
+        PUMMA_F77(pumma_grid_clusters, PUMMA_GRID_CLUSTERS)(&ctxt, cl, &info);
+        ok &= info == 0;
+        PUMMA_F77(pumma_grid_clusters_get, PUMMA_GRID_CLUSTERS_GET)(
+            &ctxt, got, &nc, &info);
+        ok &= info == 0 && nc == (Q >= 3 ? 3 : Q);
+        for (int q = 0; q < P * Q; q++)
+            for (int r = 0; r < P * Q; r++)
+                ok &= (got[q] == got[r]) == (cl[q] == cl[r]);
+        check(ok, G, "clusters read back differ (nc %d)", nc);
+        /* bad input */
+        int bad[64];
+        for (int q = 0; q < P * Q; q++) bad[q] = q == 1 ? -1 : 0;
+        PUMMA_F77(pumma_grid_clusters, PUMMA_GRID_CLUSTERS)(&ctxt, bad, &info);
+        check(info == -2, G, "a negative cluster: INFO %d, want -2", info);
+        int none = -1;
+        PUMMA_F77(pumma_grid_clusters_get, PUMMA_GRID_CLUSTERS_GET)(
+            &none, got, &nc, &info);
+        check(info == -1, G, "a bad context: INFO %d, want -1", info);
+
+        const int n = 37;
+        static double c1[64 * 64], c2[64 * 64];    /* zero past the part */
+        char p1[200], p2[200];
+        int i1 = gemm_on(ctxt, P, Q, myr, myc, n, 0, c1, p1, sizeof p1);
+        int i2 = gemm_on(ctxt, P, Q, myr, myc, n, PUMMA_BCAST_BINOMIAL, c2,
+                         p2, sizeof p2);
+        check(i1 == 0 && i2 == 0, G, "INFO %d, %d", i1, i2);
+        check(strstr(p1, "bcast=hier") != NULL, G, "plan \"%s\": not hier",
+              p1);
+        check(strstr(p2, "bcast=binomial") != NULL, G,
+              "plan \"%s\": binomial asked", p2);
+        check(memcmp(c1, c2, sizeof(double) * 64 * 64) == 0, G,
+              "two levels and one differ in C");
+    }
+    if (!all_ok(!group_fail, MPI_COMM_WORLD)) group_fail = group_fail ? group_fail : 1;
+    if (me_world == 0) group_end(G);
+    else group_fail = 0;
+
+    /* The plan on a row of the grid: the schedule is pumma_ecef's on the
+     * links measured (same on every process), the root's cluster is
+     * coordinated by the root, the others by their lowest rank. */
+    G = "grid: the two-level plan follows the measured links";
+    if (in && Q >= 3) {
+        const pumma_grid_t *g = pumma_grid_enter(ctxt);
+        const pumma_hier_line_t *L = pumma_hier_line_of(g, g->row);
+        check(L && L->nc == 3, G, "the row's clusters: %d", L ? L->nc : 0);
+        const pumma_hier_line_t *Lc = pumma_hier_line_of(g, g->col);
+        check(Lc == NULL, G, "a column inside one cluster has no line");
+        for (int root = 0; L && root < Q; root++) {
+            int parent[8], order[8], coord[8], chosen = 0, p2[8], o2[8];
+            const pumma_coll_ops_t *local[8];
+            double arrive[8], Lt[64], gg[64], T[8];
+            const double bytes = 512 * 1024;
+            double t = pumma_hier_plan(L, root, bytes, 0, parent, order,
+                                       coord, local, &chosen);
+            const pumma_hier_grid_t *h = L->h;
+            for (int a = 0; a < 3; a++) {
+                for (int b = 0; b < 3; b++) {
+                    int ga = L->gcl[a], gb = L->gcl[b];
+                    Lt[a * 3 + b] = a == b ? 0 : h->lat[ga * h->nc + gb];
+                    gg[a * 3 + b] = a == b ? 0 : bytes * h->beta[ga * h->nc + gb];
+                }
+                T[a] = L->size[a] > 1 ? local[a]->cost(&h->inside[L->gcl[a]],
+                                                       L->size[a], bytes, 0)
+                                      : 0;
+            }
+            double best = -1;
+            for (int k = PUMMA_ECEF; k <= PUMMA_ECEF_LAT; k++) {
+                double tk = pumma_ecef(k, 3, L->cl[root], Lt, gg, T, p2, o2,
+                                       arrive);
+                if (best < 0 || tk < best) best = tk;
+                if (k == chosen)
+                    check(!memcmp(p2, parent, sizeof(int) * 3) &&
+                              !memcmp(o2, order, sizeof(int) * 3),
+                          G, "root %d: the schedule is not %s's", root,
+                          pumma_ecef_name(k));
+            }
+            check(t == best && chosen >= PUMMA_ECEF, G,
+                  "root %d: predicted %g, the best heuristic's %g", root, t,
+                  best);
+            check(coord[L->cl[root]] == root, G,
+                  "root %d does not coordinate its cluster", root);
+            for (int c = 0; c < 3; c++)
+                check(c == L->cl[root] || coord[c] == L->coord[c], G,
+                      "cluster %d's coordinator %d, its lowest rank %d", c,
+                      coord[c], L->coord[c]);
+            /* each variant inside is the fastest its cluster's model prices */
+            for (int c = 0; c < 3; c++) {
+                const pumma_coll_ops_t *v;
+                for (int i = 0; L->size[c] > 1 &&
+                                (v = pumma_comm_at(PUMMA_BCAST_TABLE, i));
+                     i++)
+                    if (strcmp(v->name, "hier"))
+                        check(v->cost(&h->inside[L->gcl[c]], L->size[c],
+                                      bytes, 0) >= T[c],
+                              G, "cluster %d: %s prices below the chosen %s",
+                              c, v->name, local[c]->name);
+            }
+        }
+    }
+    if (!all_ok(!group_fail, MPI_COMM_WORLD)) group_fail = group_fail ? group_fail : 1;
+    if (me_world == 0) group_end(G);
+    else group_fail = 0;
+    if (in) Cblacs_gridexit(ctxt);
+
+    /* PUMMA_CLUSTERS (measure on run-hier's second run): a partition. */
+    G = "grid: PUMMA_CLUSTERS's clusters partition the grid";
+    Cblacs_get(-1, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Col", P, Q);
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &myr, &myc);
+    if (nprow > 0) {
+        int got[64], nc = 0, info;
+        PUMMA_F77(pumma_grid_clusters_get, PUMMA_GRID_CLUSTERS_GET)(
+            &ctxt, got, &nc, &info);
+        int seen = -1, fine = info == 0 && nc >= 1 && nc <= P * Q;
+        for (int q = 0; q < P * Q; q++) {
+            fine &= got[q] >= 0 && got[q] <= seen + 1;
+            if (got[q] > seen) seen = got[q];
+        }
+        check(fine && seen + 1 == nc, G, "INFO %d, nc %d, numbers up to %d",
+              info, nc, seen);
+        const char *e = getenv("PUMMA_CLUSTERS");
+        if (me_world == 0)
+            printf("PUMMA_CLUSTERS=%s: %d cluster(s) on this machine\n",
+                   e ? e : "(unset)", nc);
+        static double c1[64 * 64];
+        char p1[200];
+        check(gemm_on(ctxt, P, Q, myr, myc, 29, 0, c1, p1, sizeof p1) == 0,
+              G, "PDGEMM failed");
+        Cblacs_gridexit(ctxt);
+    }
+    if (!all_ok(!group_fail, MPI_COMM_WORLD)) group_fail = group_fail ? group_fail : 1;
+    if (me_world == 0) group_end(G);
+    else group_fail = 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me_world);
+    int np;
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (me_world == 0) {
         test_clusters();
         test_schedules();
-        printf("%d passed, %d failed\n", npass, nfail);
     }
+    if (np >= 4) test_grids(np > 64 ? 64 : np - np % 2);
+    if (me_world == 0) printf("%d passed, %d failed\n", npass, nfail);
     int f = nfail;
     MPI_Bcast(&f, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Finalize();

@@ -5,6 +5,7 @@
 #define PUMMA_ALGO_H
 
 #include "pumma_comm.h"
+#include "pumma_hier.h"
 
 void pumma_presort_cols(const pumma_type_t *t, char op, int st,
                         const pumma_groups_t *g, int m, const void *src,
@@ -48,6 +49,7 @@ static inline pumma_coll_t pumma_coll_of(const pumma_problem_t *p, void *buf,
     c.comm = comm;
     c.tag = tag;
     c.dec = p->g->model.dec;
+    c.hier = pumma_hier_line_of(p->g, comm);
     return c;
 }
 

@@ -99,10 +99,29 @@ int pumma_bcast_tree_start(pumma_coll_t *c,
         MPI_Comm_rank(c->comm, &me) != MPI_SUCCESS)
         return PUMMA_EMPI;
     if (np == 1 || c->count <= 0) return PUMMA_OK;
+    int parent, *kids = malloc(sizeof(int) * (size_t)np);
+    if (!kids) return PUMMA_ENOMEM;
+    int nkids = shape(np, c->root, me, &parent, kids);
+    int rc = pumma_bcast_tree_start_at(c, parent, kids, nkids, segment);
+    free(kids);
+    return rc;
+}
 
-    tree_t *t = malloc(sizeof(tree_t) + sizeof(int) * (size_t)np);
+/* The same on a tree the caller gives: this process's parent (-1: it
+ * holds the message) and its nkids children in sending order (ranks in
+ * c->comm). A process outside the tree passes parent -1 and no child. */
+int pumma_bcast_tree_start_at(pumma_coll_t *c, int parent, const int *kids,
+                              int nkids, int segment)
+{
+    c->req[0] = c->req[1] = MPI_REQUEST_NULL;
+    c->priv = NULL;
+    c->state = FREED;
+    if (c->count <= 0 || (parent < 0 && nkids == 0)) return PUMMA_OK;
+    tree_t *t = malloc(sizeof(tree_t) + sizeof(int) * (size_t)nkids);
     if (!t) return PUMMA_ENOMEM;
-    t->nkids = shape(np, c->root, me, &t->parent, t->kids);
+    t->parent = parent;
+    t->nkids = nkids;
+    for (int j = 0; j < nkids; j++) t->kids[j] = kids[j];
     pumma_coll_cut(c->count, segment, &t->npieces, &t->piece);
     t->next = t->nsend = t->sdone = 0;
     int esize = 0;
@@ -128,6 +147,28 @@ int pumma_bcast_tree_start(pumma_coll_t *c,
         if (pumma_irecv(at(c, t, k), len(c, t, k), c->dt, t->parent, c->tag,
                         c->comm, &t->rreq[k]) != MPI_SUCCESS)
             return PUMMA_EMPI;
+    return PUMMA_OK;
+}
+
+/* 1 when this process holds the whole message (its forwards may still be
+ * in flight). */
+int pumma_bcast_tree_received(const pumma_coll_t *c)
+{
+    const tree_t *t = c->priv;
+    return c->state != ACTIVE || t->next == t->npieces;
+}
+
+/* Receive (and forward) the rest of the message, leaving the forwards in
+ * flight for test() or wait(). */
+int pumma_bcast_tree_wait_received(pumma_coll_t *c)
+{
+    tree_t *t = c->priv;
+    if (c->state != ACTIVE) return PUMMA_OK;
+    while (t->next < t->npieces) {
+        if (MPI_Wait(&t->rreq[t->next], MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return PUMMA_EMPI;
+        if (forward(c, t, t->next++)) return PUMMA_EMPI;
+    }
     return PUMMA_OK;
 }
 

@@ -10,6 +10,8 @@
  * A segment the call asks for (PUMMA_SEGMENT, the per-call option) wins
  * over the decision's: it is already in c->segment.
  */
+#include <string.h>
+
 #include "pumma_comm.h"
 #include "pumma_decide.h"
 
@@ -21,6 +23,9 @@ static int start_op(pumma_table_kind_t op, pumma_coll_t *c)
     const double bytes = (double)c->count * esize;
     pumma_decision_t d;
     pumma_decide(c->dec, op, np, bytes, esize, &d);
+    /* hier delegates to auto on one cluster: a decision file naming it
+     * (edited by hand) must not send it back */
+    if (strcmp(d.v->name, "hier") == 0) d.v = pumma_comm_at(op, 0);
     c->via = d.v;
     if (c->segment <= 0 && d.seg > 0)
         c->segment = d.seg >= esize ? (int)(d.seg / esize) : 1;

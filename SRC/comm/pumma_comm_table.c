@@ -9,14 +9,15 @@
 extern const pumma_coll_ops_t pumma_bcast_mpi, pumma_bcast_ring_inc,
     pumma_bcast_ring_dec, pumma_bcast_ring_split, pumma_bcast_mst,
     pumma_bcast_binomial, pumma_bcast_binary, pumma_bcast_pipeline,
-    pumma_bcast_linear;
+    pumma_bcast_linear, pumma_bcast_hier;
 extern const pumma_coll_ops_t pumma_reduce_mpi, pumma_reduce_ring,
     pumma_reduce_mst, pumma_reduce_direct;
 
 static const pumma_coll_ops_t *const bcasts[] = {
     &pumma_bcast_ring_inc, &pumma_bcast_mpi, &pumma_bcast_ring_dec,
     &pumma_bcast_ring_split, &pumma_bcast_mst, &pumma_bcast_binomial,
-    &pumma_bcast_binary, &pumma_bcast_pipeline, &pumma_bcast_linear};
+    &pumma_bcast_binary, &pumma_bcast_pipeline, &pumma_bcast_linear,
+    &pumma_bcast_hier};
 /* Rows in order of preference when the model prices them alike (auto takes
  * the earlier): on two processes direct, ring and mst are one message and
  * one add, and direct measured fastest (TIMING, 2 ranks, N = 3000). */

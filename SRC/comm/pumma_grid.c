@@ -15,6 +15,7 @@
 
 #include "pumma_comm.h"
 #include "pumma_decide.h"
+#include "pumma_hier.h"
 
 #define SGET_BLACSCONTXT 10
 
@@ -29,6 +30,7 @@ static void grid_free(pumma_grid_t *g)
         if (s->col != MPI_COMM_NULL) MPI_Comm_free(&s->col);
         if (s->all != MPI_COMM_NULL) MPI_Comm_free(&s->all);
     }
+    pumma_hier_free(g->hier);     /* its clusters, and their communicators */
     free(g->rank);
     free(g->rates);
     /* the decider its model loaded (pumma_model_measure) */

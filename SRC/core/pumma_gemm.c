@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pumma.h"
+#include "pumma_hier.h"
 #include "pumma_remap.h"
 
 enum { DTYPE_ = 0, CTXT_, M_, N_, IMB_, INB_, MB_, NB_, RSRC_, CSRC_, LLD_ };
@@ -99,6 +100,8 @@ static const pumma_opts_t *env_opts(void)
     pumma_speed_factor();
     pumma_remap_latency();
     pumma_model_env_check();
+    pumma_hier_env_check();
+    pumma_hier_schedule_env_check();
     pumma_stats_on();
     pumma_mem_cache_on();
     pumma_jitter();
@@ -385,8 +388,13 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
         return;
     }
     const pumma_grid_t *g = have.g = enter(t, ctxt);
+    /* A grid that spans clusters broadcasts in two levels, unless the
+     * call or the environment names a variant. */
+    const int bcast_named = opts.bcast != NULL;
+    pumma_grid_hier(g);
 
     const pumma_algo_t *algo = pumma_plan(&have, &opts);
+    if (g->hier && !bcast_named) opts.bcast = &pumma_bcast_hier;
 
     /* Align: operands the algorithm cannot take as they are go through
      * temporaries. A temporary C is computed with beta = 0 and added back

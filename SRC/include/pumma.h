@@ -190,6 +190,19 @@ PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemmx, PUMMA_PZGEMMX), double, const int *opts
  *   grid times an N x N x N local DGEMM (best of three, slowed as
  *   PUMMA_SPEEDS says); SPEEDS(NP) (global output) are the speeds in grid
  *   row-major order, normalised to sum 1. INFO -1: ICTXT, -2: N < 1.
+ * PUMMA_GRID_CLUSTERS( ICTXT, CLUSTERS, INFO ): the grid's processes are
+ *   in logical clusters (sites, machine rooms): CLUSTERS(NP) (global
+ *   input, grid row-major order) gives each process's cluster, any
+ *   integers >= 0, equal for the same cluster. Collective over the grid:
+ *   measures the links between the clusters' coordinators and inside
+ *   each, after which the grid's broadcasts go in two levels on rows and
+ *   columns that span clusters (variant hier). Overrides PUMMA_CLUSTERS
+ *   for this grid. INFO -1: ICTXT, -2: a number < 0.
+ * PUMMA_GRID_CLUSTERS_GET( ICTXT, CLUSTERS, NC, INFO ): the clusters the
+ *   grid's calls use (set as above, or found as PUMMA_CLUSTERS says, which
+ *   this call does if no P?GEMM has yet: collective), numbered from 0 in
+ *   grid row-major order of first members, into CLUSTERS(NP); NC of them
+ *   (1: one cluster, one level). INFO -1: ICTXT.
  * PUMMA_P?GEMR2D( M, N, A, IA, JA, DESCA, B, IB, JB, DESCB, INFO ):
  *   sub(B) := sub(A) (M x N), each descriptor block-cyclic or
  *   heterogeneous, both on DESCA's context. INFO as P?GEMM's codes for
@@ -225,6 +238,10 @@ void PUMMA_F77(pumma_sqcorner_rule, PUMMA_SQCORNER_RULE)(
     double *volrect, int *better, int *info);
 void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(
     const int *ictxt, const int *n, double *speeds, int *info);
+void PUMMA_F77(pumma_grid_clusters, PUMMA_GRID_CLUSTERS)(
+    const int *ictxt, const int *clusters, int *info);
+void PUMMA_F77(pumma_grid_clusters_get, PUMMA_GRID_CLUSTERS_GET)(
+    const int *ictxt, int *clusters, int *nc, int *info);
 void PUMMA_F77(pumma_descinit, PUMMA_DESCINIT)(
     int *desc, const int *m, const int *n, const int *layout,
     const int *ictxt, const int *lld, int *info);

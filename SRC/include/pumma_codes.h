@@ -44,7 +44,8 @@
     X(BINOMIAL, 6, "binomial")                                               \
     X(BINARY, 7, "binary")                                                   \
     X(PIPELINE, 8, "pipeline")                                               \
-    X(LINEAR, 9, "linear")
+    X(LINEAR, 9, "linear")                                                   \
+    X(HIER, 10, "hier")
 
 #define PUMMA_REDUCE_LIST(X)                                                 \
     X(AUTO, 0, "auto")                                                       \

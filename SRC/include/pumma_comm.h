@@ -47,6 +47,7 @@
  * ranges whose users check them against the grid's tag_ub. */
 enum {
     PUMMA_TAG_MODEL = 77,      /* the model's ping-pong, alone on `all` */
+    PUMMA_TAG_CLUSTERS = 78,   /* the clusters' ping-pongs, alone on `all` */
     PUMMA_TAG_ROLL = 11,       /* the one roll in flight (a shift) */
     PUMMA_TAG_REDUCE = 100,    /* + slot: a reduce pipeline's reduces */
     PUMMA_TAG_BCAST = 1000,    /* + i: broadcast i of an mdb stage */
@@ -74,6 +75,13 @@ int pumma_bcast_tree_start(pumma_coll_t *c, pumma_tree_shape_fn shape,
                            int segment);
 int pumma_bcast_tree_test(pumma_coll_t *c, int *done);
 int pumma_bcast_tree_wait(pumma_coll_t *c);
+/* On a tree given as this process's parent and children (the
+ * hierarchical broadcast's between clusters); received: 1 once the whole
+ * message is here; wait_received: until then (forwards left in flight). */
+int pumma_bcast_tree_start_at(pumma_coll_t *c, int parent, const int *kids,
+                              int nkids, int segment);
+int pumma_bcast_tree_received(const pumma_coll_t *c);
+int pumma_bcast_tree_wait_received(pumma_coll_t *c);
 
 /* Sums in tree order (children in the order shape gives them). */
 int pumma_reduce_tree_start(pumma_coll_t *c, pumma_tree_shape_fn shape,

@@ -14,6 +14,8 @@
 #ifndef PUMMA_HIER_H
 #define PUMMA_HIER_H
 
+#include "pumma_internal.h"
+
 /*
  * pumma_clusters_group: logical clusters of n processes from their
  * latency matrix, as seed 004 (section 3.3) groups the nodes of a grid
@@ -35,6 +37,72 @@
  */
 int pumma_clusters_group(int n, const double *lat, double bound, double floor,
                          int *cl);
+
+/*
+ * A grid's clusters (pumma_clusters.c), found once per grid at its first
+ * P?GEMM when PUMMA_CLUSTERS asks (or set by PUMMA_GRID_CLUSTERS), with
+ * what the schedules price: between every two clusters the latency and
+ * the seconds per byte measured between their coordinators, inside each
+ * the model of its own links (alpha and beta measured between two of its
+ * members; the grid's model otherwise).
+ */
+typedef struct pumma_hier_line {
+    int n, nc;               /* ranks on the line, clusters among them */
+    int *cl;                 /* [n]: a rank's cluster (line numbering) */
+    int *size, *coord, *gcl; /* [nc]: members, coordinator (the lowest
+                                rank), the grid's number of the cluster */
+    int *sub_rank;           /* [n]: a rank's rank in its cluster's sub */
+    MPI_Comm sub;            /* my cluster's members on this line */
+    const struct pumma_hier_grid *h;
+} pumma_hier_line_t;
+
+typedef struct pumma_hier_grid {
+    int nc;                  /* clusters on the grid (>= 2) */
+    int *cluster;            /* [nprow*npcol]: a grid position's */
+    double *lat, *beta;      /* [nc*nc]: latency (s), s per byte, a to b */
+    pumma_model_t *inside;   /* [nc]: each cluster's model */
+    pumma_hier_line_t row[PUMMA_GRID_EPOCHS], col[PUMMA_GRID_EPOCHS];
+} pumma_hier_grid_t;
+
+/* The grid's clusters, found on first use (collective over g->all: every
+ * process of the grid calls it at the same point); NULL when the grid is
+ * one cluster or PUMMA_CLUSTERS is unset. Stops the program (pumma_fatal)
+ * when MPI fails. */
+const pumma_hier_grid_t *pumma_grid_hier(const pumma_grid_t *g);
+/* The clusters of comm (the current call's g->row or g->col), NULL when
+ * it lies in one. */
+const pumma_hier_line_t *pumma_hier_line_of(const pumma_grid_t *g,
+                                            MPI_Comm comm);
+void pumma_hier_free(pumma_hier_grid_t *h);
+/* One line of h's grid: comm's n ranks (gc[r]: the grid's cluster of
+ * rank r; me: my rank), its clusters numbered by first member, and my
+ * cluster's communicator (collective over comm when they are several).
+ * PUMMA_OK, PUMMA_ENOMEM or PUMMA_EMPI; line_free undoes it. */
+int pumma_hier_line_make(pumma_hier_line_t *L, const pumma_hier_grid_t *h,
+                         MPI_Comm comm, int n, const int *gc, int me);
+void pumma_hier_line_free(pumma_hier_line_t *L);
+/* Set from cluster numbers per grid position (collective like
+ * pumma_grid_hier): measures the links between them. */
+int pumma_hier_set(pumma_grid_t *g, const int *cluster);
+
+/* The environment's readers, called at the first P?GEMM (env_opts). */
+void pumma_hier_env_check(void);                 /* PUMMA_CLUSTERS */
+void pumma_hier_schedule_env_check(void);        /* PUMMA_HIER_SCHEDULE */
+
+/* The two-level broadcast (pumma_bcast_hier.c), and its plan: of `bytes`
+ * from line rank root on L, the schedule between clusters (parent[] and
+ * order[] over the line's clusters, their coordinators in coord[]), the
+ * variant inside each (local[]), the heuristic (*chosen; kind 0: the
+ * best predicted of the three) and the predicted time, returned (-1: out
+ * of memory). Every process computes the same. */
+extern const pumma_coll_ops_t pumma_bcast_hier;
+/* The heuristic of this process's next hier broadcasts: kind (0: the
+ * best predicted), over PUMMA_HIER_SCHEDULE; -1 gives it back. For
+ * timing each in one run (TIMING/hiertim.c). */
+void pumma_hier_schedule_set(int kind);
+double pumma_hier_plan(const pumma_hier_line_t *L, int root, double bytes,
+                       int kind, int *parent, int *order, int *coord,
+                       const pumma_coll_ops_t **local, int *chosen);
 
 /* The inter-cluster schedules (pumma_ecef.c). */
 enum {

@@ -181,6 +181,9 @@ typedef struct pumma_grid {
     double *rates;           /* multiply-adds per second of each grid
                                 position, measured at the grid's first
                                 heterogeneous plan (NULL before) */
+    struct pumma_hier_grid *hier;  /* its logical clusters (pumma_hier.h):
+                                NULL until known, or when one */
+    int hier_known;          /* 1 once looked for (PUMMA_CLUSTERS) */
 } pumma_grid_t;
 
 /* The grid of ctxt for a new collective call (the next epoch's
@@ -237,6 +240,8 @@ typedef struct pumma_coll {
     /* auto (pumma_coll_auto.c): who decides, and the variant it chose */
     struct pumma_decider *dec;
     const struct pumma_coll_ops *via;
+    /* hier (pumma_bcast_hier.c): comm's clusters, NULL when one */
+    const struct pumma_hier_line *hier;
 } pumma_coll_t;
 
 typedef struct pumma_coll_ops {
@@ -499,6 +504,9 @@ int pumma_wait_napping(MPI_Request *req);
  *   PUMMA_SLICE    integer 0 .. 2147483647 (columns of K)    pumma_gemm.c
  *   PUMMA_PIECE    integer >= 1 (bytes)                      pumma_gemm.c
  *   PUMMA_LATENCY  number 0 .. 10 (seconds)                  pumma_remap.c
+ *   PUMMA_CLUSTERS measure, or one integer 0 .. 4095 per MPI
+ *                  rank, commas (its cluster)                pumma_clusters.c
+ *   PUMMA_HIER_SCHEDULE  ecef, ecef-la, ecef-lat or auto     pumma_bcast_hier.c
  *   PUMMA_SPEEDS   one number > 0 per MPI rank, commas       pumma_speeds.c
  *   PUMMA_SPEED_BASE  number > 0                             pumma_speeds.c
  *   PUMMA_MODEL    name=value,..., value 0 .. 1e10           pumma_model.c

@@ -9,8 +9,11 @@
  * link can only get slower, its fastest only faster), so a pair of
  * clusters refused once stays refused: each pair is judged once.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "pumma_comm.h"
 #include "pumma_hier.h"
 
 typedef struct edge { double l; int i, j; } edge_t;
@@ -90,4 +93,357 @@ int pumma_clusters_group(int n, const double *lat, double bound, double floor,
     }
     free(e); free(rep); free(next); free(lo); free(refused);
     return nc;
+}
+
+/* ------------------------------------------------- a grid's clusters */
+
+enum {
+    PROBE = 256 * 1024,      /* bytes of the bandwidth probe */
+    SMALL_REPS = 6,          /* ping-pongs per latency (the first warms up) */
+    BIG_REPS = 3
+};
+
+/* Latencies under this count alike (pumma_clusters_group's floor): a
+ * loaded LAN host's ping-pong wanders by tens of microseconds. */
+#define LAN_FLOOR 100e-6
+
+/* Round r (0 .. n-2) of a round robin among n players (n even): i's
+ * partner. Every player meets every other once. */
+static int partner(int n, int r, int i)
+{
+    const int m = n - 1;
+    if (i == m) return r % m;
+    const int j = ((2 * r - i) % m + m) % m;
+    return j == i ? m : j;
+}
+
+/* The best one-way time of `reps` round trips of `bytes` with peer
+ * (blocking, on comm; lead sends first); the first trip is not counted. */
+static int pingpong(MPI_Comm comm, int peer, int lead, char *buf, int bytes,
+                    int reps, double *best)
+{
+    *best = -1;
+    for (int r = 0; r < reps + 1; r++) {
+        double t0 = MPI_Wtime();
+        int rc = lead
+            ? (MPI_Send(buf, bytes, MPI_BYTE, peer, PUMMA_TAG_CLUSTERS, comm) ||
+               MPI_Recv(buf, bytes, MPI_BYTE, peer, PUMMA_TAG_CLUSTERS, comm,
+                        MPI_STATUS_IGNORE))
+            : (MPI_Recv(buf, bytes, MPI_BYTE, peer, PUMMA_TAG_CLUSTERS, comm,
+                        MPI_STATUS_IGNORE) ||
+               MPI_Send(buf, bytes, MPI_BYTE, peer, PUMMA_TAG_CLUSTERS, comm));
+        if (rc != MPI_SUCCESS) return PUMMA_EMPI;
+        double t = (MPI_Wtime() - t0) / 2;
+        if (r > 0 && (*best < 0 || t < *best)) *best = t;
+    }
+    return PUMMA_OK;
+}
+
+/* Latency and seconds per byte between me and peer (lead: the lower). */
+static int link_of(MPI_Comm comm, int peer, int lead, char *buf, double *l,
+                   double *b)
+{
+    double big;
+    int rc = pingpong(comm, peer, lead, buf, 1, SMALL_REPS, l);
+    if (!rc) rc = pingpong(comm, peer, lead, buf, PROBE, BIG_REPS, &big);
+    *b = big > *l ? (big - *l) / PROBE : 0;
+    return rc;
+}
+
+/* Every pair of the np ranks of comm: latency[i*np+j], i < j, in np-1 (or
+ * np) rounds of disjoint pairs, gathered everywhere. */
+static int measure_latencies(MPI_Comm comm, int np, int me, char *buf,
+                             double *lat)
+{
+    const int n = np + np % 2;
+    int rc = PUMMA_OK;
+    for (int i = 0; i < np * np; i++) lat[i] = 0;
+    for (int r = 0; r < n - 1 && !rc; r++) {
+        const int j = partner(n, r, me);
+        if (j >= np) continue;
+        double l;
+        rc = pingpong(comm, j, me < j, buf, 1, SMALL_REPS, &l);
+        if (me < j) lat[me * np + j] = l;
+    }
+    if (!rc && MPI_Allreduce(MPI_IN_PLACE, lat, np * np, MPI_DOUBLE, MPI_MAX,
+                             comm) != MPI_SUCCESS)
+        rc = PUMMA_EMPI;
+    return rc;
+}
+
+void pumma_hier_line_free(pumma_hier_line_t *L)
+{
+    free(L->cl);
+    free(L->size);
+    free(L->coord);
+    free(L->gcl);
+    free(L->sub_rank);
+    if (L->sub != MPI_COMM_NULL) MPI_Comm_free(&L->sub);
+    memset(L, 0, sizeof *L);
+    L->sub = MPI_COMM_NULL;
+}
+
+void pumma_hier_free(pumma_hier_grid_t *h)
+{
+    if (!h) return;
+    for (int e = 0; e < PUMMA_GRID_EPOCHS; e++) {
+        pumma_hier_line_free(&h->row[e]);
+        pumma_hier_line_free(&h->col[e]);
+    }
+    free(h->cluster);
+    free(h->lat);
+    free(h->inside);
+    free(h);
+}
+
+/* pumma_hier_line_make: see pumma_hier.h. */
+int pumma_hier_line_make(pumma_hier_line_t *L, const pumma_hier_grid_t *h,
+                     MPI_Comm comm, int n, const int *gc, int me)
+{
+    memset(L, 0, sizeof *L);
+    L->sub = MPI_COMM_NULL;
+    L->h = h;
+    L->n = n;
+    L->cl = malloc(sizeof(int) * (size_t)n);
+    L->sub_rank = malloc(sizeof(int) * (size_t)n);
+    L->size = calloc((size_t)n, sizeof(int));
+    L->coord = malloc(sizeof(int) * (size_t)n);
+    L->gcl = malloc(sizeof(int) * (size_t)n);
+    if (!L->cl || !L->sub_rank || !L->size || !L->coord || !L->gcl)
+        return PUMMA_ENOMEM;
+    for (int r = 0; r < n; r++) {
+        int c = 0;
+        while (c < L->nc && L->gcl[c] != gc[r]) c++;
+        if (c == L->nc) {
+            L->gcl[c] = gc[r];
+            L->coord[c] = r;              /* the lowest rank */
+            L->nc++;
+        }
+        L->cl[r] = c;
+        L->sub_rank[r] = L->size[c]++;   /* MPI_Comm_split's order: rank */
+    }
+    if (L->nc > 1 &&
+        MPI_Comm_split(comm, L->cl[me], me, &L->sub) != MPI_SUCCESS)
+        return PUMMA_EMPI;
+    return PUMMA_OK;
+}
+
+int pumma_hier_set(pumma_grid_t *g, const int *cluster)
+{
+    const int np = g->nprow * g->npcol;
+    int me, rc = PUMMA_OK;
+    MPI_Comm_rank(g->all, &me);
+    pumma_hier_free(g->hier);
+    g->hier = NULL;
+    g->hier_known = 1;
+    /* numbered 0.. by first grid position */
+    int *pos = malloc(sizeof(int) * (size_t)np * 3), *of_rank = pos + np,
+        *coord = of_rank + np, nc = 0;
+    if (!pos) return PUMMA_ENOMEM;
+    for (int q = 0; q < np; q++) {
+        int c = 0;
+        while (c < q && cluster[c] != cluster[q]) c++;
+        pos[q] = c < q ? pos[c] : nc++;
+    }
+    if (nc < 2) {
+        free(pos);
+        return PUMMA_OK;
+    }
+    for (int q = 0; q < np; q++) of_rank[g->rank[q]] = pos[q];
+    pumma_hier_grid_t *h = calloc(1, sizeof *h);
+    char *buf = malloc(PROBE);
+    double *v = calloc((size_t)(2 * nc * nc + 2 * nc), sizeof(double));
+    if (!h || !buf || !v) {
+        free(pos); free(h); free(buf); free(v);
+        return PUMMA_ENOMEM;
+    }
+    for (int e = 0; e < PUMMA_GRID_EPOCHS; e++)
+        h->row[e].sub = h->col[e].sub = MPI_COMM_NULL;
+    h->nc = nc;
+    h->cluster = pos;
+    h->lat = v;
+    h->beta = v + nc * nc;
+    double *ia = v + 2 * nc * nc, *ib = ia + nc;
+    /* each cluster's coordinator (its lowest rank of g->all) and a second
+     * member: the links between clusters, then those inside each */
+    for (int c = 0; c < nc; c++) coord[c] = -1;
+    for (int r = np - 1; r >= 0; r--) coord[of_rank[r]] = r;
+    const MPI_Comm all = g->all;
+    int mine = -1;                        /* the cluster I coordinate */
+    for (int c = 0; c < nc; c++)
+        if (coord[c] == me) mine = c;
+    const int n = nc + nc % 2;
+    for (int r = 0; r < n - 1 && !rc && mine >= 0; r++) {
+        const int j = partner(n, r, mine);
+        if (j >= nc) continue;
+        double l, b;
+        rc = link_of(all, coord[j], mine < j, buf, &l, &b);
+        if (mine < j) {
+            v[mine * nc + j] = v[j * nc + mine] = l;
+            v[nc * nc + mine * nc + j] = v[nc * nc + j * nc + mine] = b;
+        }
+    }
+    int second = -1, lead = 0, cl = of_rank[me];
+    for (int r = 0; r < np; r++)
+        if (of_rank[r] == cl && r != coord[cl]) { second = r; break; }
+    if (me == coord[cl] && second >= 0) lead = 1;
+    if (!rc && (lead || me == second)) {
+        double l, b;
+        rc = link_of(all, lead ? second : coord[cl], lead, buf, &l, &b);
+        if (lead) { ia[cl] = l; ib[cl] = b; }
+    }
+    free(buf);
+    if (!rc && MPI_Allreduce(MPI_IN_PLACE, v, 2 * nc * nc + 2 * nc,
+                             MPI_DOUBLE, MPI_MAX, all) != MPI_SUCCESS)
+        rc = PUMMA_EMPI;
+    /* inside each cluster: its own alpha and beta in the grid's model */
+    const pumma_model_t *mo = pumma_grid_model(g);
+    h->inside = malloc(sizeof(pumma_model_t) * (size_t)nc);
+    if (!rc && !h->inside) rc = PUMMA_ENOMEM;
+    for (int c = 0; !rc && c < nc; c++) {
+        h->inside[c] = *mo;
+        if (ia[c] > 0) {
+            h->inside[c].alpha = ia[c];
+            h->inside[c].beta = ib[c];
+        }
+    }
+    /* the lines: my row's clusters by column, my column's by row */
+    int *gc = malloc(sizeof(int) * (size_t)(g->nprow > g->npcol ? g->nprow
+                                                                 : g->npcol));
+    if (!rc && !gc) rc = PUMMA_ENOMEM;
+    for (int e = 0; !rc && e < PUMMA_GRID_EPOCHS; e++) {
+        for (int q = 0; q < g->npcol; q++) gc[q] = pos[g->myrow * g->npcol + q];
+        rc = pumma_hier_line_make(&h->row[e], h, g->epoch[e].row, g->npcol, gc,
+                       g->mycol);
+        for (int p = 0; !rc && p < g->nprow; p++)
+            gc[p] = pos[p * g->npcol + g->mycol];
+        if (!rc) rc = pumma_hier_line_make(&h->col[e], h, g->epoch[e].col, g->nprow, gc,
+                                g->myrow);
+    }
+    free(gc);
+    if (rc) {
+        pumma_hier_free(h);
+        return rc;
+    }
+    g->hier = h;
+    return PUMMA_OK;
+}
+
+/* PUMMA_CLUSTERS: 0 unset, 1 measure, 2 a list (into v, world size n). */
+static int env_clusters(double **v, int *n)
+{
+    const char *e = pumma_env_get("PUMMA_CLUSTERS");
+    *v = NULL;
+    if (!e) return 0;
+    if (strcmp(e, "measure") == 0) return 1;
+    MPI_Comm_size(MPI_COMM_WORLD, n);
+    char expect[160];
+    snprintf(expect, sizeof expect,
+             "measure, or %d integers 0 to 4095 separated by commas, the "
+             "cluster of each MPI rank", *n);
+    *v = malloc(sizeof(double) * (size_t)*n);
+    if (!*v) pumma_fatal(NULL, "PUMMA_CLUSTERS", "list", PUMMA_ENOMEM);
+    int k = pumma_env_list("PUMMA_CLUSTERS", *v, *n, 0, 4095, expect);
+    for (int i = 0; i < k && i < *n; i++)
+        if ((*v)[i] != (int)(*v)[i]) k = -1;
+    if (k != *n) pumma_env_bad("PUMMA_CLUSTERS", e, expect);
+    return 2;
+}
+
+void pumma_hier_env_check(void)
+{
+    double *v;
+    int n;
+    env_clusters(&v, &n);
+    free(v);
+}
+
+const pumma_hier_grid_t *pumma_grid_hier(const pumma_grid_t *cg)
+{
+    pumma_grid_t *g = (pumma_grid_t *)cg;   /* pumma's own, filled once */
+    if (g->hier_known) return g->hier;
+    double *v;
+    int nw, mode = env_clusters(&v, &nw);
+    g->hier_known = 1;
+    if (!mode) return NULL;
+    const int np = g->nprow * g->npcol;
+    const MPI_Comm all = g->all;
+    int me, rc = PUMMA_OK;
+    MPI_Comm_rank(all, &me);
+    int *cl = malloc(sizeof(int) * (size_t)np * 2), *byrank = cl + np;
+    double *lat = mode == 1 ? malloc(sizeof(double) * (size_t)np * np) : NULL;
+    char *buf = malloc(64);
+    if (!cl || !buf || (mode == 1 && !lat)) rc = PUMMA_ENOMEM;
+    if (!rc && mode == 1) {
+        rc = measure_latencies(all, np, me, buf, lat);
+        if (!rc && pumma_clusters_group(np, lat, 0.2, LAN_FLOOR, byrank) < 0)
+            rc = PUMMA_ENOMEM;
+        for (int q = 0; !rc && q < np; q++) cl[q] = byrank[g->rank[q]];
+    } else if (!rc) {
+        /* the list is by world rank: this grid's ranks in the world's */
+        MPI_Group ga, gw;
+        int *ranks = malloc(sizeof(int) * (size_t)np);
+        if (!ranks) rc = PUMMA_ENOMEM;
+        for (int r = 0; ranks && r < np; r++) ranks[r] = r;
+        if (!rc && (MPI_Comm_group(all, &ga) != MPI_SUCCESS ||
+                    MPI_Comm_group(MPI_COMM_WORLD, &gw) != MPI_SUCCESS ||
+                    MPI_Group_translate_ranks(ga, np, ranks, gw, byrank) !=
+                        MPI_SUCCESS))
+            rc = PUMMA_EMPI;
+        if (!rc) {
+            MPI_Group_free(&ga);
+            MPI_Group_free(&gw);
+        }
+        for (int q = 0; !rc && q < np; q++) cl[q] = (int)v[byrank[g->rank[q]]];
+        free(ranks);
+    }
+    if (!rc) rc = pumma_hier_set(g, cl);
+    free(cl); free(lat); free(buf); free(v);
+    if (rc) pumma_fatal(g, "PUMMA_CLUSTERS", "finding the clusters", rc);
+    return g->hier;
+}
+
+const pumma_hier_line_t *pumma_hier_line_of(const pumma_grid_t *g,
+                                            MPI_Comm comm)
+{
+    const pumma_hier_grid_t *h = g->hier;
+    if (!h || comm == MPI_COMM_NULL) return NULL;
+    for (int e = 0; e < PUMMA_GRID_EPOCHS; e++) {
+        if (comm == g->epoch[e].row) return h->row[e].nc > 1 ? &h->row[e] : NULL;
+        if (comm == g->epoch[e].col) return h->col[e].nc > 1 ? &h->col[e] : NULL;
+    }
+    return NULL;
+}
+
+/* --------------------------------------------------------- the routines */
+
+PUMMA_API void PUMMA_F77(pumma_grid_clusters, PUMMA_GRID_CLUSTERS)(
+    const int *ictxt, const int *clusters, int *info)
+{
+    int nprow, npcol, myrow, mycol;
+    Cblacs_gridinfo(*ictxt, &nprow, &npcol, &myrow, &mycol);
+    if (nprow < 1) { *info = -1; return; }
+    for (int q = 0; q < nprow * npcol; q++)
+        if (clusters[q] < 0) { *info = -2; return; }
+    /* a collective call on the grid: its own epoch's communicators */
+    pumma_grid_t *g = (pumma_grid_t *)pumma_grid_enter(*ictxt);
+    if (!g) pumma_fatal(NULL, "PUMMA_GRID_CLUSTERS", "no grid", PUMMA_EGRID);
+    int rc = pumma_hier_set(g, clusters);
+    if (rc) pumma_fatal(g, "PUMMA_GRID_CLUSTERS", "measuring the links", rc);
+    *info = 0;
+}
+
+PUMMA_API void PUMMA_F77(pumma_grid_clusters_get, PUMMA_GRID_CLUSTERS_GET)(
+    const int *ictxt, int *clusters, int *nc, int *info)
+{
+    int nprow, npcol, myrow, mycol;
+    Cblacs_gridinfo(*ictxt, &nprow, &npcol, &myrow, &mycol);
+    if (nprow < 1) { *info = -1; return; }
+    const pumma_grid_t *g = pumma_grid_enter(*ictxt);
+    if (!g) pumma_fatal(NULL, "PUMMA_GRID_CLUSTERS_GET", "no grid",
+                        PUMMA_EGRID);
+    const pumma_hier_grid_t *h = pumma_grid_hier(g);
+    for (int q = 0; q < nprow * npcol; q++) clusters[q] = h ? h->cluster[q] : 0;
+    *nc = h ? h->nc : 1;
+    *info = 0;
 }

@@ -203,6 +203,14 @@ module pumma
       real(dp), intent(out) :: speeds(*)
       integer, intent(out) :: info
     end subroutine pumma_speeds_measure
+    subroutine pumma_grid_clusters(ictxt, clusters, info)
+      integer, intent(in) :: ictxt, clusters(*)
+      integer, intent(out) :: info
+    end subroutine pumma_grid_clusters
+    subroutine pumma_grid_clusters_get(ictxt, clusters, nc, info)
+      integer, intent(in) :: ictxt
+      integer, intent(out) :: clusters(*), nc, info
+    end subroutine pumma_grid_clusters_get
     subroutine pumma_descinit(desc, m, n, layout, ictxt, lld, info)
       integer, intent(out) :: desc(9), info
       integer, intent(in) :: m, n, layout, ictxt, lld
