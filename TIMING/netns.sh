@@ -51,6 +51,29 @@ down() {
   return 0
 }
 
+# mpiexec CMD, rank k in namespace PREFIXk (NETNS_OF=i0,i1,...: in
+# PREFIX(ik) instead), Open MPI's TCP transport on NET only.
+launch() {
+  local prefix=$1 nr=$2 net=$3 app=() of=() xs=()
+  shift 3
+  export PMIX_MCA_ptl_tcp_remote_connections=1
+  export PMIX_MCA_ptl_tcp_if_include=$net
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  IFS=, read -r -a of <<< "${NETNS_OF:-}"
+  if [ ${#of[@]} -eq 0 ]; then
+    for ((k = 0; k < nr; k++)); do of+=($k); done
+  fi
+  for ((k = 0; k < ${#of[@]}; k++)); do
+    [ $k -gt 0 ] && app+=(":")
+    app+=(-n 1 ip netns exec "$prefix${of[k]}" "$@")
+  done
+  # -x: the environment pumma reads, passed to every rank
+  for v in $(env | grep -o '^\(PUMMA\|OPENBLAS\)_[A-Z_]*'); do xs+=(-x "$v"); done
+  exec mpiexec --oversubscribe --mca btl tcp,self \
+    --mca btl_tcp_if_include "$net" --mca oob_tcp_if_include "$net" \
+    "${xs[@]}" "${app[@]}"
+}
+
 CSTATE=/run/pumma-clusters
 CBASE=10.78
 
@@ -126,23 +149,7 @@ clusters-run)
   shift
   [ -f $CSTATE ] || { echo "netns.sh: no clusters (clusters-up first)"; exit 1; }
   . $CSTATE
-  export PMIX_MCA_ptl_tcp_remote_connections=1
-  export PMIX_MCA_ptl_tcp_if_include=$CBASE.0.0/16
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  app=()
-  IFS=, read -r -a of <<< "${NETNS_OF:-}"
-  if [ ${#of[@]} -eq 0 ]; then
-    for ((k = 0; k < NRANKS; k++)); do of+=($k); done
-  fi
-  for ((k = 0; k < ${#of[@]}; k++)); do
-    [ $k -gt 0 ] && app+=(":")
-    app+=(-n 1 ip netns exec pummacns${of[k]} "$@")
-  done
-  xs=()
-  for v in $(env | grep -o '^\(PUMMA\|OPENBLAS\)_[A-Z_]*'); do xs+=(-x "$v"); done
-  exec mpiexec --oversubscribe --mca btl tcp,self \
-    --mca btl_tcp_if_include $CBASE.0.0/16 --mca oob_tcp_if_include $CBASE.0.0/16 \
-    "${xs[@]}" "${app[@]}"
+  launch pummacns "$NRANKS" $CBASE.0.0/16 "$@"
   ;;
 clusters-down)
   cdown
@@ -173,24 +180,7 @@ up)
   ;;
 run)
   shift 2
-  export PMIX_MCA_ptl_tcp_remote_connections=1
-  export PMIX_MCA_ptl_tcp_if_include=$SUBNET.0/24
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  app=()
-  IFS=, read -r -a of <<< "${NETNS_OF:-}"
-  if [ ${#of[@]} -eq 0 ]; then
-    for ((k = 0; k < n; k++)); do of+=($k); done
-  fi
-  for ((k = 0; k < ${#of[@]}; k++)); do
-    [ $k -gt 0 ] && app+=(":")
-    app+=(-n 1 ip netns exec pummans${of[k]} "$@")
-  done
-  # -x: the environment pumma reads, passed to every rank
-  xs=()
-  for v in $(env | grep -o '^\(PUMMA\|OPENBLAS\)_[A-Z_]*'); do xs+=(-x "$v"); done
-  exec mpiexec --oversubscribe --mca btl tcp,self \
-    --mca btl_tcp_if_include $SUBNET.0/24 --mca oob_tcp_if_include $SUBNET.0/24 \
-    "${xs[@]}" "${app[@]}"
+  launch pummans "$n" $SUBNET.0/24 "$@"
   ;;
 down)
   down
