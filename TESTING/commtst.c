@@ -21,7 +21,7 @@
  *              and test() reports done;
  *   shift      slabs of different sizes per process (one empty) rolled round
  *              the ring in both directions until they come home.
- * hier (the two-level broadcast) runs all of these on each communicator
+ * hier (the two-level broadcast and reduce) runs all of these on each communicator
  * also split into clusters: none, thirds, ranks dealt round three
  * clusters, every rank alone; the links between them and inside priced so
  * the schedules and the variants inside differ from cluster to cluster.
@@ -378,7 +378,7 @@ static void run_coll(const pumma_coll_ops_t *ops, const pumma_type_t *t,
     const int above[][2] = {{2000, 0}, {3001, 0}, {3001, 700}};
     const int (*cases)[2] = small ? above : all;
     const int ncs = small ? 3 : (int)(sizeof all / sizeof all[0]);
-    const int nmaps = !is_reduce && strcmp(ops->name, "hier") == 0 ? NMAPS : 1;
+    const int nmaps = strcmp(ops->name, "hier") == 0 ? NMAPS : 1;
     for (int np = 1; np <= wsize && np <= MAXNP; np++)
       for (int map = 0; map < nmaps; map++) {
         pumma_hier_line_t line = {0};

@@ -399,7 +399,8 @@ static void test_grids(int np)
             const pumma_coll_ops_t *local[8];
             double arrive[8], Lt[64], gg[64], T[8];
             const double bytes = 512 * 1024;
-            double t = pumma_hier_plan(L, root, bytes, 0, parent, order,
+            double t = pumma_hier_plan(PUMMA_BCAST_TABLE, L, root, bytes, 0,
+                                       parent, order,
                                        coord, local, &chosen);
             const pumma_hier_grid_t *h = L->h;
             for (int a = 0; a < 3; a++) {

@@ -191,7 +191,7 @@ int main(int argc, char **argv)
                 int *w = malloc(sizeof(int) * 3 * (size_t)L->nc);
                 const pumma_coll_ops_t **loc = malloc(sizeof(*loc) * (size_t)L->nc);
                 for (int m = M_HIER; m < NM; m++)
-                    pred[m] = pumma_hier_plan(L, root, bytes,
+                    pred[m] = pumma_hier_plan(PUMMA_BCAST_TABLE, L, root, bytes,
                                               m == M_HIER ? 0 : m - M_HIER,
                                               w, w + L->nc, w + 2 * L->nc,
                                               loc, m == M_HIER ? &chosen

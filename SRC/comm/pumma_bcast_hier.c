@@ -26,7 +26,7 @@
 #include "pumma_comm.h"
 #include "pumma_hier.h"
 
-extern const pumma_coll_ops_t pumma_bcast_auto, pumma_bcast_binomial;
+extern const pumma_coll_ops_t pumma_bcast_auto;
 
 typedef struct hstate {
     pumma_coll_t inter, intra;
@@ -36,14 +36,15 @@ typedef struct hstate {
     int sub_root;            /* my cluster's coordinator, in its sub */
 } hstate_t;
 
-/* The variant that the model mo prices fastest for np processes and
- * `bytes`, among the tree- and MPI-based ones (not auto, not hier). */
-static const pumma_coll_ops_t *fastest(const pumma_model_t *mo, int np,
-                                       double bytes, double *t)
+/* The variant of table op that the model mo prices fastest for np
+ * processes and `bytes` (not auto, not hier); *t its time. */
+const pumma_coll_ops_t *pumma_hier_fastest(pumma_table_kind_t op,
+                                           const pumma_model_t *mo, int np,
+                                           double bytes, double *t)
 {
-    const pumma_coll_ops_t *v, *best = &pumma_bcast_binomial;
+    const pumma_coll_ops_t *v, *best = pumma_comm_at(op, 0);
     *t = np > 1 ? best->cost(mo, np, bytes, 0) : 0;
-    for (int i = 0; np > 1 && (v = pumma_comm_at(PUMMA_BCAST_TABLE, i)); i++) {
+    for (int i = 0; np > 1 && (v = pumma_comm_at(op, i)); i++) {
         if (!v->cost || strcmp(v->name, "hier") == 0) continue;
         double c = v->cost(mo, np, bytes, 0);
         if (c < *t) {
@@ -54,10 +55,15 @@ static const pumma_coll_ops_t *fastest(const pumma_model_t *mo, int np,
     return best;
 }
 
-/* PUMMA_HIER_SCHEDULE, read once: 0 (auto) or a pumma_ecef kind. */
-static int schedule_env(void)
+static int forced = -1;       /* pumma_hier_schedule_set's */
+void pumma_hier_schedule_set(int kind) { forced = kind; }
+
+/* The heuristic to use: pumma_hier_schedule_set's, else
+ * PUMMA_HIER_SCHEDULE (read once): 0 (auto) or a pumma_ecef kind. */
+int pumma_hier_schedule(void)
 {
     static int kind = -1;
+    if (forced >= 0) return forced;
     if (kind < 0) {
         const char *e = pumma_env_get("PUMMA_HIER_SCHEDULE");
         kind = !e || strcmp(e, "auto") == 0 ? 0 : pumma_ecef_kind(e);
@@ -68,14 +74,12 @@ static int schedule_env(void)
     return kind;
 }
 
-void pumma_hier_schedule_env_check(void) { (void)schedule_env(); }
-
-static int forced = -1;       /* pumma_hier_schedule_set's */
-void pumma_hier_schedule_set(int kind) { forced = kind; }
+void pumma_hier_schedule_env_check(void) { (void)pumma_hier_schedule(); }
 
 /* pumma_hier_plan: see pumma_hier.h. */
-double pumma_hier_plan(const pumma_hier_line_t *L, int root, double bytes,
-                       int kind, int *parent, int *order, int *coord,
+double pumma_hier_plan(pumma_table_kind_t op, const pumma_hier_line_t *L,
+                       int root, double bytes, int kind, int *parent,
+                       int *order, int *coord,
                        const pumma_coll_ops_t **local, int *chosen)
 {
     const int nc = L->nc;
@@ -89,7 +93,8 @@ double pumma_hier_plan(const pumma_hier_line_t *L, int root, double bytes,
             Lt[a * nc + b] = a == b ? 0 : h->lat[ga * h->nc + gb];
             g[a * nc + b] = a == b ? 0 : bytes * h->beta[ga * h->nc + gb];
         }
-        local[a] = fastest(&h->inside[L->gcl[a]], L->size[a], bytes, &T[a]);
+        local[a] = pumma_hier_fastest(op, &h->inside[L->gcl[a]], L->size[a],
+                                      bytes, &T[a]);
         coord[a] = L->coord[a];
     }
     coord[L->cl[root]] = root;
@@ -115,7 +120,8 @@ static int start(pumma_coll_t *c)
     const pumma_hier_line_t *L = c->hier;
     c->priv = NULL;
     if (!L) {                        /* one cluster: one level */
-        c->via = c->dec ? &pumma_bcast_auto : &pumma_bcast_binomial;
+        c->via = c->dec ? &pumma_bcast_auto
+                        : pumma_comm_find(PUMMA_BCAST_TABLE, "binomial");
         return c->via->start(c);
     }
     c->via = NULL;
@@ -132,8 +138,8 @@ static int start(pumma_coll_t *c)
     int *parent = w, *order = w + nc, *coord = w + 2 * nc, *kids = w + 3 * nc;
     int chosen = 0;
     const double bytes = (double)c->count * (double)c->t->size;
-    if (pumma_hier_plan(L, c->root, bytes,
-                        forced >= 0 ? forced : schedule_env(), parent, order,
+    if (pumma_hier_plan(PUMMA_BCAST_TABLE, L, c->root, bytes,
+                        pumma_hier_schedule(), parent, order,
                         coord, local, &chosen) < 0) {
         free(s); free(w); free(local);
         return PUMMA_ENOMEM;
@@ -217,7 +223,7 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 {
     double t;
     (void)seg;
-    (void)fastest(mo, np, bytes, &t);
+    (void)pumma_hier_fastest(PUMMA_BCAST_TABLE, mo, np, bytes, &t);
     return t;
 }
 

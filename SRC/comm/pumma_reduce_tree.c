@@ -147,17 +147,36 @@ int pumma_reduce_tree_start(pumma_coll_t *c,
         MPI_Comm_rank(c->comm, &me) != MPI_SUCCESS)
         return PUMMA_EMPI;
     if (c->count <= 0) return PUMMA_OK;
-    if (np == 1) {
+    int parent, *kids = malloc(sizeof(int) * (size_t)np);
+    if (!kids) return PUMMA_ENOMEM;
+    int nkids = shape(np, c->root, me, &parent, kids);
+    int rc = pumma_reduce_tree_start_at(c, parent, kids, nkids, segment);
+    free(kids);
+    return rc;
+}
+
+/* The same on a tree the caller gives: this process's parent (-1: it
+ * holds the sum) and its nkids children in summation order (ranks in
+ * c->comm). */
+int pumma_reduce_tree_start_at(pumma_coll_t *c, int parent, const int *kids,
+                               int nkids, int segment)
+{
+    c->req[0] = c->req[1] = MPI_REQUEST_NULL;
+    c->priv = NULL;
+    c->state = FREED;
+    if (c->count <= 0) return PUMMA_OK;
+    if (parent < 0 && nkids == 0) {    /* the root alone */
         if (c->buf)
             memcpy(c->rbuf, c->buf, (size_t)c->count * c->t->size);
         else             /* all-zero bits are 0 in every type pumma has */
             memset(c->rbuf, 0, (size_t)c->count * c->t->size);
         return PUMMA_OK;
     }
-
-    rtree_t *t = calloc(1, sizeof(rtree_t) + sizeof(int) * (size_t)np);
+    rtree_t *t = calloc(1, sizeof(rtree_t) + sizeof(int) * (size_t)nkids);
     if (!t) return PUMMA_ENOMEM;
-    t->nkids = shape(np, c->root, me, &t->parent, t->kids);
+    t->parent = parent;
+    t->nkids = nkids;
+    for (int j = 0; j < nkids; j++) t->kids[j] = kids[j];
     /* as the broadcasts cut (all receives and leaves' sends are posted at
      * once): pieces fit geadd's int length too */
     pumma_coll_cut(c->count, segment, &t->npieces, &t->piece);

@@ -388,13 +388,15 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
         return;
     }
     const pumma_grid_t *g = have.g = enter(t, ctxt);
-    /* A grid that spans clusters broadcasts in two levels, unless the
-     * call or the environment names a variant. */
+    /* A grid that spans clusters broadcasts and reduces in two levels,
+     * unless the call or the environment names a variant. */
     const int bcast_named = opts.bcast != NULL;
+    const int reduce_named = opts.reduce != NULL;
     pumma_grid_hier(g);
 
     const pumma_algo_t *algo = pumma_plan(&have, &opts);
     if (g->hier && !bcast_named) opts.bcast = &pumma_bcast_hier;
+    if (g->hier && !reduce_named) opts.reduce = &pumma_reduce_hier;
 
     /* Align: operands the algorithm cannot take as they are go through
      * temporaries. A temporary C is computed with beta = 0 and added back

@@ -52,7 +52,8 @@
     X(MPI, 1, "mpi")                                                         \
     X(RING, 2, "ring")                                                       \
     X(MST, 3, "mst")                                                         \
-    X(DIRECT, 4, "direct")
+    X(DIRECT, 4, "direct")                                                   \
+    X(HIER, 5, "hier")
 
 #define PUMMA_SHIFT_LIST(X)                                                  \
     X(AUTO, 0, "auto")                                                       \

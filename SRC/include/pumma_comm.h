@@ -88,6 +88,10 @@ int pumma_reduce_tree_start(pumma_coll_t *c, pumma_tree_shape_fn shape,
                             int segment);
 int pumma_reduce_tree_test(pumma_coll_t *c, int *done);
 int pumma_reduce_tree_wait(pumma_coll_t *c);
+/* On a tree given as this process's parent and children (the
+ * hierarchical reduce's between clusters). */
+int pumma_reduce_tree_start_at(pumma_coll_t *c, int parent, const int *kids,
+                               int nkids, int segment);
 /* The most whole-message buffers the engine gives one process (over every
  * root and member) in one reduce over np: an inner node's receive buffers,
  * and off the root its running sum (rbuf, the root's sum, not counted). */

@@ -89,20 +89,30 @@ int pumma_hier_set(pumma_grid_t *g, const int *cluster);
 void pumma_hier_env_check(void);                 /* PUMMA_CLUSTERS */
 void pumma_hier_schedule_env_check(void);        /* PUMMA_HIER_SCHEDULE */
 
-/* The two-level broadcast (pumma_bcast_hier.c), and its plan: of `bytes`
- * from line rank root on L, the schedule between clusters (parent[] and
- * order[] over the line's clusters, their coordinators in coord[]), the
- * variant inside each (local[]), the heuristic (*chosen; kind 0: the
- * best predicted of the three) and the predicted time, returned (-1: out
- * of memory). Every process computes the same. */
-extern const pumma_coll_ops_t pumma_bcast_hier;
-/* The heuristic of this process's next hier broadcasts: kind (0: the
- * best predicted), over PUMMA_HIER_SCHEDULE; -1 gives it back. For
- * timing each in one run (TIMING/hiertim.c). */
-void pumma_hier_schedule_set(int kind);
-double pumma_hier_plan(const pumma_hier_line_t *L, int root, double bytes,
-                       int kind, int *parent, int *order, int *coord,
+/* The two-level broadcast and reduce (pumma_bcast_hier.c,
+ * pumma_reduce_hier.c), and their plan: of `bytes` from (to) line rank
+ * root on L, the schedule between clusters (parent[] and order[] over the
+ * line's clusters, their coordinators in coord[]; a reduce runs it
+ * backwards), the variant of table op inside each (local[]), the
+ * heuristic (*chosen; kind 0: the best predicted of the three) and the
+ * predicted time, returned (-1: out of memory). Every process computes
+ * the same. */
+extern const pumma_coll_ops_t pumma_bcast_hier, pumma_reduce_hier;
+double pumma_hier_plan(pumma_table_kind_t op, const pumma_hier_line_t *L,
+                       int root, double bytes, int kind, int *parent,
+                       int *order, int *coord,
                        const pumma_coll_ops_t **local, int *chosen);
+/* The variant of table op the model mo prices fastest for np processes
+ * and `bytes` (neither auto nor hier); *t its time (0 for one process). */
+const pumma_coll_ops_t *pumma_hier_fastest(pumma_table_kind_t op,
+                                           const pumma_model_t *mo, int np,
+                                           double bytes, double *t);
+/* The heuristic of the next hier collectives: kind (0: the best
+ * predicted) over PUMMA_HIER_SCHEDULE; -1 gives the choice back. For
+ * timing each in one run (TIMING/hiertim.c). pumma_hier_schedule: the
+ * kind in force. */
+void pumma_hier_schedule_set(int kind);
+int pumma_hier_schedule(void);
 
 /* The inter-cluster schedules (pumma_ecef.c). */
 enum {
