@@ -118,6 +118,31 @@ static void test_clusters(void)
     }
     group_end(G);
 
+    /* The emulated platform of make clusters' PDGEMM: two processes in
+     * one room (50 us), one alone at each of two other sites, 3 and 9 ms
+     * from the room and 5 ms from each other. The lone machines' link is
+     * uniform, but far slower than one end's fastest (3 ms): three sites,
+     * not a cluster of the two. */
+    G = "clusters: lone machines of two sites stay apart";
+    {
+        const double lat[16] = {0, 50e-6, 3e-3, 9e-3,   50e-6, 0, 3e-3, 9e-3,
+                                3e-3, 3e-3, 0, 5e-3,   9e-3, 9e-3, 5e-3, 0};
+        const int want[4] = {0, 0, 1, 2};
+        int cl[4];
+        int nc = pumma_clusters_group(4, lat, 0.2, 100e-6, cl);
+        check(nc == 3 && same_partition(4, cl, want), G,
+              "%d clusters (%d %d %d %d), want 3 (0 0 1 2)", nc, cl[0], cl[1],
+              cl[2], cl[3]);
+        /* the lone machines at 3.3 and 3 ms from each other's best: one
+         * pair within 20% of both ends' fastest links is a cluster */
+        const double lat2[9] = {0, 3e-3, 9e-3, 3e-3, 0, 3.3e-3, 9e-3, 3.3e-3, 0};
+        nc = pumma_clusters_group(3, lat2, 0.2, 100e-6, cl);
+        check(nc == 2 && cl[0] == 0 && cl[1] == 0 && cl[2] == 1, G,
+              "links 3, 3.3 and 9 ms: %d clusters (%d %d %d), want 0 0 1", nc,
+              cl[0], cl[1], cl[2]);
+    }
+    group_end(G);
+
     /* Eight processes in two rooms: 20 to 60 us inside (noise), 4 ms
      * between. Without a floor the noise splits the rooms; with 100 us
      * every link inside one counts alike. */

@@ -32,8 +32,9 @@
  *   cl     (output) cl[i] the cluster of process i, numbered from 0 in the
  *          order of their first members.
  * Links are taken from the fastest up; each joins the clusters at its two
- * ends when the union still keeps the bound. Returns the number of
- * clusters, or -1 when out of memory.
+ * ends when the union still keeps the bound and the link is within it of
+ * each end's own fastest link. Returns the number of clusters, or -1
+ * when out of memory.
  */
 int pumma_clusters_group(int n, const double *lat, double bound, double floor,
                          int *cl);

@@ -5,7 +5,9 @@
  * Grouping (seed 004, section 3.3, after Lowekamp and Beguelin's ECO):
  * links are taken in increasing latency; a link between two clusters
  * merges them when every link inside the union stays within the bound of
- * its fastest one. A union only grows its spread as it grows (its slowest
+ * its fastest one, and the link itself within the bound of each end's own
+ * fastest link (else two lone machines of two sites would pair up: their
+ * one link is uniform). A union only grows its spread as it grows (its slowest
  * link can only get slower, its fastest only faster), so a pair of
  * clusters refused once stays refused: each pair is judged once.
  */
@@ -41,7 +43,8 @@ int pumma_clusters_group(int n, const double *lat, double bound, double floor,
     edge_t *e = malloc(sizeof(edge_t) * (ne ? ne : 1));
     int *rep = malloc(sizeof(int) * (size_t)n);      /* cluster of i */
     int *next = malloc(sizeof(int) * (size_t)n);     /* members, a list */
-    double *lo = malloc(sizeof(double) * 2 * (size_t)n), *hi = lo + n;
+    double *lo = malloc(sizeof(double) * 3 * (size_t)n), *hi = lo + n,
+           *best = hi + n;
     char *refused = calloc((size_t)n * (size_t)n, 1); /* by representatives */
     if (!e || !rep || !next || !lo || !refused) {
         free(e); free(rep); free(next); free(lo); free(refused);
@@ -54,11 +57,23 @@ int pumma_clusters_group(int n, const double *lat, double bound, double floor,
     for (int i = 0; i < n; i++) {
         rep[i] = i;
         next[i] = -1;
-        lo[i] = hi[i] = -1;             /* a cluster of one has no link */
+        hi[i] = -1;                     /* a cluster of one has no link */
+    }
+    /* each process's fastest link: its first in the sorted order */
+    for (int i = 0; i < n; i++) best[i] = lo[i] = -1;
+    for (k = 0; k < ne; k++) {
+        if (best[e[k].i] < 0) best[e[k].i] = e[k].l;
+        if (best[e[k].j] < 0) best[e[k].j] = e[k].l;
     }
     for (k = 0; k < ne; k++) {
         const int a = rep[e[k].i], b = rep[e[k].j];
         if (a == b || refused[(size_t)a * n + b]) continue;
+        /* a link far slower than an end's own fastest one is between
+         * clusters, even between two processes alone (two sites' lone
+         * machines are not a cluster) */
+        if (e[k].l > (1 + bound) * best[e[k].i] ||
+            e[k].l > (1 + bound) * best[e[k].j])
+            continue;
         /* the union's fastest and slowest links */
         double l = lo[a], h = hi[a];
         if (lo[b] >= 0 && (l < 0 || lo[b] < l)) l = lo[b];
