@@ -22,6 +22,7 @@
 
 #include "pumma.h"
 #include "pumma_hier.h"
+#include "pumma_layout.h"
 #include "tstgroup.h"
 
 static int me_world;
@@ -310,6 +311,152 @@ static void test_schedules(void)
     group_end(G);
 }
 
+/* ------------------------------------------------------ two-level layouts */
+
+/* Checks a two-level layout h of kind over m x n for processes of speeds
+ * sp in clusters cl against its definition: every entry owned once; the
+ * clusters' regions those of the top-level layout of kind for the
+ * clusters' summed speeds; inside, members in vertical bands (left to
+ * right in process order) of areas proportional to their speeds, within
+ * one column of the region. */
+static void two_level_case(const char *G, int kind, int m, int n, int np,
+                           const double *sp, const int *cl)
+{
+    int h, info, ht, nc = 0, num[16];
+    double cs[16] = {0};
+    pumma_layout_create_clusters(kind, m, n, np, sp, cl, &h, &info);
+    check(info == 0, G, "kind %d: INFO %d", kind, info);
+    if (info) return;
+    for (int p = 0; p < np; p++) {
+        int q = 0;
+        while (q < p && cl[q] != cl[p]) q++;
+        num[p] = q < p ? num[q] : nc++;
+        cs[num[p]] += sp[p];
+    }
+    pumma_layout_create(kind, m, n, nc, cs, &ht, &info);
+    check(info == 0, G, "the top level alone: INFO %d", info);
+    if (info) { pumma_layout_destroy(h); return; }
+    const pumma_layout_t *L = pumma_layout_get(h), *T = pumma_layout_get(ht);
+    long *area = calloc((size_t)np, sizeof(long));
+    int *cover = calloc((size_t)m * n, sizeof(int));
+    for (int p = 0; p < np; p++)
+        for (int r = L->first[p]; r < L->first[p + 1]; r++) {
+            const pumma_rect_t *x = &L->rect[r];
+            for (int i = x->r0; i < x->r1; i++)
+                for (int j = x->c0; j < x->c1; j++) cover[(size_t)i * n + j]++;
+            area[p] += (long)(x->r1 - x->r0) * (x->c1 - x->c0);
+        }
+    int bad = 0;
+    for (int i = 0; i < m && !bad; i++)
+        for (int j = 0; j < n && !bad; j++) {
+            if (cover[(size_t)i * n + j] != 1) bad = 1;
+            else if (num[pumma_layout_owner_of(L, i, j)] !=
+                     pumma_layout_owner_of(T, i, j)) bad = 2;
+        }
+    check(!bad, G, "kind %d: %s", kind,
+          bad == 1 ? "not an exact cover" : "a cluster's region is not the top level's");
+    /* inside: shares of the region within one column of it */
+    for (int c = 0; c < nc; c++) {
+        long reg = 0, rows = 0;
+        double w = 0;
+        for (int p = 0; p < np; p++)
+            if (num[p] == c) { reg += area[p]; w += sp[p]; }
+        for (int r = T->first[c]; r < T->first[c + 1]; r++)
+            rows += T->rect[r].r1 - T->rect[r].r0;
+        int last_c1 = -1;
+        for (int p = 0; p < np; p++) {
+            if (num[p] != c) continue;
+            double want = (double)reg * sp[p] / w;
+            check(fabs((double)area[p] - want) <= (double)rows + 1, G,
+                  "kind %d: process %d has %ld of its cluster's %ld, want %.0f",
+                  kind, p, area[p], reg, want);
+            check(L->box[p].c0 >= last_c1, G,
+                  "kind %d: process %d's band is not after the one before",
+                  kind, p);
+            last_c1 = L->box[p].c1;
+        }
+    }
+    free(area);
+    free(cover);
+    pumma_layout_destroy(h);
+    pumma_layout_destroy(ht);
+}
+
+static void test_two_level(void)
+{
+    const char *G = "two-level layouts: clusters' regions, members' bands";
+    const double s4[4] = {45, 45, 5, 5};
+    const int c4[4] = {0, 0, 1, 2};
+    two_level_case(G, PUMMA_LAYOUT_SQUARE_CORNER, 600, 600, 4, s4, c4);
+    two_level_case(G, PUMMA_LAYOUT_RECT3, 600, 600, 4, s4, c4);
+    const double s9[9] = {30, 30, 30, 2, 1, 2, 5, 5, 5};
+    const int c9[9] = {7, 7, 7, 3, 3, 3, 9, 9, 9};
+    two_level_case(G, PUMMA_LAYOUT_SQUARE_CORNER, 500, 700, 9, s9, c9);
+    two_level_case(G, PUMMA_LAYOUT_RECT3, 300, 900, 9, s9, c9);
+    two_level_case(G, PUMMA_LAYOUT_COLUMNS, 300, 300, 9, s9, c9);
+    two_level_case(G, PUMMA_LAYOUT_STRIPS, 200, 400, 9, s9, c9);
+    /* interleaved clusters: members need not be neighbours */
+    const int ci[6] = {0, 1, 2, 0, 1, 2};
+    const double si[6] = {50, 3, 2, 40, 3, 2};
+    two_level_case(G, PUMMA_LAYOUT_SQUARE_CORNER, 400, 400, 6, si, ci);
+    group_end(G);
+
+    G = "two-level layouts: one member each is the top level itself";
+    {
+        const double s3[3] = {90, 5, 5};
+        const int c3[3] = {4, 8, 2};
+        int h, ht, info, info2;
+        pumma_layout_create_clusters(PUMMA_LAYOUT_SQUARE_CORNER, 800, 800, 3,
+                                     s3, c3, &h, &info);
+        pumma_layout_create(PUMMA_LAYOUT_SQUARE_CORNER, 800, 800, 3, s3, &ht,
+                            &info2);
+        check(!info && !info2, G, "INFO %d, %d", info, info2);
+        if (!info && !info2) {
+            const pumma_layout_t *L = pumma_layout_get(h),
+                                 *T = pumma_layout_get(ht);
+            int same = L->first[3] == T->first[3];
+            for (int r = 0; same && r < L->first[3]; r++)
+                same = !memcmp(&L->rect[r], &T->rect[r], sizeof(pumma_rect_t));
+            for (int p = 0; same && p <= 3; p++) same = L->first[p] == T->first[p];
+            check(same, G, "the rectangles differ");
+            pumma_layout_destroy(h);
+            pumma_layout_destroy(ht);
+        }
+    }
+    group_end(G);
+
+    G = "two-level layouts: bad arguments";
+    {
+        const double s4[4] = {45, 45, 5, 5};
+        int h, info;
+        const int neg[4] = {0, -1, 1, 2}, four[4] = {0, 1, 2, 3},
+                  ok[4] = {0, 0, 1, 2};
+        pumma_layout_create_clusters(PUMMA_LAYOUT_SQUARE_CORNER, 60, 60, 4,
+                                     s4, neg, &h, &info);
+        check(info == -6, G, "a negative cluster: INFO %d, want -6", info);
+        pumma_layout_create_clusters(PUMMA_LAYOUT_SQUARE_CORNER, 60, 60, 4,
+                                     s4, four, &h, &info);
+        check(info == -4, G, "4 clusters for square-corner: INFO %d, want -4",
+              info);
+        pumma_layout_create_clusters(99, 60, 60, 4, s4, ok, &h, &info);
+        check(info == -1, G, "kind 99: INFO %d, want -1", info);
+        pumma_layout_create_clusters(PUMMA_LAYOUT_RECT3, 0, 60, 4, s4, ok, &h,
+                                     &info);
+        check(info == -2, G, "M = 0: INFO %d, want -2", info);
+        const double zero[4] = {45, 0, 5, 5};
+        pumma_layout_create_clusters(PUMMA_LAYOUT_RECT3, 60, 60, 4, zero, ok,
+                                     &h, &info);
+        check(info == -5, G, "a speed 0: INFO %d, want -5", info);
+        /* two members in a cluster whose strip is one column wide */
+        const double tiny[3] = {1e-9, 1e-9, 1};
+        const int two[3] = {0, 0, 1};
+        pumma_layout_create_clusters(PUMMA_LAYOUT_STRIPS, 10, 10, 3, tiny,
+                                     two, &h, &info);
+        check(info == 2, G, "shares too small: INFO %d, want 2", info);
+    }
+    group_end(G);
+}
+
 /* ------------------------------------------------------------ on grids */
 
 void Cblacs_get(int, int, int *);
@@ -517,6 +664,7 @@ int main(int argc, char **argv)
     if (me_world == 0) {
         test_clusters();
         test_schedules();
+        test_two_level();
     }
     if (np >= 4) test_grids(np > 64 ? 64 : np - np % 2);
     if (me_world == 0) printf("%d passed, %d failed\n", npass, nfail);

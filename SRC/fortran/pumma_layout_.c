@@ -1,5 +1,5 @@
 /* The layout routines of pumma.h, by address for Fortran and C alike:
- * PUMMA_LAYOUT_NEW, _FREE, _BOX, _NRECT, _RECT, _OWNER, _COST and
+ * PUMMA_LAYOUT_NEW, _CLUSTERS, _FREE, _BOX, _NRECT, _RECT, _OWNER, _COST and
  * PUMMA_SQCORNER_RULE. The work is in SRC/layout. */
 #include "pumma.h"
 #include "pumma_layout.h"
@@ -9,6 +9,14 @@ PUMMA_API void PUMMA_F77(pumma_layout_new, PUMMA_LAYOUT_NEW)(
     const double *speeds, int *layout, int *info)
 {
     pumma_layout_create(*kind, *m, *n, *np, speeds, layout, info);
+}
+
+PUMMA_API void PUMMA_F77(pumma_layout_clusters, PUMMA_LAYOUT_CLUSTERS)(
+    const int *kind, const int *m, const int *n, const int *np,
+    const double *speeds, const int *clusters, int *layout, int *info)
+{
+    pumma_layout_create_clusters(*kind, *m, *n, *np, speeds, clusters, layout,
+                                 info);
 }
 
 PUMMA_API void PUMMA_F77(pumma_layout_free, PUMMA_LAYOUT_FREE)(

@@ -165,6 +165,15 @@ PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemmx, PUMMA_PZGEMMX), double, const int *opts
  *   whole rows and columns of M x N; 3: out of memory (or 65536 layouts
  *   alive). A freed handle is not given out again (for 32767 reuses of
  *   its slot): descriptors naming it are refused.
+ * PUMMA_LAYOUT_CLUSTERS( KIND, M, N, NP, SPEEDS, CLUSTERS, LAYOUT, INFO ):
+ *   a two-level layout for processes in clusters (CLUSTERS(NP): each one's
+ *   cluster, integers >= 0, equal for one cluster; see
+ *   PUMMA_GRID_CLUSTERS): the clusters' regions by KIND for each cluster's
+ *   speed, the sum of its members' SPEEDS (KIND's limits on the number of
+ *   processes apply to the clusters: 2 or 3 for square-corner, 3 for
+ *   rect3), then each region cut into vertical bands, one per member, of
+ *   areas proportional to their speeds. INFO as PUMMA_LAYOUT_NEW, and -6:
+ *   a cluster number < 0.
  * PUMMA_LAYOUT_FREE( LAYOUT, INFO )           INFO -1: no such layout
  * PUMMA_LAYOUT_BOX( LAYOUT, PROC, I0, J0, MLOC, NLOC, INFO ): process
  *   PROC stores rows I0..I0+MLOC-1, columns J0..J0+NLOC-1 (the bounding
@@ -219,6 +228,9 @@ PUMMA_DECL_GEMR2D(PUMMA_F77(pumma_pzgemr2d, PUMMA_PZGEMR2D), double)
 void PUMMA_F77(pumma_layout_new, PUMMA_LAYOUT_NEW)(
     const int *kind, const int *m, const int *n, const int *np,
     const double *speeds, int *layout, int *info);
+void PUMMA_F77(pumma_layout_clusters, PUMMA_LAYOUT_CLUSTERS)(
+    const int *kind, const int *m, const int *n, const int *np,
+    const double *speeds, const int *clusters, int *layout, int *info);
 void PUMMA_F77(pumma_layout_free, PUMMA_LAYOUT_FREE)(const int *layout,
                                                      int *info);
 void PUMMA_F77(pumma_layout_box, PUMMA_LAYOUT_BOX)(

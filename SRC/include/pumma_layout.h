@@ -54,6 +54,10 @@ typedef struct pumma_layout {
     int *line;               /* linear array: line[k] is the process at k, the
                                 fastest in the middle */
     int *pos;                /* pos[p]: p's position in line */
+    /* while a two-level layout is built (pumma_layout_clusters.c): the
+     * top level's builder and each process's cluster (NULL after) */
+    int (*top)(struct pumma_layout *L);
+    const int *cluster;
 } pumma_layout_t;
 
 /* A builder fills L->first/rect for L->kind from L->m, n, np, speed (>0).
@@ -63,6 +67,7 @@ int pumma_layout_columns(pumma_layout_t *L);     /* pumma_layout_columns.c */
 int pumma_layout_strips(pumma_layout_t *L);      /* pumma_layout_strips.c */
 int pumma_layout_rect3(pumma_layout_t *L);       /* pumma_layout_rect3.c */
 int pumma_layout_sqcorner(pumma_layout_t *L);    /* pumma_layout_sqcorner.c */
+int pumma_layout_clusters(pumma_layout_t *L);    /* pumma_layout_clusters.c */
 
 /* Rectangle storage while building: room for `cap` rectangles. */
 int pumma_layout_alloc(pumma_layout_t *L, int cap);
@@ -83,6 +88,10 @@ void pumma_layout_by_speed(const pumma_layout_t *L, int *order);
 /* A new layout (see PUMMA_LAYOUT_NEW in pumma.h for kind, info). */
 void pumma_layout_create(int kind, int m, int n, int np,
                          const double *speeds, int *layout, int *info);
+/* A two-level layout (see PUMMA_LAYOUT_CLUSTERS in pumma.h). */
+void pumma_layout_create_clusters(int kind, int m, int n, int np,
+                                  const double *speeds, const int *cluster,
+                                  int *layout, int *info);
 /* Frees it; -1 if the handle names none. */
 int pumma_layout_destroy(int layout);
 /* The layout behind a handle, NULL if none. */

@@ -169,25 +169,29 @@ const pumma_layout_t *pumma_layout_get(int handle)
     return h < 0 ? NULL : table[h];
 }
 
-void pumma_layout_create(int kind, int m, int n, int np,
-                         const double *speeds, int *layout, int *info)
+/* The row of kinds[] of a kind, -1 if none. */
+static int kind_row(int kind)
 {
-    int k;
-    *layout = 0;
-    for (k = 0; k < NKINDS && kinds[k].kind != kind; k++)
-        ;
-    if (k == NKINDS) { *info = -1; return; }
-    if (m < 1) { *info = -2; return; }
-    if (n < 1) { *info = -3; return; }
-    if (np < kinds[k].minp || (kinds[k].maxp && np > kinds[k].maxp)) {
-        *info = -4;
-        return;
-    }
+    for (int k = 0; k < NKINDS; k++)
+        if (kinds[k].kind == kind) return k;
+    return -1;
+}
+
+/* A layout of kind (recorded) made by build: arguments checked, speeds
+ * scaled, every region non-empty, boxes, line and handle. top and
+ * cluster: a two-level layout's (pumma_layout_clusters.c). */
+static void create(int kind, pumma_layout_build_fn build, int m, int n,
+                   int np, const double *speeds,
+                   pumma_layout_build_fn top_build, const int *cluster,
+                   int *layout, int *info)
+{
     for (int p = 0; p < np; p++)
         if (!(speeds[p] > 0) || !isfinite(speeds[p])) { *info = -5; return; }
 
     pumma_layout_t *L = calloc(1, sizeof(*L));
     if (!L) { *info = 3; return; }
+    L->top = top_build;
+    L->cluster = cluster;
     L->kind = kind;
     L->m = m;
     L->n = n;
@@ -213,7 +217,9 @@ void pumma_layout_create(int kind, int m, int n, int np,
         double s = speeds[p] / top;
         L->speed[p] = s < DBL_MIN ? DBL_MIN : s;
     }
-    int rc = kinds[k].build(L);
+    int rc = build(L);
+    L->top = NULL;
+    L->cluster = NULL;                 /* the caller's: not kept */
     if (rc) {
         layout_free(L);
         *info = rc;
@@ -254,6 +260,48 @@ void pumma_layout_create(int kind, int m, int n, int np,
     table[h] = L;
     *layout = h + 1 + NSLOT * gen[h];
     *info = 0;
+}
+
+void pumma_layout_create(int kind, int m, int n, int np,
+                         const double *speeds, int *layout, int *info)
+{
+    const int k = kind_row(kind);
+    *layout = 0;
+    if (k < 0) { *info = -1; return; }
+    if (m < 1) { *info = -2; return; }
+    if (n < 1) { *info = -3; return; }
+    if (np < kinds[k].minp || (kinds[k].maxp && np > kinds[k].maxp)) {
+        *info = -4;
+        return;
+    }
+    create(kind, kinds[k].build, m, n, np, speeds, NULL, NULL, layout, info);
+}
+
+void pumma_layout_create_clusters(int kind, int m, int n, int np,
+                                  const double *speeds, const int *cluster,
+                                  int *layout, int *info)
+{
+    const int k = kind_row(kind);
+    *layout = 0;
+    if (k < 0) { *info = -1; return; }
+    if (m < 1) { *info = -2; return; }
+    if (n < 1) { *info = -3; return; }
+    if (np < 1) { *info = -4; return; }
+    for (int p = 0; p < np; p++)
+        if (cluster[p] < 0) { *info = -6; return; }
+    /* the top level's count limits apply to the clusters */
+    int nc = 0;
+    for (int p = 0; p < np; p++) {
+        int q = 0;
+        while (q < p && cluster[q] != cluster[p]) q++;
+        nc += q == p;
+    }
+    if (nc < kinds[k].minp || (kinds[k].maxp && nc > kinds[k].maxp)) {
+        *info = -4;
+        return;
+    }
+    create(kind, pumma_layout_clusters, m, n, np, speeds, kinds[k].build,
+           cluster, layout, info);
 }
 
 int pumma_layout_destroy(int layout)

@@ -163,6 +163,13 @@ module pumma
       real(dp), intent(in) :: speeds(*)
       integer, intent(out) :: layout, info
     end subroutine pumma_layout_new
+    subroutine pumma_layout_clusters(kind, m, n, np, speeds, clusters, &
+                                     layout, info)
+      import :: dp
+      integer, intent(in) :: kind, m, n, np, clusters(*)
+      real(dp), intent(in) :: speeds(*)
+      integer, intent(out) :: layout, info
+    end subroutine pumma_layout_clusters
     subroutine pumma_layout_free(layout, info)
       integer, intent(in) :: layout
       integer, intent(out) :: info

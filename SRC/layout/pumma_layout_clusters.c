@@ -1,0 +1,117 @@
+/*
+ * pumma_layout_clusters.c -- two-level layouts (issue 15; seed 000's
+ * stated next step): the matrix is first partitioned among clusters by
+ * one of the heterogeneous kinds (square-corner, rect3, columns, strips),
+ * each cluster weighing the sum of its members' speeds, and each
+ * cluster's region is then shared among its members.
+ *
+ * Inside a cluster the members take vertical bands of its region, of
+ * areas proportional to their speeds: a block distribution, one block per
+ * member, so each member's part is one rectangle of every rectangle of
+ * the region and its bounding box (its local array) holds little else. A
+ * cyclic distribution of small blocks inside would give each member a
+ * bounding box of nearly the whole region: the local arrays of a layout
+ * are bounding boxes (pumma_layout.h).
+ */
+#include <stdlib.h>
+
+#include "pumma_layout.h"
+
+int pumma_layout_clusters(pumma_layout_t *L)
+{
+    const int np = L->np;
+    int rc = 3, nc = 0;
+    int *cl = malloc(sizeof(int) * (size_t)np * 3), *member = cl + np,
+        *cut = member + np;
+    double *cs = calloc((size_t)np, sizeof(double));
+    pumma_layout_t T = {0};
+    long *h = NULL;
+    int *npiece = calloc((size_t)np, sizeof(int));
+    pumma_rect_t *piece = NULL;
+    if (!cl || !cs || !npiece) goto out;
+    /* clusters numbered by first member; their speeds the members' sums */
+    for (int p = 0; p < np; p++) {
+        int q = 0;
+        while (q < p && L->cluster[q] != L->cluster[p]) q++;
+        cl[p] = q < p ? cl[q] : nc++;
+        cs[cl[p]] += L->speed[p];
+    }
+    double top = 0;
+    for (int c = 0; c < nc; c++) top = cs[c] > top ? cs[c] : top;
+    for (int c = 0; c < nc; c++) cs[c] /= top;
+    T.kind = L->kind;
+    T.m = L->m;
+    T.n = L->n;
+    T.np = nc;
+    T.speed = cs;
+    if ((rc = L->top(&T))) goto out;
+    rc = 3;
+    /* at most (rectangles of its cluster's region) pieces per member */
+    piece = malloc(sizeof(pumma_rect_t) * (size_t)np *
+                   (size_t)(T.first[nc] > 0 ? T.first[nc] : 1));
+    h = calloc((size_t)L->n + 1, sizeof(long));
+    if (!piece || !h) goto out;
+    for (int c = 0; c < nc; c++) {
+        const int r0 = T.first[c], r1 = T.first[c + 1];
+        int nm = 0;
+        double w = 0;
+        for (int p = 0; p < np; p++)
+            if (cl[p] == c) { member[nm++] = p; w += L->speed[p]; }
+        if (r0 == r1) continue;            /* no region: create() says 2 */
+        int b0 = L->n, b1 = 0;
+        for (int r = r0; r < r1; r++) {
+            if (T.rect[r].c0 < b0) b0 = T.rect[r].c0;
+            if (T.rect[r].c1 > b1) b1 = T.rect[r].c1;
+        }
+        /* the region's height in each column, and its area */
+        long area = 0;
+        if (b0 < 0 || b1 > L->n) goto out;
+        for (int j = b0; j < b1; j++) h[j] = 0;
+        for (int r = r0; r < r1; r++)
+            for (int j = T.rect[r].c0; j < T.rect[r].c1; j++)
+                h[j] += T.rect[r].r1 - T.rect[r].r0;
+        for (int j = b0; j < b1; j++) area += h[j];
+        /* band k ends where the area so far is nearest its members'
+         * share; each keeps a column, and leaves one for each after it */
+        cut[0] = b0;
+        double acc = 0, want = 0;
+        int j = b0;
+        for (int k = 0; k < nm - 1; k++) {
+            want += (double)area * L->speed[member[k]] / w;
+            if (j < b1) acc += (double)h[j++];
+            while (j < b1 - (nm - 1 - k) && acc + 0.5 * (double)h[j] <= want)
+                acc += (double)h[j++];
+            cut[k + 1] = j;
+        }
+        cut[nm] = b1;
+        for (int k = 0; k < nm; k++) {
+            const int p = member[k];
+            for (int r = r0; r < r1; r++) {
+                const pumma_rect_t *x = &T.rect[r];
+                int c0 = x->c0 > cut[k] ? x->c0 : cut[k];
+                int c1 = x->c1 < cut[k + 1] ? x->c1 : cut[k + 1];
+                if (c0 < c1)
+                    piece[(size_t)p * (size_t)T.first[nc] + npiece[p]++] =
+                        (pumma_rect_t){x->r0, x->r1, c0, c1};
+            }
+        }
+    }
+    int total = 0;
+    for (int p = 0; p < np; p++) total += npiece[p];
+    if (pumma_layout_alloc(L, total > 0 ? total : 1)) goto out;
+    for (int p = 0; p < np; p++)
+        for (int i = 0; i < npiece[p]; i++) {
+            const pumma_rect_t *x = &piece[(size_t)p * (size_t)T.first[nc] + i];
+            pumma_layout_add(L, p, x->r0, x->r1, x->c0, x->c1);
+        }
+    rc = 0;
+out:
+    free(T.first);
+    free(T.rect);
+    free(cl);
+    free(cs);
+    free(h);
+    free(npiece);
+    free(piece);
+    return rc;
+}
