@@ -25,14 +25,8 @@
 #include <string.h>
 
 #include "pumma.h"
+#include "timutil.h"
 
-void Cblacs_get(int, int, int *);
-void Cblacs_gridinit(int *, const char *, int, int);
-void Cblacs_gridinfo(int, int *, int *, int *, int *);
-void Cblacs_gridexit(int);
-int numroc_(const int *, const int *, const int *, const int *, const int *);
-void descinit_(int *, const int *, const int *, const int *, const int *,
-               const int *, const int *, const int *, const int *, int *);
 
 static double fa(int i, int j) { return (double)((i * 7 + j * 3) % 11 - 5) / 16; }
 static double fb(int i, int j) { return (double)((i * 5 + j * 2) % 13 - 6) / 16; }
@@ -43,11 +37,6 @@ static double fc(int n, int i, int j)
     return s;
 }
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* A distributed operand: local array and where its entries are. */
 typedef struct opnd {
@@ -230,7 +219,7 @@ int main(int argc, char **argv)
         double med[NM];
         for (int m = 0; m < NM; m++) {
             if (!have[m]) continue;
-            qsort(t + m * reps, (size_t)reps, sizeof(double), cmp);
+            qsort(t + m * reps, (size_t)reps, sizeof(double), tim_cmp);
             med[m] = t[m * reps + reps / 2];
             printf("  %-24s %8.3f s  (min %8.3f)\n", mname[m], med[m],
                    t[m * reps]);

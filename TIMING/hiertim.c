@@ -23,13 +23,11 @@
 #include <string.h>
 
 #include "pumma.h"
+#include "timutil.h"
 #include "pumma_comm.h"
 #include "pumma_hier.h"
 
-void Cblacs_get(int, int, int *);
-void Cblacs_gridinit(int *, const char *, int, int);
 void Cblacs_gridmap(int *, int *, int, int, int);
-void Cblacs_gridexit(int);
 extern const pumma_coll_ops_t pumma_bcast_binomial;
 
 enum { M_MPI, M_FLAT, M_HIER, M_ECEF, M_LA, M_LAT, NM };
@@ -37,11 +35,6 @@ static const char *const mname[NM] = {"MPI_Bcast", "binomial (flat)",
                                       "hier (auto)", "hier ecef",
                                       "hier ecef-la", "hier ecef-lat"};
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* One broadcast of n doubles from root on comm (line L for hier): the
  * seconds from the root's start to the last completion (on every rank). */
@@ -204,7 +197,7 @@ int main(int argc, char **argv)
                        (int)bytes, root, L ? L->cl[root] : 0);
                 double med[NM];
                 for (int m = 0; m < NM; m++) {
-                    qsort(t + m * reps, (size_t)reps, sizeof(double), cmp);
+                    qsort(t + m * reps, (size_t)reps, sizeof(double), tim_cmp);
                     med[m] = t[m * reps + reps / 2];
                 }
                 for (int m = 0; m < NM; m++) {

@@ -41,7 +41,7 @@ static inline int tim_ints(const char *s, int *v, int max)
 /* The grids of a list "PxQ,PxQ,.." with P*Q = np, at most max of them,
  * into p[], q[] (list NULL: every p x q = np, p ascending); a malformed
  * list stops the program. */
-static int tim_grids(const char *list, int np, int *p, int *q, int max)
+static inline int tim_grids(const char *list, int np, int *p, int *q, int max)
 {
     int n = 0;
     if (!list) {
@@ -125,7 +125,7 @@ static inline int tim_square(int algo, int n, tim_mat_t *a, tim_mat_t *b,
 }
 
 /* The slowest process's seconds since t0 (collective over the world). */
-static double tim_slowest(double t0)
+static inline double tim_slowest(double t0)
 {
     double t = MPI_Wtime() - t0, mx;
     MPI_Allreduce(&t, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -139,7 +139,7 @@ static int tim_cmp(const void *a, const void *b)
 }
 
 /* The median of t[0..n-1] (sorts t). */
-static double tim_median(double *t, int n)
+static inline double tim_median(double *t, int n)
 {
     qsort(t, (size_t)n, sizeof(double), tim_cmp);
     return t[n / 2];
