@@ -457,6 +457,107 @@ static void test_two_level(void)
     group_end(G);
 }
 
+/* The price pumma_layout_clusters_shares puts on shares sh, counted entry
+ * by entry from the layouts' owners (its definition, independently). */
+static double brute_price(int kind, int m, int n, int k, int np,
+                          const double *rate, const int *cl,
+                          const double *beta, double es, const double *sh)
+{
+    int hc, ha, hb, i1, i2, i3, nc = 0, num[16];
+    for (int p = 0; p < np; p++) {
+        int q = 0;
+        while (q < p && cl[q] != cl[p]) q++;
+        num[p] = q < p ? num[q] : nc++;
+    }
+    pumma_layout_create_clusters(kind, m, n, np, sh, cl, &hc, &i1);
+    pumma_layout_create_clusters(kind, m, k, np, sh, cl, &ha, &i2);
+    pumma_layout_create_clusters(kind, k, n, np, sh, cl, &hb, &i3);
+    if (i1 || i2 || i3) return -1;
+    const pumma_layout_t *LC = pumma_layout_get(hc), *LA = pumma_layout_get(ha),
+                         *LB = pumma_layout_get(hb);
+    double comp = 0, up[16] = {0};
+    for (int p = 0; p < np; p++) {
+        char *row = calloc((size_t)m, 1), *col = calloc((size_t)n, 1);
+        double area = 0;
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++)
+                if (pumma_layout_owner_of(LC, i, j) == p) {
+                    area++;
+                    row[i] = col[j] = 1;
+                }
+        if (area * k / rate[p] > comp) comp = area * k / rate[p];
+        for (int i = 0; i < m; i++)
+            for (int kk = 0; row[i] && kk < k; kk++) {
+                int q = pumma_layout_owner_of(LA, i, kk);
+                if (num[q] != num[p]) up[num[q]] += es * beta[num[q] * nc + num[p]];
+            }
+        for (int j = 0; j < n; j++)
+            for (int kk = 0; col[j] && kk < k; kk++) {
+                int q = pumma_layout_owner_of(LB, kk, j);
+                if (num[q] != num[p]) up[num[q]] += es * beta[num[q] * nc + num[p]];
+            }
+        free(row);
+        free(col);
+    }
+    double t = comp;
+    for (int c = 0; c < nc; c++) t = up[c] > t ? up[c] : t;
+    pumma_layout_destroy(hc);
+    pumma_layout_destroy(ha);
+    pumma_layout_destroy(hb);
+    return t;
+}
+
+static void test_shares(void)
+{
+    const char *G = "two-level shares priced with the links";
+    const double rate[4] = {45, 45, 5, 5};
+    const int cl[4] = {0, 0, 1, 2};
+    double sh[4], t, beta[9];
+    /* free links: the speeds themselves */
+    for (int i = 0; i < 9; i++) beta[i] = 0;
+    int rc = pumma_layout_clusters_shares(PUMMA_LAYOUT_SQUARE_CORNER, 60, 60,
+                                          60, 4, rate, cl, beta, 8, sh, &t);
+    check(rc == 0 && !memcmp(sh, rate, sizeof sh), G,
+          "free links: rc %d, shares %g %g %g %g, want the speeds", rc, sh[0],
+          sh[1], sh[2], sh[3]);
+    /* slow links: the smallest shares that still give a layout */
+    for (int i = 0; i < 9; i++) beta[i] = i % 4 ? 1 : 0;
+    rc = pumma_layout_clusters_shares(PUMMA_LAYOUT_SQUARE_CORNER, 60, 60, 60,
+                                      4, rate, cl, beta, 8, sh, &t);
+    check(rc == 0 && sh[0] == 45 && sh[2] < 0.5 && sh[3] < 0.5, G,
+          "slow links: rc %d, shares %g %g %g %g, want the slow ones cut", rc,
+          sh[0], sh[1], sh[2], sh[3]);
+    /* the price, and no candidate cheaper, against the entry-by-entry
+     * count, on platforms between */
+    static const double fs[] = {1, 0.7, 0.5, 0.35, 0.25, 0.18, 0.12, 0.09,
+                                0.06, 0.045, 0.03, 0.02, 0.015, 0.01};
+    unsigned r = 5;
+    for (int rep = 0; rep < 6; rep++) {
+        for (int i = 0; i < 9; i++) {
+            r = r * 1103515245u + 12345u;
+            beta[i] = i % 4 ? 1e-3 * (1 + (r >> 8) % 50) : 0;
+        }
+        const int kind = rep % 2 ? PUMMA_LAYOUT_RECT3 : PUMMA_LAYOUT_SQUARE_CORNER;
+        const int m = 40 + 4 * rep, n = 44, k = 36 + rep;
+        rc = pumma_layout_clusters_shares(kind, m, n, k, 4, rate, cl, beta, 8,
+                                          sh, &t);
+        check(rc == 0, G, "platform %d: rc %d", rep, rc);
+        if (rc) continue;
+        double tb = brute_price(kind, m, n, k, 4, rate, cl, beta, 8, sh);
+        check(fabs(tb - t) <= 1e-9 * t, G, "platform %d: price %g, counted %g",
+              rep, t, tb);
+        for (size_t i = 0; i < sizeof fs / sizeof *fs; i++) {
+            double e[4];
+            for (int p = 0; p < 4; p++) e[p] = rate[p] * (cl[p] == 0 ? 1 : fs[i]);
+            double ti = brute_price(kind, m, n, k, 4, rate, cl, beta, 8, e);
+            check(ti < 0 || ti >= t * (1 - 1e-9), G,
+                  "platform %d: factor %g prices %g, below the choice's %g",
+                  rep, fs[i], ti, t);
+        }
+    }
+    group_end(G);
+}
+
 /* ------------------------------------------------------------ on grids */
 
 void Cblacs_get(int, int, int *);
@@ -537,6 +638,28 @@ static void test_grids(int np)
         PUMMA_F77(pumma_grid_clusters_get, PUMMA_GRID_CLUSTERS_GET)(
             &none, got, &nc, &info);
         check(info == -1, G, "a bad context: INFO %d, want -1", info);
+        /* shares priced for the grid's clusters: some, all > 0, and the
+         * argument checks (KIND 2, M 3, K 5, ELSIZE 6) */
+        double sh[64];
+        const int sq = PUMMA_LAYOUT_COLUMNS,  /* exists for any speeds */
+                  s60 = 60, s0 = 0, s8 = 8, bad_kind = 99;
+        PUMMA_F77(pumma_grid_shares, PUMMA_GRID_SHARES)(&ctxt, &sq, &s60, &s60,
+                                                        &s60, &s8, sh, &info);
+        int pos = info == 0;
+        for (int q = 0; pos && q < P * Q; q++) pos = sh[q] > 0;
+        check(pos, G, "PUMMA_GRID_SHARES: INFO %d or a share <= 0", info);
+        PUMMA_F77(pumma_grid_shares, PUMMA_GRID_SHARES)(
+            &ctxt, &bad_kind, &s60, &s60, &s60, &s8, sh, &info);
+        check(info == -2, G, "PUMMA_GRID_SHARES kind 99: INFO %d", info);
+        PUMMA_F77(pumma_grid_shares, PUMMA_GRID_SHARES)(&ctxt, &sq, &s0, &s60,
+                                                        &s60, &s8, sh, &info);
+        check(info == -3, G, "PUMMA_GRID_SHARES M = 0: INFO %d", info);
+        PUMMA_F77(pumma_grid_shares, PUMMA_GRID_SHARES)(&ctxt, &sq, &s60, &s60,
+                                                        &s0, &s8, sh, &info);
+        check(info == -5, G, "PUMMA_GRID_SHARES K = 0: INFO %d", info);
+        PUMMA_F77(pumma_grid_shares, PUMMA_GRID_SHARES)(&ctxt, &sq, &s60, &s60,
+                                                        &s60, &s0, sh, &info);
+        check(info == -6, G, "PUMMA_GRID_SHARES ELSIZE 0: INFO %d", info);
 
         const int n = 37;
         static double c1[64 * 64], c2[64 * 64];    /* zero past the part */
@@ -665,6 +788,7 @@ int main(int argc, char **argv)
         test_clusters();
         test_schedules();
         test_two_level();
+        test_shares();
     }
     if (np >= 4) test_grids(np > 64 ? 64 : np - np % 2);
     if (me_world == 0) printf("%d passed, %d failed\n", npass, nfail);

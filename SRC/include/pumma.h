@@ -207,6 +207,16 @@ PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemmx, PUMMA_PZGEMMX), double, const int *opts
  *   each, after which the grid's broadcasts go in two levels on rows and
  *   columns that span clusters (variant hier). Overrides PUMMA_CLUSTERS
  *   for this grid. INFO -1: ICTXT, -2: a number < 0.
+ * PUMMA_GRID_SHARES( ICTXT, KIND, M, N, K, ELSIZE, SHARES, INFO ): the
+ *   speeds to build the grid's two-level layouts with
+ *   (PUMMA_LAYOUT_CLUSTERS of KIND) for C := A*B of M x N x K, elements of
+ *   ELSIZE bytes, A, B and C each on such a layout: the processes'
+ *   measured speeds, the slower clusters' scaled down as far as pays
+ *   against the measured links between clusters (what the fast cluster's
+ *   uplink must carry to them, priced beside the slowest process's
+ *   multiply). SHARES(NP) in grid row-major order. Collective. One
+ *   cluster: the speeds. INFO -1: ICTXT, -2: KIND (or its limits on the
+ *   clusters), -3/-4/-5: M/N/K < 1, -6: ELSIZE < 1, 2: no layout exists.
  * PUMMA_GRID_CLUSTERS_GET( ICTXT, CLUSTERS, NC, INFO ): the clusters the
  *   grid's calls use (set as above, or found as PUMMA_CLUSTERS says, which
  *   this call does if no P?GEMM has yet: collective), numbered from 0 in
@@ -254,6 +264,9 @@ void PUMMA_F77(pumma_grid_clusters, PUMMA_GRID_CLUSTERS)(
     const int *ictxt, const int *clusters, int *info);
 void PUMMA_F77(pumma_grid_clusters_get, PUMMA_GRID_CLUSTERS_GET)(
     const int *ictxt, int *clusters, int *nc, int *info);
+void PUMMA_F77(pumma_grid_shares, PUMMA_GRID_SHARES)(
+    const int *ictxt, const int *kind, const int *m, const int *n,
+    const int *k, const int *elsize, double *shares, int *info);
 void PUMMA_F77(pumma_descinit, PUMMA_DESCINIT)(
     int *desc, const int *m, const int *n, const int *layout,
     const int *ictxt, const int *lld, int *info);

@@ -92,6 +92,20 @@ void pumma_layout_create(int kind, int m, int n, int np,
 void pumma_layout_create_clusters(int kind, int m, int n, int np,
                                   const double *speeds, const int *cluster,
                                   int *layout, int *info);
+/* Shares for a two-level layout of kind priced with the links: C := A*B
+ * (m x n x k), A, B and C each on a two-level layout of the same shares;
+ * the slower clusters' speeds scaled by a factor from 1 down to 0.01,
+ * each candidate priced as the larger of the slowest process's multiply
+ * (area * k / rate) and the busiest cluster uplink's time (the elements
+ * of A and B its members hold that other clusters' members need, times
+ * esize bytes, times beta[c*nc+d] seconds per byte from cluster c to d;
+ * clusters numbered by first member). shares (np): the best; *t its
+ * price. Returns 0, or INFO as PUMMA_LAYOUT_CLUSTERS (2: no candidate
+ * exists). */
+int pumma_layout_clusters_shares(int kind, int m, int n, int k, int np,
+                                 const double *rate, const int *cluster,
+                                 const double *beta, double esize,
+                                 double *shares, double *t);
 /* Frees it; -1 if the handle names none. */
 int pumma_layout_destroy(int layout);
 /* The layout behind a handle, NULL if none. */

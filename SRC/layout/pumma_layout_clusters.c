@@ -115,3 +115,112 @@ out:
     free(piece);
     return rc;
 }
+
+/* ------------------------------------------------ shares priced by links */
+
+/* Elements of operand X (layout LX) that process p of LC's needs and
+ * members of cluster c hold: for A (dim 0) the rows p's region of C spans
+ * times all of A's columns, for B (dim 1) p's columns times all of B's
+ * rows; each of X's rectangles met in that span counts whole along the
+ * other dimension. */
+static double held_by(const pumma_layout_t *LC, const pumma_layout_t *LX,
+                      int p, int dim, const int *cl, int c)
+{
+    pumma_ilist_t span = {0, NULL};
+    if (pumma_layout_spans(LC, p, dim, &span)) return -1;
+    double cnt = 0;
+    for (int q = 0; q < LX->np; q++) {
+        if (cl[q] != c) continue;
+        for (int r = LX->first[q]; r < LX->first[q + 1]; r++) {
+            const pumma_rect_t *x = &LX->rect[r];
+            const int lo = dim ? x->c0 : x->r0, hi = dim ? x->c1 : x->r1;
+            long in = 0;
+            for (int i = 0; i < span.n; i++) {
+                int a = span.v[i].lo > lo ? span.v[i].lo : lo;
+                int b = span.v[i].hi < hi ? span.v[i].hi : hi;
+                if (a < b) in += b - a;
+            }
+            cnt += (double)in * (dim ? x->r1 - x->r0 : x->c1 - x->c0);
+        }
+    }
+    pumma_ilist_free(&span);
+    return cnt;
+}
+
+int pumma_layout_clusters_shares(int kind, int m, int n, int k, int np,
+                                 const double *rate, const int *cluster,
+                                 const double *beta, double esize,
+                                 double *shares, double *t_out)
+{
+    /* the slower clusters' speeds scaled by f: from 1 (the speeds
+     * themselves) down */
+    static const double fs[] = {1, 0.7, 0.5, 0.35, 0.25, 0.18, 0.12, 0.09,
+                                0.06, 0.045, 0.03, 0.02, 0.015, 0.01};
+    int *cl = malloc(sizeof(int) * (size_t)np), nc = 0, fast = 0, rc = -1;
+    double *eff = malloc(sizeof(double) * (size_t)np),
+           *cs = calloc((size_t)np, sizeof(double)), best = -1;
+    if (!cl || !eff || !cs) goto out;
+    for (int p = 0; p < np; p++) {
+        int q = 0;
+        while (q < p && cluster[q] != cluster[p]) q++;
+        cl[p] = q < p ? cl[q] : nc++;
+        cs[cl[p]] += rate[p];
+    }
+    for (int c = 0; c < nc; c++)
+        if (cs[c] > cs[fast]) fast = c;
+    rc = 2;                      /* no layout at all: shares too small */
+    for (size_t i = 0; i < sizeof fs / sizeof *fs; i++) {
+        for (int p = 0; p < np; p++)
+            eff[p] = rate[p] * (cl[p] == fast ? 1 : fs[i]);
+        int hc, ha, hb, ic, ia, ib;
+        pumma_layout_create_clusters(kind, m, n, np, eff, cluster, &hc, &ic);
+        pumma_layout_create_clusters(kind, m, k, np, eff, cluster, &ha, &ia);
+        pumma_layout_create_clusters(kind, k, n, np, eff, cluster, &hb, &ib);
+        if (ic < 0 || ia < 0 || ib < 0) {          /* bad arguments */
+            rc = ic < 0 ? ic : ia < 0 ? ia : ib;
+            break;
+        }
+        double t = -1;
+        if (!ic && !ia && !ib) {
+            const pumma_layout_t *LC = pumma_layout_get(hc),
+                                 *LA = pumma_layout_get(ha),
+                                 *LB = pumma_layout_get(hb);
+            /* computing: each process's area times K at its rate; moving:
+             * each cluster's uplink carries what other clusters' members
+             * need of the A and B it holds */
+            double comp = 0, *up = calloc((size_t)nc, sizeof(double));
+            if (!up) goto out;
+            for (int p = 0; p < np; p++) {
+                double area = 0;
+                for (int r = LC->first[p]; r < LC->first[p + 1]; r++)
+                    area += (double)(LC->rect[r].r1 - LC->rect[r].r0) *
+                            (LC->rect[r].c1 - LC->rect[r].c0);
+                if (area * k / rate[p] > comp) comp = area * k / rate[p];
+                for (int c = 0; c < nc; c++) {
+                    if (c == cl[p]) continue;
+                    double e = held_by(LC, LA, p, 0, cl, c) +
+                               held_by(LC, LB, p, 1, cl, c);
+                    up[c] += e * esize * beta[c * nc + cl[p]];
+                }
+            }
+            t = comp;
+            for (int c = 0; c < nc; c++) t = up[c] > t ? up[c] : t;
+            free(up);
+        }
+        pumma_layout_destroy(hc);
+        pumma_layout_destroy(ha);
+        pumma_layout_destroy(hb);
+        if (t < 0) break;            /* shares too small from here on */
+        if (best < 0 || t < best) {
+            best = t;
+            for (int p = 0; p < np; p++) shares[p] = eff[p];
+            rc = 0;
+        }
+    }
+    if (t_out) *t_out = best;
+out:
+    free(cl);
+    free(eff);
+    free(cs);
+    return rc;
+}

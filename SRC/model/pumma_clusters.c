@@ -17,6 +17,7 @@
 
 #include "pumma_comm.h"
 #include "pumma_hier.h"
+#include "pumma_layout.h"
 
 typedef struct edge { double l; int i, j; } edge_t;
 
@@ -114,13 +115,16 @@ int pumma_clusters_group(int n, const double *lat, double bound, double floor,
 
 enum {
     PROBE = 256 * 1024,      /* bytes of the bandwidth probe */
-    SMALL_REPS = 6,          /* ping-pongs per latency (the first warms up) */
+    SMALL_REPS = 10,         /* ping-pongs per latency (the first warms up) */
     BIG_REPS = 3
 };
 
-/* Latencies under this count alike (pumma_clusters_group's floor): a
- * loaded LAN host's ping-pong wanders by tens of microseconds. */
-#define LAN_FLOOR 100e-6
+/* Latencies under this count alike (pumma_clusters_group's floor): on a
+ * loaded host a ping-pong's best of ten still wanders up to hundreds of
+ * microseconds (seen: one host split in two under 4 busy loops beside the
+ * tests, at a 100 us floor), and two levels pay from wide-area latencies
+ * (milliseconds) up; the rooms of one site are one cluster. */
+#define LAN_FLOOR 1e-3
 
 /* Round r (0 .. n-2) of a round robin among n players (n even): i's
  * partner. Every player meets every other once. */
@@ -461,4 +465,33 @@ PUMMA_API void PUMMA_F77(pumma_grid_clusters_get, PUMMA_GRID_CLUSTERS_GET)(
     for (int q = 0; q < nprow * npcol; q++) clusters[q] = h ? h->cluster[q] : 0;
     *nc = h ? h->nc : 1;
     *info = 0;
+}
+
+PUMMA_API void PUMMA_F77(pumma_grid_shares, PUMMA_GRID_SHARES)(
+    const int *ictxt, const int *kind, const int *m, const int *n,
+    const int *k, const int *elsize, double *shares, int *info)
+{
+    int nprow, npcol, myrow, mycol;
+    Cblacs_gridinfo(*ictxt, &nprow, &npcol, &myrow, &mycol);
+    if (nprow < 1) { *info = -1; return; }
+    if (*m < 1) { *info = -3; return; }
+    if (*n < 1) { *info = -4; return; }
+    if (*k < 1) { *info = -5; return; }
+    if (*elsize < 1) { *info = -6; return; }
+    const pumma_grid_t *g = pumma_grid_enter(*ictxt);
+    if (!g) pumma_fatal(NULL, "PUMMA_GRID_SHARES", "no grid", PUMMA_EGRID);
+    const pumma_hier_grid_t *h = pumma_grid_hier(g);
+    const double *rate = pumma_grid_rates(g);
+    if (!rate) pumma_fatal(g, "PUMMA_GRID_SHARES", "speeds", PUMMA_ENOMEM);
+    const int np = nprow * npcol;
+    if (!h) {                        /* one cluster: the speeds */
+        for (int q = 0; q < np; q++) shares[q] = rate[q];
+        *info = 0;
+        return;
+    }
+    double t;
+    int rc = pumma_layout_clusters_shares(*kind, *m, *n, *k, np, rate,
+                                          h->cluster, h->beta,
+                                          (double)*elsize, shares, &t);
+    *info = rc == -1 ? -2 : rc == -4 ? -2 : rc;
 }

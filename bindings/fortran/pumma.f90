@@ -218,6 +218,12 @@ module pumma
       integer, intent(in) :: ictxt
       integer, intent(out) :: clusters(*), nc, info
     end subroutine pumma_grid_clusters_get
+    subroutine pumma_grid_shares(ictxt, kind, m, n, k, elsize, shares, info)
+      import :: dp
+      integer, intent(in) :: ictxt, kind, m, n, k, elsize
+      real(dp), intent(out) :: shares(*)
+      integer, intent(out) :: info
+    end subroutine pumma_grid_shares
     subroutine pumma_descinit(desc, m, n, layout, ictxt, lld, info)
       integer, intent(out) :: desc(9), info
       integer, intent(in) :: m, n, layout, ictxt, lld
