@@ -216,7 +216,8 @@ PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemmx, PUMMA_PZGEMMX), double, const int *opts
  *   uplink must carry to them, priced beside the slowest process's
  *   multiply). SHARES(NP) in grid row-major order. Collective. One
  *   cluster: the speeds. INFO -1: ICTXT, -2: KIND (or its limits on the
- *   clusters), -3/-4/-5: M/N/K < 1, -6: ELSIZE < 1, 2: no layout exists.
+ *   clusters), -3/-4/-5: M/N/K < 1, -6: ELSIZE < 1, 2: no layout exists,
+ *   3: out of memory.
  * PUMMA_GRID_CLUSTERS_GET( ICTXT, CLUSTERS, NC, INFO ): the clusters the
  *   grid's calls use (set as above, or found as PUMMA_CLUSTERS says, which
  *   this call does if no P?GEMM has yet: collective), numbered from 0 in

@@ -101,7 +101,7 @@ void pumma_layout_create_clusters(int kind, int m, int n, int np,
  * esize bytes, times beta[c*nc+d] seconds per byte from cluster c to d;
  * clusters numbered by first member). shares (np): the best; *t its
  * price. Returns 0, or INFO as PUMMA_LAYOUT_CLUSTERS (2: no candidate
- * exists). */
+ * exists, 3: out of memory). */
 int pumma_layout_clusters_shares(int kind, int m, int n, int k, int np,
                                  const double *rate, const int *cluster,
                                  const double *beta, double esize,

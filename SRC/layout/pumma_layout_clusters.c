@@ -119,7 +119,7 @@ out:
 /* ------------------------------------------------ shares priced by links */
 
 /* Elements of operand X (layout LX) that process p of LC's needs and
- * members of cluster c hold: for A (dim 0) the rows p's region of C spans
+ * members of cluster c hold (-1: out of memory): for A (dim 0) the rows p's region of C spans
  * times all of A's columns, for B (dim 1) p's columns times all of B's
  * rows; each of X's rectangles met in that span counts whole along the
  * other dimension. */
@@ -156,7 +156,7 @@ int pumma_layout_clusters_shares(int kind, int m, int n, int k, int np,
      * themselves) down */
     static const double fs[] = {1, 0.7, 0.5, 0.35, 0.25, 0.18, 0.12, 0.09,
                                 0.06, 0.045, 0.03, 0.02, 0.015, 0.01};
-    int *cl = malloc(sizeof(int) * (size_t)np), nc = 0, fast = 0, rc = -1;
+    int *cl = malloc(sizeof(int) * (size_t)np), nc = 0, fast = 0, rc = 3;
     double *eff = malloc(sizeof(double) * (size_t)np),
            *cs = calloc((size_t)np, sizeof(double)), best = -1;
     if (!cl || !eff || !cs) goto out;
@@ -189,8 +189,8 @@ int pumma_layout_clusters_shares(int kind, int m, int n, int k, int np,
              * each cluster's uplink carries what other clusters' members
              * need of the A and B it holds */
             double comp = 0, *up = calloc((size_t)nc, sizeof(double));
-            if (!up) goto out;
-            for (int p = 0; p < np; p++) {
+            int nomem = !up;
+            for (int p = 0; p < np && !nomem; p++) {
                 double area = 0;
                 for (int r = LC->first[p]; r < LC->first[p + 1]; r++)
                     area += (double)(LC->rect[r].r1 - LC->rect[r].r0) *
@@ -198,14 +198,22 @@ int pumma_layout_clusters_shares(int kind, int m, int n, int k, int np,
                 if (area * k / rate[p] > comp) comp = area * k / rate[p];
                 for (int c = 0; c < nc; c++) {
                     if (c == cl[p]) continue;
-                    double e = held_by(LC, LA, p, 0, cl, c) +
-                               held_by(LC, LB, p, 1, cl, c);
-                    up[c] += e * esize * beta[c * nc + cl[p]];
+                    const double ea = held_by(LC, LA, p, 0, cl, c),
+                                 eb = held_by(LC, LB, p, 1, cl, c);
+                    if (ea < 0 || eb < 0) { nomem = 1; break; }
+                    up[c] += (ea + eb) * esize * beta[c * nc + cl[p]];
                 }
             }
             t = comp;
-            for (int c = 0; c < nc; c++) t = up[c] > t ? up[c] : t;
+            for (int c = 0; !nomem && c < nc; c++) t = up[c] > t ? up[c] : t;
             free(up);
+            if (nomem) {                 /* a price not counted: no choice */
+                pumma_layout_destroy(hc);
+                pumma_layout_destroy(ha);
+                pumma_layout_destroy(hb);
+                rc = 3;
+                goto out;
+            }
         }
         pumma_layout_destroy(hc);
         pumma_layout_destroy(ha);
