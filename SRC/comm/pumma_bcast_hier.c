@@ -36,85 +36,6 @@ typedef struct hstate {
     int sub_root;            /* my cluster's coordinator, in its sub */
 } hstate_t;
 
-/* The variant of table op that the model mo prices fastest for np
- * processes and `bytes` (not auto, not hier); *t its time. */
-const pumma_coll_ops_t *pumma_hier_fastest(pumma_table_kind_t op,
-                                           const pumma_model_t *mo, int np,
-                                           double bytes, double *t)
-{
-    const pumma_coll_ops_t *v, *best = pumma_comm_at(op, 0);
-    *t = np > 1 ? best->cost(mo, np, bytes, 0) : 0;
-    for (int i = 0; np > 1 && (v = pumma_comm_at(op, i)); i++) {
-        if (!v->cost || strcmp(v->name, "hier") == 0) continue;
-        double c = v->cost(mo, np, bytes, 0);
-        if (c < *t) {
-            *t = c;
-            best = v;
-        }
-    }
-    return best;
-}
-
-static int forced = -1;       /* pumma_hier_schedule_set's */
-void pumma_hier_schedule_set(int kind) { forced = kind; }
-
-/* The heuristic to use: pumma_hier_schedule_set's, else
- * PUMMA_HIER_SCHEDULE (read once): 0 (auto) or a pumma_ecef kind. */
-int pumma_hier_schedule(void)
-{
-    static int kind = -1;
-    if (forced >= 0) return forced;
-    if (kind < 0) {
-        const char *e = pumma_env_get("PUMMA_HIER_SCHEDULE");
-        kind = !e || strcmp(e, "auto") == 0 ? 0 : pumma_ecef_kind(e);
-        if (e && kind == 0 && strcmp(e, "auto") != 0)
-            pumma_env_bad("PUMMA_HIER_SCHEDULE", e,
-                          "ecef, ecef-la, ecef-lat or auto");
-    }
-    return kind;
-}
-
-void pumma_hier_schedule_env_check(void) { (void)pumma_hier_schedule(); }
-
-/* pumma_hier_plan: see pumma_hier.h. */
-double pumma_hier_plan(pumma_table_kind_t op, const pumma_hier_line_t *L,
-                       int root, double bytes, int kind, int *parent,
-                       int *order, int *coord,
-                       const pumma_coll_ops_t **local, int *chosen)
-{
-    const int nc = L->nc;
-    const pumma_hier_grid_t *h = L->h;
-    double *Lt = malloc(sizeof(double) * (size_t)(2 * nc * nc + 2 * nc));
-    if (!Lt) return -1;
-    double *g = Lt + nc * nc, *T = g + nc * nc, *arrive = T + nc;
-    for (int a = 0; a < nc; a++) {
-        for (int b = 0; b < nc; b++) {
-            const int ga = L->gcl[a], gb = L->gcl[b];
-            Lt[a * nc + b] = a == b ? 0 : h->lat[ga * h->nc + gb];
-            g[a * nc + b] = a == b ? 0 : bytes * h->beta[ga * h->nc + gb];
-        }
-        local[a] = pumma_hier_fastest(op, &h->inside[L->gcl[a]], L->size[a],
-                                      bytes, &T[a]);
-        coord[a] = L->coord[a];
-    }
-    coord[L->cl[root]] = root;
-    double best = -1;
-    int *p = malloc(sizeof(int) * 2 * (size_t)nc), *o = p ? p + nc : NULL;
-    for (int k = PUMMA_ECEF; p && k <= PUMMA_ECEF_LAT; k++) {
-        if (kind && k != kind) continue;
-        double t = pumma_ecef(k, nc, L->cl[root], Lt, g, T, p, o, arrive);
-        if (best < 0 || t < best) {
-            best = t;
-            *chosen = k;
-            memcpy(parent, p, sizeof(int) * (size_t)nc);
-            memcpy(order, o, sizeof(int) * (size_t)nc);
-        }
-    }
-    free(p);
-    free(Lt);
-    return best;
-}
-
 static int start(pumma_coll_t *c)
 {
     const pumma_hier_line_t *L = c->hier;
@@ -125,43 +46,27 @@ static int start(pumma_coll_t *c)
         return c->via->start(c);
     }
     c->via = NULL;
-    const int nc = L->nc;
     int me;
     if (MPI_Comm_rank(c->comm, &me) != MPI_SUCCESS) return PUMMA_EMPI;
+    pumma_hier_role_t r;
+    int rc = pumma_hier_role(PUMMA_BCAST_TABLE, L, c->root, me,
+                             (double)c->count * (double)c->t->size, &r);
+    if (rc) return rc;
     hstate_t *s = calloc(1, sizeof *s);
-    int *w = malloc(sizeof(int) * (size_t)(4 * nc));
-    const pumma_coll_ops_t **local = malloc(sizeof(*local) * (size_t)nc);
-    if (!s || !w || !local) {
-        free(s); free(w); free(local);
+    if (!s) {
+        pumma_hier_role_free(&r);
         return PUMMA_ENOMEM;
     }
-    int *parent = w, *order = w + nc, *coord = w + 2 * nc, *kids = w + 3 * nc;
-    int chosen = 0;
-    const double bytes = (double)c->count * (double)c->t->size;
-    if (pumma_hier_plan(PUMMA_BCAST_TABLE, L, c->root, bytes,
-                        pumma_hier_schedule(), parent, order,
-                        coord, local, &chosen) < 0) {
-        free(s); free(w); free(local);
-        return PUMMA_ENOMEM;
-    }
-    const int mine = L->cl[me];
-    s->local = local[mine];
-    s->sub_root = L->sub_rank[coord[mine]];
-    s->coordinator = coord[mine] == me;
+    s->local = r.local;
+    s->sub_root = r.sub_root;
+    s->coordinator = r.coordinator;
     c->priv = s;
-    int rc = PUMMA_OK;
-    /* between clusters: my parent's and my children's coordinators, the
-     * children in the schedule's order */
     if (s->coordinator) {
-        int nk = 0;
-        for (int i = 1; i < nc; i++)
-            if (parent[order[i]] == mine) kids[nk++] = coord[order[i]];
         s->inter = *c;
         s->inter.hier = NULL;
-        rc = pumma_bcast_tree_start_at(
-            &s->inter, parent[mine] < 0 ? -1 : coord[parent[mine]], kids, nk,
-            0);
+        rc = pumma_bcast_tree_start_at(&s->inter, r.parent, r.kids, r.nk, 0);
     }
+    pumma_hier_role_free(&r);
     /* inside: at once where the message is (the root), else once in */
     s->intra = *c;
     s->intra.comm = L->sub;
@@ -172,8 +77,6 @@ static int start(pumma_coll_t *c)
         s->intra_started = 1;
         rc = s->local->start(&s->intra);
     }
-    free(w);
-    free(local);
     return rc;
 }
 

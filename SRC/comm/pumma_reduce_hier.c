@@ -31,12 +31,11 @@ extern const pumma_coll_ops_t pumma_reduce_auto;
 typedef struct rstate {
     pumma_coll_t intra, inter;
     const pumma_coll_ops_t *local;  /* the variant inside my cluster */
+    pumma_hier_role_t role;  /* my place in the plan (pumma_hier_plan.c) */
     int coordinator, root, alone;   /* alone: my cluster is just me */
     int intra_done, inter_on, inter_done, finished;
     char *part;              /* coordinator: the others' sum in my cluster */
     char *sum;               /* coordinator off the root: mine + part */
-    int parent, nk;          /* between clusters */
-    int kids[];
 } rstate_t;
 
 static void state_free(pumma_coll_t *c)
@@ -45,6 +44,7 @@ static void state_free(pumma_coll_t *c)
     if (!s) return;
     pumma_free(s->part);
     pumma_free(s->sum);
+    pumma_hier_role_free(&s->role);
     free(s);
     c->priv = NULL;
 }
@@ -58,37 +58,24 @@ static int start(pumma_coll_t *c)
         return c->via->start(c);
     }
     c->via = NULL;
-    const int nc = L->nc;
-    int me;
+    int me, rc;
     if (MPI_Comm_rank(c->comm, &me) != MPI_SUCCESS) return PUMMA_EMPI;
-    rstate_t *s = calloc(1, sizeof *s + sizeof(int) * (size_t)nc);
-    int *w = malloc(sizeof(int) * (size_t)(3 * nc));
-    const pumma_coll_ops_t **local = malloc(sizeof(*local) * (size_t)nc);
-    int rc = s && w && local ? PUMMA_OK : PUMMA_ENOMEM;
-    int *parent = w, *order = w + nc, *coord = w + 2 * nc, chosen = 0;
+    rstate_t *s = calloc(1, sizeof *s);
+    if (!s) return PUMMA_ENOMEM;
     const size_t bytes = (size_t)c->count * c->t->size;
-    if (!rc && pumma_hier_plan(PUMMA_REDUCE_TABLE, L, c->root, (double)bytes,
-                               pumma_hier_schedule(), parent, order, coord,
-                               local, &chosen) < 0)
-        rc = PUMMA_ENOMEM;
-    if (rc) {
-        free(s); free(w); free(local);
+    /* between clusters the schedule's tree, children in the order they
+     * were reached (their sums added in that order) */
+    if ((rc = pumma_hier_role(PUMMA_REDUCE_TABLE, L, c->root, me,
+                              (double)bytes, &s->role))) {
+        free(s);
         return rc;
     }
     c->priv = s;
-    const int mine = L->cl[me];
-    s->local = local[mine];
-    s->coordinator = coord[mine] == me;
+    s->local = s->role.local;
+    s->coordinator = s->role.coordinator;
     s->root = me == c->root;
-    s->alone = L->size[mine] == 1;
-    /* between clusters: the schedule's tree, children in the order they
-     * were reached (their sums added in that order) */
-    s->parent = parent[mine] < 0 ? -1 : coord[parent[mine]];
-    for (int i = 1; i < nc; i++)
-        if (parent[order[i]] == mine) s->kids[s->nk++] = coord[order[i]];
-    const int sub_root = L->sub_rank[coord[mine]];
-    free(w);
-    free(local);
+    s->alone = s->role.alone;
+    const int sub_root = s->role.sub_root;
 
     /* inside: onto the coordinator, which brings nothing there */
     s->intra = *c;
@@ -111,7 +98,7 @@ static int start(pumma_coll_t *c)
     if (s->root) {
         s->inter.buf = NULL;
         s->inter_on = 1;
-        rc = pumma_reduce_tree_start_at(&s->inter, -1, s->kids, s->nk,
+        rc = pumma_reduce_tree_start_at(&s->inter, -1, s->role.kids, s->role.nk,
                                         c->segment);
     }
     return rc;
@@ -141,7 +128,8 @@ static int start_inter(pumma_coll_t *c, rstate_t *s)
         add_all(c->t, c->count, s->part, s->sum);
         s->inter.buf = s->sum;
     }
-    return pumma_reduce_tree_start_at(&s->inter, s->parent, s->kids, s->nk,
+    return pumma_reduce_tree_start_at(&s->inter, s->role.parent,
+                                      s->role.kids, s->role.nk,
                                       c->segment);
 }
 

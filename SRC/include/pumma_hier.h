@@ -91,7 +91,7 @@ void pumma_hier_env_check(void);                 /* PUMMA_CLUSTERS */
 void pumma_hier_schedule_env_check(void);        /* PUMMA_HIER_SCHEDULE */
 
 /* The two-level broadcast and reduce (pumma_bcast_hier.c,
- * pumma_reduce_hier.c), and their plan: of `bytes` from (to) line rank
+ * pumma_reduce_hier.c), and their plan (pumma_hier_plan.c): of `bytes` from (to) line rank
  * root on L, the schedule between clusters (parent[] and order[] over the
  * line's clusters, their coordinators in coord[]; a reduce runs it
  * backwards), the variant of table op inside each (local[]), the
@@ -103,6 +103,19 @@ double pumma_hier_plan(pumma_table_kind_t op, const pumma_hier_line_t *L,
                        int root, double bytes, int kind, int *parent,
                        int *order, int *coord,
                        const pumma_coll_ops_t **local, int *chosen);
+/* One process's part in the plan of a collective of `bytes` from (to)
+ * line rank root, for rank me of L: whether it coordinates its cluster,
+ * its parent (-1: none) and children (kids[nk], sending order) between
+ * clusters, its cluster's coordinator in L->sub and variant inside, and
+ * whether its cluster is itself alone. PUMMA_OK or PUMMA_ENOMEM;
+ * role_free frees kids. */
+typedef struct pumma_hier_role {
+    int coordinator, parent, nk, *kids, sub_root, alone;
+    const pumma_coll_ops_t *local;
+} pumma_hier_role_t;
+int pumma_hier_role(pumma_table_kind_t op, const pumma_hier_line_t *L,
+                    int root, int me, double bytes, pumma_hier_role_t *r);
+void pumma_hier_role_free(pumma_hier_role_t *r);
 /* The variant of table op the model mo prices fastest for np processes
  * and `bytes` (neither auto nor hier); *t its time (0 for one process). */
 const pumma_coll_ops_t *pumma_hier_fastest(pumma_table_kind_t op,

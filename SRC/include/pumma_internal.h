@@ -198,6 +198,12 @@ const double *pumma_grid_rates(const pumma_grid_t *g);
 /* The grid's model, measured (collectively over the grid) on first use. */
 const pumma_model_t *pumma_grid_model(const pumma_grid_t *g);
 void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo);
+/* The best one-way time (*best, seconds) of reps round trips of `bytes`
+ * with peer on comm (blocking; lead sends first; a first trip warms up
+ * and is not counted): the model's and the clusters' measurements.
+ * PUMMA_OK or PUMMA_EMPI. */
+int pumma_pingpong(MPI_Comm comm, int peer, int lead, char *buf, int bytes,
+                   int reps, int tag, double *best);
 
 /* Cost pieces (seconds) the variants' and algorithms' cost functions use. */
 double pumma_model_msg(const pumma_model_t *mo, double bytes);

@@ -136,35 +136,15 @@ static int partner(int n, int r, int i)
     return j == i ? m : j;
 }
 
-/* The best one-way time of `reps` round trips of `bytes` with peer
- * (blocking, on comm; lead sends first); the first trip is not counted. */
-static int pingpong(MPI_Comm comm, int peer, int lead, char *buf, int bytes,
-                    int reps, double *best)
-{
-    *best = -1;
-    for (int r = 0; r < reps + 1; r++) {
-        double t0 = MPI_Wtime();
-        int rc = lead
-            ? (MPI_Send(buf, bytes, MPI_BYTE, peer, PUMMA_TAG_CLUSTERS, comm) ||
-               MPI_Recv(buf, bytes, MPI_BYTE, peer, PUMMA_TAG_CLUSTERS, comm,
-                        MPI_STATUS_IGNORE))
-            : (MPI_Recv(buf, bytes, MPI_BYTE, peer, PUMMA_TAG_CLUSTERS, comm,
-                        MPI_STATUS_IGNORE) ||
-               MPI_Send(buf, bytes, MPI_BYTE, peer, PUMMA_TAG_CLUSTERS, comm));
-        if (rc != MPI_SUCCESS) return PUMMA_EMPI;
-        double t = (MPI_Wtime() - t0) / 2;
-        if (r > 0 && (*best < 0 || t < *best)) *best = t;
-    }
-    return PUMMA_OK;
-}
-
 /* Latency and seconds per byte between me and peer (lead: the lower). */
 static int link_of(MPI_Comm comm, int peer, int lead, char *buf, double *l,
                    double *b)
 {
     double big;
-    int rc = pingpong(comm, peer, lead, buf, 1, SMALL_REPS, l);
-    if (!rc) rc = pingpong(comm, peer, lead, buf, PROBE, BIG_REPS, &big);
+    int rc = pumma_pingpong(comm, peer, lead, buf, 1, SMALL_REPS,
+                            PUMMA_TAG_CLUSTERS, l);
+    if (!rc) rc = pumma_pingpong(comm, peer, lead, buf, PROBE, BIG_REPS,
+                                  PUMMA_TAG_CLUSTERS, &big);
     *b = big > *l ? (big - *l) / PROBE : 0;
     return rc;
 }
@@ -181,7 +161,8 @@ static int measure_latencies(MPI_Comm comm, int np, int me, char *buf,
         const int j = partner(n, r, me);
         if (j >= np) continue;
         double l;
-        rc = pingpong(comm, j, me < j, buf, 1, SMALL_REPS, &l);
+        rc = pumma_pingpong(comm, j, me < j, buf, 1, SMALL_REPS,
+                            PUMMA_TAG_CLUSTERS, &l);
         if (me < j) lat[me * np + j] = l;
     }
     if (!rc && MPI_Allreduce(MPI_IN_PLACE, lat, np * np, MPI_DOUBLE, MPI_MAX,

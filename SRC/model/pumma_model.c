@@ -162,6 +162,26 @@ static void measure_local(double *v)
 }
 
 /* Ping-pong between ranks 0 and 1 of comm: alpha and beta. */
+int pumma_pingpong(MPI_Comm comm, int peer, int lead, char *buf, int bytes,
+                   int reps, int tag, double *best)
+{
+    *best = -1;
+    for (int r = 0; r < reps + 1; r++) {
+        double t0 = now();
+        int rc = lead
+            ? (MPI_Send(buf, bytes, MPI_BYTE, peer, tag, comm) ||
+               MPI_Recv(buf, bytes, MPI_BYTE, peer, tag, comm,
+                        MPI_STATUS_IGNORE))
+            : (MPI_Recv(buf, bytes, MPI_BYTE, peer, tag, comm,
+                        MPI_STATUS_IGNORE) ||
+               MPI_Send(buf, bytes, MPI_BYTE, peer, tag, comm));
+        if (rc != MPI_SUCCESS) return PUMMA_EMPI;
+        double dt = (now() - t0) / 2;
+        if (r > 0 && (*best < 0 || dt < *best)) *best = dt;  /* r = 0 warms up */
+    }
+    return PUMMA_OK;
+}
+
 static void measure_net(MPI_Comm comm, double *v)
 {
     enum { BIG = 1 << 20, REPS = 15 };   /* best of: kept in the tune file */
@@ -174,24 +194,9 @@ static void measure_net(MPI_Comm comm, double *v)
     int peer = 1 - me;
     double t[2];
     const int sizes[2] = {8, BIG};
-    for (int s = 0; s < 2; s++) {
-        double best = 1e30;
-        for (int r = 0; r < REPS + 1; r++) {
-            double t0 = now();
-            if (me == 0) {
-                MPI_Send(buf, sizes[s], MPI_BYTE, peer, PUMMA_TAG_MODEL, comm);
-                MPI_Recv(buf, sizes[s], MPI_BYTE, peer, PUMMA_TAG_MODEL, comm,
-                         MPI_STATUS_IGNORE);
-            } else {
-                MPI_Recv(buf, sizes[s], MPI_BYTE, peer, PUMMA_TAG_MODEL, comm,
-                         MPI_STATUS_IGNORE);
-                MPI_Send(buf, sizes[s], MPI_BYTE, peer, PUMMA_TAG_MODEL, comm);
-            }
-            double dt = (now() - t0) / 2;
-            if (r > 0 && dt < best) best = dt;     /* r = 0 warms up */
-        }
-        t[s] = best;
-    }
+    for (int s = 0; s < 2; s++)
+        pumma_pingpong(comm, peer, me == 0, buf, sizes[s], REPS,
+                       PUMMA_TAG_MODEL, &t[s]);
     free(buf);
     v[PUMMA_V_ALPHA] = t[0];
     v[PUMMA_V_BETA] = t[1] > t[0] ? (t[1] - t[0]) / (BIG - 8) : 1e-12;
