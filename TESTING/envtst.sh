@@ -11,6 +11,9 @@
 # pass (status 0, "envtst: PASSED") within the timeout. PUMMA_SPEEDS
 # values more than 1000 times apart must run (slowed 1000 times, with
 # pumma's note saying so) and finish in seconds, not sleep for ever.
+# Then each variable set on rank 1 only (MPMD): a shared one must stop
+# both processes, each saying "pumma: VAR differs between processes
+# (rank 0: unset, rank 1: "value")"; a per-process one must pass.
 # One PASSED/FAILED line per value; `N passed, N failed` last; status 1
 # when any failed. Takes about 30 seconds.
 
@@ -100,6 +103,50 @@ good PUMMA_SPEEDS=1e-300,1e300 "$note"
 good PUMMA_SPEED_BASE=2
 good PUMMA_SPEED_BASE=0.5 "ranks faster than the base run unslowed"
 good PUMMA_SPEED_BASE=1e300 "$note"
+
+# Settings on one process only (an MPMD job, a launcher that passes the
+# environment to some ranks): a variable the processes must share stops
+# every process at the grid's first call, each naming it and both values;
+# a per-process one (README, "Environment") lets the call pass.
+mpmd() {          # mpmd VAR=value: rank 0 without it, rank 1 with it
+    local t0=$(date +%s.%N)
+    timeout $LIMIT $MPIEXEC -n 1 ./xenvtst : -n 1 env "$1" ./xenvtst > $log 2>&1
+    status=$?
+    secs=$(echo "$(date +%s.%N) - $t0" | bc)
+}
+differ() {        # differ VAR=value: must stop, every process naming VAR
+    local var=${1%%=*} val=${1#*=}
+    mpmd "$1"
+    local ok=1 why="" want="pumma: $var differs between processes (rank 0: unset, rank 1: \"$val\")"
+    local said=$(grep -cF "$want" $log)
+    if [ $status -eq 0 ]; then ok=0; why="ran to the end"
+    elif [ $status -eq 124 ]; then ok=0; why="still running after ${LIMIT}s"
+    elif [ "$said" -ne $NP ]; then ok=0; why="'$want' said by $said of $NP processes"
+    fi
+    verdict $ok "$1 on rank 1 only must stop: status $status, ${secs}s $why"
+}
+own() {           # own VAR=value: per process, must pass
+    mpmd "$1"
+    local ok=1 why=""
+    if [ $status -ne 0 ]; then ok=0; why="status $status"
+    elif ! grep -q '^envtst: PASSED' $log; then ok=0; why="no PASSED line"
+    elif grep -q 'differs between processes' $log; then ok=0; why="called a difference"
+    fi
+    verdict $ok "$1 on rank 1 only must pass: status $status, ${secs}s $why"
+}
+for v in PUMMA_ALGO=mdb1 PUMMA_BCAST=ring-inc PUMMA_REDUCE=ring \
+         PUMMA_SHIFT=oddeven PUMMA_TOPOLOGY=linear PUMMA_SEGMENT=1024 \
+         PUMMA_SLICE=16 PUMMA_PIECE=4096 PUMMA_HET_LAYOUT=columns \
+         PUMMA_CLUSTERS=0,1 PUMMA_CLUSTERS=measure PUMMA_HIER_SCHEDULE=ecef \
+         PUMMA_MODEL=alpha=1e-5 PUMMA_MAX_WORKSPACE=1G PUMMA_STATS=1 \
+         PUMMA_TUNE=off PUMMA_TUNE_FILE=out/envtst-tune \
+         PUMMA_DECISION_FILE=off; do
+    differ "$v"
+done
+for v in PUMMA_PANEL=8 PUMMA_LATENCY=0.0001 PUMMA_SPEEDS=1,2 \
+         PUMMA_SPEED_BASE=2 PUMMA_JITTER=50 PUMMA_CACHE=0; do
+    own "$v"
+done
 
 rm -f $log
 echo "$pass passed, $fail failed"

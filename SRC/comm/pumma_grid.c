@@ -67,6 +67,9 @@ static pumma_grid_t *grid_make(int ctxt, MPI_Comm parent)
              MPI_Comm_split(s->all, g->mycol, g->myrow, &s->col) ==
                  MPI_SUCCESS;
     }
+    /* Before any message of a call: settings that differ between the
+     * processes would pair sends and receives wrongly (pumma_settings.c). */
+    ok = ok && pumma_settings_agree(g->epoch[0].all) == PUMMA_OK;
     ok = ok && MPI_Comm_rank(g->epoch[0].all, &me) == MPI_SUCCESS &&
          MPI_Allgather(coords, 2, MPI_INT, all, 2, MPI_INT,
                        g->epoch[0].all) == MPI_SUCCESS;

@@ -537,6 +537,13 @@ int pumma_env_items(const char *val, int (*item)(const char *, void *),
                     void *ctx);
 int pumma_env_list(const char *var, double *v, int max, double lo, double hi,
                    const char *expected);
+/* The table of every variable (pumma_settings.c): name i (0 .. count-1),
+ * *shared whether the processes of a grid must agree on it. */
+int pumma_settings_count(void);
+const char *pumma_settings_name(int i, int *shared);
+/* The shared variables compared across a grid's communicator at its
+ * first call: a difference stops every process with a message naming it. */
+int pumma_settings_agree(MPI_Comm comm);
 /* The readers env_opts calls at the first P?GEMM, so a bad value stops
  * the program there whichever paths its calls take. */
 double pumma_remap_latency(void);                   /* PUMMA_LATENCY */
