@@ -5,6 +5,7 @@
  * take as it is) -> run -> sub(C) back.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,6 +394,11 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     const int bcast_named = opts.bcast != NULL;
     const int reduce_named = opts.reduce != NULL;
     pumma_grid_hier(g);
+    /* Under a memory limit, the room it leaves bounds the plan (README,
+     * "Memory"); 0: none. */
+    pumma_memlimit_t why;
+    const double room = pumma_memlimit_room(g, t->rout, &why);
+    opts.room = room == INFINITY ? 0 : room > 1 ? room : 1;
 
     const pumma_algo_t *algo = pumma_plan(&have, &opts);
     if (g->hier && !bcast_named) opts.bcast = &pumma_bcast_hier;
@@ -415,6 +421,12 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     pumma_problem_t run;
     algo->align(&have, &run);
     last_workspace = pumma_plan_workspace(&have, algo, &run);
+    /* Even the least plan would not fit: stop with the limit's name
+     * rather than fail a mapping, or leave the BLAS none (every process
+     * has the same room and estimate). */
+    if (opts.room > 0 && (double)last_workspace > opts.room)
+        pumma_memlimit_stop(g, t->rout, (double)last_workspace, opts.room,
+                            &why);
     int rc = PUMMA_OK;
     const size_t piece = (size_t)opts.piece;
     const int tmp_a = !pumma_view_same_layout(&have.a, &run.a);

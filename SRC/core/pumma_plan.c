@@ -91,7 +91,7 @@ double pumma_plan_env_limit(void)
  * when K is small. The floor, because temporaries under 256 MiB matter on
  * no machine that runs MPI, so small and middling calls keep every choice.
  */
-double pumma_plan_limit(const pumma_problem_t *have, const pumma_opts_t *o)
+static double limit_asked(const pumma_problem_t *have, const pumma_opts_t *o)
 {
     if (o && o->workspace > 0) return o->workspace;
     const double env = pumma_plan_env_limit();
@@ -103,6 +103,15 @@ double pumma_plan_limit(const pumma_problem_t *have, const pumma_opts_t *o)
                        (double)have->t->size;
     const double lim = PUMMA_WORKSPACE_FACTOR * ops;
     return lim > PUMMA_WORKSPACE_FLOOR ? lim : PUMMA_WORKSPACE_FLOOR;
+}
+
+double pumma_plan_limit(const pumma_problem_t *have, const pumma_opts_t *o)
+{
+    /* what the processes' memory limits leave (pumma_memlimit.c) bounds
+     * every other limit */
+    const double room = o && o->room > 0 ? o->room : INFINITY;
+    const double lim = limit_asked(have, o);
+    return lim < room ? lim : room;
 }
 
 /*
@@ -314,7 +323,7 @@ typedef struct plan_key {
     const pumma_algo_t *algo;
     const pumma_coll_ops_t *bcast, *reduce;
     const pumma_shift_ops_t *shift;
-    double piece, workspace;
+    double piece, workspace, room;
 } plan_key_t;
 typedef struct plan_slot {
     plan_key_t key;
@@ -353,6 +362,7 @@ static void plan_key(const pumma_problem_t *h, const pumma_opts_t *o,
     k->bcast = o->bcast; k->reduce = o->reduce; k->shift = o->shift;
     k->piece = o->piece;
     k->workspace = o->workspace;
+    k->room = o->room;
 }
 
 static plan_slot_t *plan_slot(const plan_key_t *k)

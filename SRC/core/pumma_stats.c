@@ -364,6 +364,11 @@ void *pumma_malloc(size_t bytes)
         } else if (!p) {
             p = mmap(NULL, len, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            /* under a memory limit the kept blocks may be what is
+             * missing: give them back and try once more */
+            if (p == MAP_FAILED && cached && pumma_mem_release())
+                p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (p == MAP_FAILED) return NULL;
             *(size_t *)p = len - HDR;
         } else {
@@ -403,6 +408,8 @@ void pumma_free(void *p)
     cache[slot] = base;
     cached += bytes;
 }
+
+size_t pumma_mem_cached(void) { return cached; }
 
 PUMMA_API size_t pumma_mem_release(void)
 {

@@ -184,6 +184,9 @@ typedef struct pumma_grid {
     struct pumma_hier_grid *hier;  /* its logical clusters (pumma_hier.h):
                                 NULL until known, or when one */
     int hier_known;          /* 1 once looked for (PUMMA_CLUSTERS) */
+    int mem_known;           /* 1 once the two below are (pumma_memlimit.c) */
+    int mem_limited;         /* 1: some process of the grid has a memory limit */
+    int node_procs;          /* the grid's processes on this node */
 } pumma_grid_t;
 
 /* The grid of ctxt for a new collective call (the next epoch's
@@ -361,6 +364,8 @@ typedef struct pumma_opts {
     int slice;               /* het-overlap: K per gathered slice (0: auto) */
     double workspace;        /* bytes of temporaries at most (0: the
                                 environment's or the default) */
+    double room;             /* bytes the processes' memory limits leave
+                                (0: no limit; pumma_memlimit_room) */
     unsigned uses;           /* set by pumma_plan: the variants that run */
     int limited;             /* set by pumma_plan: PUMMA_LIMIT_* */
 } pumma_opts_t;
@@ -556,6 +561,25 @@ int pumma_mem_cache_on(void);                       /* PUMMA_CACHE */
 /* Temporaries: counted, so the peak can be reported (pumma_stats.c). */
 void *pumma_malloc(size_t bytes);   /* NULL only when bytes > 0 fails */
 void pumma_free(void *p);
+size_t pumma_mem_cached(void);      /* bytes of kept blocks (PUMMA_CACHE) */
+
+/*
+ * Memory limits (pumma_memlimit.c). pumma_memlimit_room: the bytes of
+ * temporaries that every process of g may still take under its memory
+ * limit (RLIMIT_AS, RLIMIT_DATA, its cgroup's), the least over the grid,
+ * less a reserve for MPI and the BLAS; INFINITY when no process of g has
+ * a limit. Collective over g->all (on grids without a limit, only at their
+ * first call). *why: the process of the least room (rank in g->all) and,
+ * on that process, its limit. pumma_memlimit_stop: every process stops
+ * with a message naming that limit (collective).
+ */
+enum { PUMMA_MEMLIMIT_NONE, PUMMA_MEMLIMIT_AS, PUMMA_MEMLIMIT_DATA,
+       PUMMA_MEMLIMIT_CGROUP };
+typedef struct pumma_memlimit { int rank, kind; double limit; } pumma_memlimit_t;
+double pumma_memlimit_room(const pumma_grid_t *g, const char *rout,
+                           pumma_memlimit_t *why);
+void pumma_memlimit_stop(const pumma_grid_t *g, const char *rout,
+                         double need, double room, const pumma_memlimit_t *why);
 
 /* PUMMA_STATS hooks (pumma_stats.c); all no-ops unless PUMMA_STATS=1.
  * clock() gives a start time for gemm()/comm(), which add the time since. */
