@@ -3,7 +3,8 @@
 # user, nor lost (SRC/core/pumma_file.c; README, "The tune file" and
 # "The decision file"):
 #   - a FIFO as the tune file or the decision file: refused with a message
-#     naming it, the program runs as without the file (no hang);
+#     naming it, the program runs as without the file (no hang); likewise
+#     a directory and a device;
 #   - symbolic links planted where the writers' temporaries used to be
 #     named, and one at the tune file's own path: nothing outside pumma's
 #     files is written;
@@ -39,7 +40,7 @@ run() {     # run LOG [VAR=value ...]: xpgemmcmp, status in $status
     status=$?
 }
 passed() { [ $status = 0 ] && grep -q ' 0 failed' "$dir/$log.out"; }
-says() { grep -qF -- "$1" "$dir/$log.err"; }       # the last run said TEXT
+says() { [ "$(grep -cF -- "$1" "$dir/$log.err")" = 1 ]; }  # said TEXT once
 bcasts() { grep '^pumma-stats: decide.* op=bcast' "$dir/$log.out"; }
 only() { [ -n "$1" ] && ! echo "$1" | grep -qv "$2"; }   # only LINES PATTERN
 writers() { env PUMMA_TUNE_FILE=$1 timeout $LIMIT ./xfiletst writers $2 $3; }
@@ -58,6 +59,13 @@ check "a FIFO as PUMMA_TUNE_FILE: refused with a message naming it, the calls pa
 run fifodec PUMMA_DECISION_FILE=$dir/fifo
 check "a FIFO as PUMMA_DECISION_FILE: refused with a message naming it, the calls pass (status $status)" \
     'passed && says "pumma: $dir/fifo is not a regular file (a FIFO)" && ! grep -q "^pumma-stats: decide" $dir/$log.out'
+mkdir "$dir/adir"
+run dirtune PUMMA_TUNE_FILE=$dir/adir
+check "a directory as PUMMA_TUNE_FILE: refused with a message naming it, the calls pass" \
+    'passed && says "pumma: $dir/adir is not a regular file (a directory)"'
+run devdec PUMMA_DECISION_FILE=/dev/null
+check "a device as PUMMA_DECISION_FILE: refused with a message naming it, the calls pass" \
+    'passed && says "pumma: /dev/null is not a regular file (a device)"'
 
 # symbolic links planted by whoever shares the directory
 echo "the victim's own text" > "$dir/victim"

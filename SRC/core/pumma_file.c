@@ -27,6 +27,7 @@
 #define _GNU_SOURCE             /* mkostemp, O_CLOEXEC, O_NOFOLLOW */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,23 @@
 #include <unistd.h>
 
 #include "pumma_file.h"
+
+/* A message about path on stderr, once per process and path: a program
+ * reads and writes its files at each grid's first plan, and one line
+ * saying what is wrong with one says it all. */
+static void say(const char *path, const char *fmt, ...)
+{
+    enum { NTOLD = 16 };
+    static char told[NTOLD][256];
+    static int ntold = 0;
+    for (int i = 0; i < ntold; i++)
+        if (!strncmp(told[i], path, sizeof told[i] - 1)) return;
+    if (ntold < NTOLD) snprintf(told[ntold++], sizeof told[0], "%s", path);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
 
 /* What a file that is not a regular one is, for the messages. */
 static const char *kind_of(mode_t m)
@@ -49,8 +67,8 @@ static const char *kind_of(mode_t m)
 
 static void not_regular(const char *path, mode_t m, const char *what)
 {
-    fprintf(stderr, "pumma: %s is not a regular file (%s); %s\n", path,
-            kind_of(m), what);
+    say(path, "pumma: %s is not a regular file (%s); %s\n", path, kind_of(m),
+        what);
 }
 
 /* The text of the open file fd (at offset 0), whole; -1 after a message. */
@@ -59,12 +77,12 @@ static int read_fd(int fd, const char *path, const char *what, char **text,
 {
     struct stat st;
     if (fstat(fd, &st)) {
-        fprintf(stderr, "pumma: cannot read %s (%s); %s\n", path,
+        say(path, "pumma: cannot read %s (%s); %s\n", path,
                 strerror(errno), what);
         return -1;
     }
     if (st.st_size > PUMMA_FILE_MAX) {
-        fprintf(stderr, "pumma: %s is larger than %d MiB (%lld bytes); %s\n",
+        say(path, "pumma: %s is larger than %d MiB (%lld bytes); %s\n",
                 path, PUMMA_FILE_MAX >> 20, (long long)st.st_size, what);
         return -1;
     }
@@ -73,14 +91,14 @@ static int read_fd(int fd, const char *path, const char *what, char **text,
     char *t = malloc(cap + 1);
     for (;;) {
         if (!t) {
-            fprintf(stderr, "pumma: out of memory reading %s; %s\n", path,
+            say(path, "pumma: out of memory reading %s; %s\n", path,
                     what);
             return -1;
         }
         ssize_t r = read(fd, t + n, cap - n);
         if (r < 0 && errno == EINTR) continue;
         if (r < 0) {
-            fprintf(stderr, "pumma: cannot read %s (%s); %s\n", path,
+            say(path, "pumma: cannot read %s (%s); %s\n", path,
                     strerror(errno), what);
             free(t);
             return -1;
@@ -88,7 +106,7 @@ static int read_fd(int fd, const char *path, const char *what, char **text,
         if (r == 0) break;
         n += (size_t)r;
         if (n > PUMMA_FILE_MAX) {
-            fprintf(stderr, "pumma: %s is larger than %d MiB; %s\n", path,
+            say(path, "pumma: %s is larger than %d MiB; %s\n", path,
                     PUMMA_FILE_MAX >> 20, what);
             free(t);
             return -1;
@@ -103,7 +121,7 @@ static int read_fd(int fd, const char *path, const char *what, char **text,
     /* a NUL would end the text early for every reader: no text file */
     const char *nul = memchr(t, '\0', n);
     if (nul) {
-        fprintf(stderr, "pumma: %s holds a NUL byte (at byte %zu): not a "
+        say(path, "pumma: %s holds a NUL byte (at byte %zu): not a "
                         "text file; %s\n", path, (size_t)(nul - t), what);
         free(t);
         return -1;
@@ -122,7 +140,7 @@ int pumma_file_read(const char *path, char **text, size_t *len)
     struct stat st;
     if (stat(path, &st)) {
         if (errno == ENOENT || errno == ENOTDIR) return 1;
-        fprintf(stderr, "pumma: cannot read %s (%s); ignored\n", path,
+        say(path, "pumma: cannot read %s (%s); ignored\n", path,
                 strerror(errno));
         return -1;
     }
@@ -133,7 +151,7 @@ int pumma_file_read(const char *path, char **text, size_t *len)
     const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
         if (errno == ENOENT) return 1;
-        fprintf(stderr, "pumma: cannot read %s (%s); ignored\n", path,
+        say(path, "pumma: cannot read %s (%s); ignored\n", path,
                 strerror(errno));
         return -1;
     }
@@ -174,10 +192,10 @@ static int lock_open(const char *path, struct stat *st)
                                       O_NOCTTY | O_CLOEXEC, 0666);
         if (fd < 0) {
             if (errno == ELOOP)
-                fprintf(stderr, "pumma: %s is not a regular file (a symbolic "
+                say(path, "pumma: %s is not a regular file (a symbolic "
                                 "link); not written\n", path);
             else
-                fprintf(stderr, "pumma: cannot write %s (%s); not written\n",
+                say(path, "pumma: cannot write %s (%s); not written\n",
                         path, strerror(errno));
             return -1;
         }
@@ -199,12 +217,12 @@ static int lock_open(const char *path, struct stat *st)
             if (errno != EACCES && errno != EAGAIN && errno != EINTR) {
                 /* no locks here (an NFS mount without them): writing
                  * unlocked is what every writer did before */
-                fprintf(stderr, "pumma: cannot lock %s (%s); written without "
+                say(path, "pumma: cannot lock %s (%s); written without "
                                 "a lock\n", path, strerror(errno));
                 return fd;
             }
             if (now() > until) {
-                fprintf(stderr, "pumma: %s is locked by another process for "
+                say(path, "pumma: %s is locked by another process for "
                                 "%.0f s; not written\n", path,
                         PUMMA_FILE_LOCK_WAIT);
                 close(fd);
@@ -231,12 +249,12 @@ int pumma_file_begin(const char *path, int read_old, pumma_file_new_t *nf)
             (int)sizeof nf->path ||
         snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir ||
         snprintf(base, sizeof base, "%s", path) >= (int)sizeof base) {
-        fprintf(stderr, "pumma: %s: path too long; not written\n", path);
+        say(path, "pumma: %s: path too long; not written\n", path);
         return -1;
     }
     if (snprintf(nf->tmp, sizeof nf->tmp, "%s/.%s.XXXXXX", dirname(dir),
                  basename(base)) >= (int)sizeof nf->tmp) {
-        fprintf(stderr, "pumma: %s: path too long; not written\n", path);
+        say(path, "pumma: %s: path too long; not written\n", path);
         return -1;
     }
     struct stat st;
@@ -248,7 +266,7 @@ int pumma_file_begin(const char *path, int read_old, pumma_file_new_t *nf)
     }
     const int t = mkostemp(nf->tmp, O_CLOEXEC);
     if (t < 0) {
-        fprintf(stderr, "pumma: cannot write %s (a temporary beside it: %s); "
+        say(path, "pumma: cannot write %s (a temporary beside it: %s); "
                         "not written\n", path, strerror(errno));
         free(nf->old);
         close(nf->fd);
@@ -257,7 +275,7 @@ int pumma_file_begin(const char *path, int read_old, pumma_file_new_t *nf)
     /* the old file's mode (a new one's is 0666 less the umask, as the
      * open that created it gave), not mkstemp's 0600 */
     if (fchmod(t, st.st_mode & 07777) || !(nf->out = fdopen(t, "w"))) {
-        fprintf(stderr, "pumma: cannot write %s (%s); not written\n", path,
+        say(path, "pumma: cannot write %s (%s); not written\n", path,
                 strerror(errno));
         close(t);
         unlink(nf->tmp);
@@ -286,8 +304,8 @@ int pumma_file_commit(pumma_file_new_t *nf)
     bad |= fclose(nf->out) != 0;
     nf->out = NULL;
     if (bad || rename(nf->tmp, nf->path)) {
-        fprintf(stderr, "pumma: cannot write %s (%s); left as it was\n",
-                nf->path, strerror(bad ? err : errno));
+        say(nf->path, "pumma: cannot write %s (%s); left as it was\n",
+            nf->path, strerror(bad ? err : errno));
         pumma_file_abort(nf);
         return -1;
     }
