@@ -78,12 +78,12 @@ static int read_fd(int fd, const char *path, const char *what, char **text,
     struct stat st;
     if (fstat(fd, &st)) {
         say(path, "pumma: cannot read %s (%s); %s\n", path,
-                strerror(errno), what);
+            strerror(errno), what);
         return -1;
     }
     if (st.st_size > PUMMA_FILE_MAX) {
         say(path, "pumma: %s is larger than %d MiB (%lld bytes); %s\n",
-                path, PUMMA_FILE_MAX >> 20, (long long)st.st_size, what);
+            path, PUMMA_FILE_MAX >> 20, (long long)st.st_size, what);
         return -1;
     }
     /* the size may change while reading: read to the end, within the cap */
@@ -92,14 +92,14 @@ static int read_fd(int fd, const char *path, const char *what, char **text,
     for (;;) {
         if (!t) {
             say(path, "pumma: out of memory reading %s; %s\n", path,
-                    what);
+                what);
             return -1;
         }
         ssize_t r = read(fd, t + n, cap - n);
         if (r < 0 && errno == EINTR) continue;
         if (r < 0) {
             say(path, "pumma: cannot read %s (%s); %s\n", path,
-                    strerror(errno), what);
+                strerror(errno), what);
             free(t);
             return -1;
         }
@@ -107,7 +107,7 @@ static int read_fd(int fd, const char *path, const char *what, char **text,
         n += (size_t)r;
         if (n > PUMMA_FILE_MAX) {
             say(path, "pumma: %s is larger than %d MiB; %s\n", path,
-                    PUMMA_FILE_MAX >> 20, what);
+                PUMMA_FILE_MAX >> 20, what);
             free(t);
             return -1;
         }
@@ -122,7 +122,7 @@ static int read_fd(int fd, const char *path, const char *what, char **text,
     const char *nul = memchr(t, '\0', n);
     if (nul) {
         say(path, "pumma: %s holds a NUL byte (at byte %zu): not a "
-                        "text file; %s\n", path, (size_t)(nul - t), what);
+            "text file; %s\n", path, (size_t)(nul - t), what);
         free(t);
         return -1;
     }
@@ -141,7 +141,7 @@ int pumma_file_read(const char *path, char **text, size_t *len)
     if (stat(path, &st)) {
         if (errno == ENOENT || errno == ENOTDIR) return 1;
         say(path, "pumma: cannot read %s (%s); ignored\n", path,
-                strerror(errno));
+            strerror(errno));
         return -1;
     }
     if (!S_ISREG(st.st_mode)) {
@@ -152,7 +152,7 @@ int pumma_file_read(const char *path, char **text, size_t *len)
     if (fd < 0) {
         if (errno == ENOENT) return 1;
         say(path, "pumma: cannot read %s (%s); ignored\n", path,
-                strerror(errno));
+            strerror(errno));
         return -1;
     }
     /* what was opened, which may not be what stat saw */
@@ -193,10 +193,10 @@ static int lock_open(const char *path, struct stat *st)
         if (fd < 0) {
             if (errno == ELOOP)
                 say(path, "pumma: %s is not a regular file (a symbolic "
-                                "link); not written\n", path);
+                    "link); not written\n", path);
             else
                 say(path, "pumma: cannot write %s (%s); not written\n",
-                        path, strerror(errno));
+                    path, strerror(errno));
             return -1;
         }
         if (fstat(fd, st)) st->st_mode = 0;
@@ -218,13 +218,13 @@ static int lock_open(const char *path, struct stat *st)
                 /* no locks here (an NFS mount without them): writing
                  * unlocked is what every writer did before */
                 say(path, "pumma: cannot lock %s (%s); written without "
-                                "a lock\n", path, strerror(errno));
+                    "a lock\n", path, strerror(errno));
                 return fd;
             }
             if (now() > until) {
                 say(path, "pumma: %s is locked by another process for "
-                                "%.0f s; not written\n", path,
-                        PUMMA_FILE_LOCK_WAIT);
+                    "%.0f s; not written\n", path,
+                    PUMMA_FILE_LOCK_WAIT);
                 close(fd);
                 return -1;
             }
@@ -267,7 +267,7 @@ int pumma_file_begin(const char *path, int read_old, pumma_file_new_t *nf)
     const int t = mkostemp(nf->tmp, O_CLOEXEC);
     if (t < 0) {
         say(path, "pumma: cannot write %s (a temporary beside it: %s); "
-                        "not written\n", path, strerror(errno));
+            "not written\n", path, strerror(errno));
         free(nf->old);
         close(nf->fd);
         return -1;
@@ -276,7 +276,7 @@ int pumma_file_begin(const char *path, int read_old, pumma_file_new_t *nf)
      * open that created it gave), not mkstemp's 0600 */
     if (fchmod(t, st.st_mode & 07777) || !(nf->out = fdopen(t, "w"))) {
         say(path, "pumma: cannot write %s (%s); not written\n", path,
-                strerror(errno));
+            strerror(errno));
         close(t);
         unlink(nf->tmp);
         free(nf->old);
