@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "pumma_decide.h"
+#include "pumma_file.h"
 #include "pumma_tune.h"
 
 enum { MAXC = 256, MAXSIZES = 32 };
@@ -93,7 +94,11 @@ static void search_report(int np, const pumma_netmodel_t *nm0,
     pumma_netmodel_t nm1 = *nm0, *nm = &nm1;
     int me;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    FILE *out = me == 0 && csv ? fopen(csv, "w") : NULL;
+    /* a file of pumma's tuner, written as the tune and decision files
+     * are: through a temporary of its own (pumma_file.h) */
+    pumma_file_new_t nf;
+    FILE *out = me == 0 && csv && !pumma_file_begin(csv, 0, &nf) ? nf.out
+                                                                : NULL;
     if (out)
         fprintf(out, "np,op,bytes,method,seconds,experiments,variant,"
                      "segment,time_s,vs_exhaustive\n");
@@ -180,7 +185,7 @@ static void search_report(int np, const pumma_netmodel_t *nm0,
         printf("\nmodel-guided: within 10%% of the exhaustive optimum in %d of "
                "%d cases; at least %.1fx fewer experiments\n",
                within, cases, worst_exp_ratio);
-    if (out) fclose(out);
+    if (out) pumma_file_commit(&nf);
 }
 
 int main(int argc, char **argv)

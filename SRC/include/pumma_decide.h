@@ -64,8 +64,8 @@ typedef struct pumma_decider {
 
 /* Parse a decision file's text into d's rules and models (d zeroed
  * first, apart from what the caller set). A line that is not a rule, a
- * model line or a comment is ignored; when `warn` names the file, a
- * warning says where. Returns the number of lines ignored, -1 when out of
+ * model line or a comment is ignored, as is a last line without an end of
+ * line (cut short); when `warn` names the file, a warning says where. Returns the number of lines ignored, -1 when out of
  * memory. */
 int pumma_decide_parse(pumma_decider_t *d, const char *text,
                        const char *warn);
@@ -93,7 +93,9 @@ void pumma_decide_by_model(const pumma_netmodel_t *nm, int kind,
 /* The decision file's path (PUMMA_DECISION_FILE, else `decision` beside
  * the tune file) into buf; 0 when there is none. */
 int pumma_decide_path(char *buf, size_t len);
-/* Writes rules and models as a decision file (the tuner); 0 on success. */
+/* Writes rules and models as a decision file (the tuner), through a
+ * temporary renamed over it, under its lock (pumma_file_begin); 0 on
+ * success, -1 after a message saying why. */
 int pumma_decide_write(const char *path, const pumma_decider_t *d,
                        const char *comment);
 /* The model kind for a message of `bytes` on a communicator of np

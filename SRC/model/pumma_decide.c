@@ -19,7 +19,10 @@
  * message, and `model`, take 0 only); MODEL hockney, logp, loggp or
  * plogp. NP and BYTES are integers from 1 and 0. A line that is none of
  * these is ignored with a warning naming it, as is a rule that repeats an
- * earlier one's operation, NP and BYTES.
+ * earlier one's operation, NP and BYTES, and a last line without an end
+ * of line (cut short). Process 0 reads the file whole (only a regular
+ * file, refused above PUMMA_FILE_MAX, never cut: pumma_file.c) and
+ * broadcasts it; the tuner writes it through a temporary renamed over it.
  */
 #include <limits.h>
 #include <math.h>
@@ -28,10 +31,10 @@
 #include <string.h>
 
 #include "pumma_decide.h"
+#include "pumma_file.h"
 #include "pumma_tune.h"
 
 #define DEFAULT_MARGIN 0.03   /* pumma_plan.c's: the defaults are its rule */
-#define MAX_TEXT (1 << 20)    /* the most of a decision file read */
 
 const char *pumma_decide_source_name(int src)
 {
@@ -129,16 +132,25 @@ int pumma_decide_parse(pumma_decider_t *d, const char *text, const char *warn)
         char line[512];
         lno++;
         int rc = -1;
-        if (len < sizeof line) {
+        /* a last line without an end of line was cut short (a full
+         * disk, an editor): half a rule may read as another rule */
+        const int cut = !p[len];
+        if (len < sizeof line && !cut) {
             memcpy(line, p, len);
             line[len] = '\0';
             line[strcspn(line, "#")] = '\0';
             rc = parse_line(d, line, &cap);
         }
         if (rc == -2) return -1;
+        const char *s = p + strspn(p, " \t");
+        if (rc && cut && (!*s || *s == '#')) rc = 0;   /* blanks, a comment */
         if (rc) {
             bad++;
-            if (warn)
+            if (warn && cut)
+                fprintf(stderr, "pumma: %s:%d: cut short (no end of line); "
+                                "ignored (README, \"The decision file\")\n",
+                        warn, lno);
+            else if (warn)
                 fprintf(stderr, "pumma: %s:%d: not a rule, a model line or a "
                                 "comment; ignored (README, \"The decision "
                                 "file\")\n", warn, lno);
@@ -299,10 +311,9 @@ int pumma_decide_path(char *buf, size_t len)
 int pumma_decide_write(const char *path, const pumma_decider_t *d,
                        const char *comment)
 {
-    char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return -1;
-    FILE *f = fopen(tmp, "w");
-    if (!f) return -1;
+    pumma_file_new_t nf;
+    if (pumma_file_begin(path, 0, &nf)) return -1;
+    FILE *f = nf.out;
     fprintf(f, "# pumma decision file (README, \"The decision file\"): what "
                "auto runs.\n");
     if (comment) {
@@ -322,23 +333,16 @@ int pumma_decide_write(const char *path, const pumma_decider_t *d,
                 d->rules[i].np, d->rules[i].bytes,
                 d->rules[i].v ? d->rules[i].v->name : "model",
                 d->rules[i].seg);
-    if (fclose(f) || rename(tmp, path)) {
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return pumma_file_commit(&nf);
 }
 
-/* The file's text (process 0), at most MAX_TEXT bytes; NULL when none. */
+/* The file's text (process 0), whole; NULL when there is none or it is
+ * refused (pumma_file_read says why: then as without a file). */
 static char *read_text(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return NULL;
-    char *t = malloc(MAX_TEXT + 1);
-    size_t n = t ? fread(t, 1, MAX_TEXT, f) : 0;
-    fclose(f);
-    if (t) t[n] = '\0';
-    return t;
+    char *text;
+    size_t len;
+    return pumma_file_read(path, &text, &len) ? NULL : text;
 }
 
 pumma_decider_t *pumma_decider_load(const pumma_grid_t *g,

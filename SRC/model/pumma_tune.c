@@ -22,10 +22,15 @@
  * user may edit a value (it is then used as measured) or delete a line
  * (measured again at the next first call, and written back).
  *
- * Only a grid's process 0 reads and writes the file; it writes a new copy
- * beside the old and renames it over it, so a reader sees the old file
- * or the new, never half of one. A file that cannot be read or written is
- * no error: the values are measured, as without the file.
+ * Only a grid's process 0 reads and writes the file, through
+ * pumma_file.c: it reads only a regular file, whole; it rewrites it under
+ * the file's lock, through a temporary of its own renamed over it, so
+ * that jobs writing at once lose none of each other's lines and a reader
+ * sees the old file or the new, never half of one. A last line without
+ * an end of line was cut short: it is ignored (and kept, commented out,
+ * when the file is rewritten). A file that cannot be read or written is
+ * no error: the values are measured, as without the file (with a
+ * one-line message saying why, unless the file is just not there).
  */
 #define _GNU_SOURCE             /* dladdr, realpath */
 #include <dlfcn.h>
@@ -39,6 +44,7 @@
 
 #include "pumma_comm.h"
 #include "pumma_decide.h"
+#include "pumma_file.h"
 #include "pumma_tune.h"
 
 static const char *const names[PUMMA_NVAL] = {
@@ -179,21 +185,53 @@ static int read_values(const char *s, int lo, int hi, double *v)
     return 0;
 }
 
+/* Where text's last line starts when it was cut short (no end of line:
+ * a write cut by a full disk, an editor's, whose half a line might read
+ * as another whole line), NULL when it was not; such a line with more
+ * than blanks or a comment is told once per process, with its number. */
+static char *cut_line(const char *path, char *text)
+{
+    char *nl = strrchr(text, '\n'), *tail = nl ? nl + 1 : text;
+    if (!*tail) return NULL;
+    static int told = 0;
+    const char *s = tail + strspn(tail, " \t");
+    if (*s && *s != '#' && !told) {
+        int lno = 1;
+        for (const char *c = text; c < tail; c++) lno += *c == '\n';
+        fprintf(stderr, "pumma: %s:%d: cut short (no end of line); ignored "
+                        "(README, \"The tune file\")\n", path, lno);
+        told = 1;
+    }
+    return tail;
+}
+
+/* The file's text, whole lines only; NULL when there is none or it is
+ * refused (pumma_file_read says why). */
+static char *read_text(const char *path)
+{
+    char *text;
+    size_t len;
+    if (pumma_file_read(path, &text, &len)) return NULL;
+    char *tail = cut_line(path, text);
+    if (tail) *tail = '\0';
+    return text;
+}
+
 unsigned pumma_tune_read(const pumma_tune_keys_t *k, double *v)
 {
     char path[PATH_MAX];
     if (pumma_tune_mode() == PUMMA_TUNE_REFRESH ||
         !pumma_tune_path(path, sizeof path))
         return 0;
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
+    char *text = read_text(path);
+    if (!text) return 0;
     unsigned have = 0;
-    char *line = NULL;
-    size_t cap = 0;
     int lno = 0;
-    while (getline(&line, &cap, f) > 0) {
+    for (char *line = text, *end; *line; line = end + 1) {
+        end = line + strcspn(line, "\n");    /* every line ends in one */
+        *end = '\0';
         lno++;
-        line[strcspn(line, "#\n")] = '\0';
+        line[strcspn(line, "#")] = '\0';
         const char *s = line + strspn(line, " \t");
         if (!*s) continue;
         const char *rest;
@@ -219,8 +257,7 @@ unsigned pumma_tune_read(const pumma_tune_keys_t *k, double *v)
                             "(measuring instead; README, \"The tune file\")\n",
                     path, lno);
     }
-    free(line);
-    fclose(f);
+    free(text);
     return have;
 }
 
@@ -240,24 +277,24 @@ static void make_dirs(const char *path)
 
 /*
  * Rewrite the file with the lines of kind[i] keyed key[i] (i < n) replaced
- * by body[i] ("kind key body"), every other line kept.
+ * by body[i] ("kind key body"), every other line kept, under the file's
+ * lock (pumma_file_begin): what other jobs wrote meanwhile is kept too.
  */
 static void put_lines(int n, const char *const *kind, const char *const *key,
                       const char *const *body)
 {
-    char path[PATH_MAX], tmp[PATH_MAX + 32];
+    char path[PATH_MAX];
+    pumma_file_new_t nf;
     if (n == 0 || !pumma_tune_path(path, sizeof path)) return;
     make_dirs(path);
-    if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >=
-        (int)sizeof tmp)
-        return;
-    FILE *out = fopen(tmp, "w");
-    if (!out) return;
-    FILE *in = fopen(path, "r");
+    if (pumma_file_begin(path, 1, &nf)) return;
+    FILE *out = nf.out;
+    char *tail = cut_line(path, nf.old);     /* the line cut short */
+    char *const stop = tail ? tail : nf.old + nf.len;
     int header = 0;
-    char *line = NULL;
-    size_t cap = 0;
-    while (in && getline(&line, &cap, in) > 0) {
+    for (char *line = nf.old, *end; line < stop; line = end + 1) {
+        end = line + strcspn(line, "\n");
+        *end = '\0';
         /* keep every line but the ones replaced */
         const char *s = line + strspn(line, " \t");
         int drop = 0;
@@ -268,18 +305,20 @@ static void put_lines(int n, const char *const *kind, const char *const *key,
         }
         if (drop) continue;
         header |= s[0] == '#';
-        fputs(line, out);
-        if (!strchr(line, '\n')) fputc('\n', out);
+        fprintf(out, "%s\n", line);
     }
-    free(line);
-    if (in) fclose(in);
-    if (!header && !in)
+    /* a line cut short is kept for its reader, never to be read as one */
+    if (tail) {
+        const char *s = tail + strspn(tail, " \t");
+        fprintf(out, "%s%s\n", *s && *s != '#' ? "# cut short: " : "", tail);
+    }
+    if (!header && !nf.len)
         fprintf(out, "# pumma tune file: the machine model's measured values "
                      "(README, \"The tune file\").\n# Edit a value to use "
                      "yours; delete a line to measure it again.\n");
     for (int i = 0; i < n; i++)
         fprintf(out, "%s %s %s\n", kind[i], key[i], body[i]);
-    if (fclose(out) || rename(tmp, path)) unlink(tmp);
+    pumma_file_commit(&nf);
 }
 
 static void values_text(char *buf, size_t len, const double *v, int lo,
@@ -336,14 +375,14 @@ int pumma_tune_read_plogp(const char *netkey, pumma_plogp_t *s, double *add)
 {
     char path[PATH_MAX];
     if (!pumma_tune_path(path, sizeof path)) return 0;
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    char *line = NULL;
-    size_t cap = 0;
+    char *text = read_text(path);
+    if (!text) return 0;
     int found = 0, lno = 0;
-    while (!found && getline(&line, &cap, f) > 0) {
+    for (char *line = text, *end; !found && *line; line = end + 1) {
+        end = line + strcspn(line, "\n");    /* every line ends in one */
+        *end = '\0';
         lno++;
-        line[strcspn(line, "#\n")] = '\0';
+        line[strcspn(line, "#")] = '\0';
         const char *s0 = line + strspn(line, " \t"), *rest;
         if (strncmp(s0, "plogp ", 6) || !(rest = match(s0 + 6, netkey)))
             continue;
@@ -406,8 +445,7 @@ int pumma_tune_read_plogp(const char *netkey, pumma_plogp_t *s, double *add)
         *add = a;
         found = 1;
     }
-    free(line);
-    fclose(f);
+    free(text);
     return found;
 }
 
