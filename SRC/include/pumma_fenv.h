@@ -12,9 +12,11 @@
  * ends with STOP lists every flag left raised.
  *
  * So: every public entry point runs between pumma_fenv_enter and
- * pumma_fenv_leave, which save the caller's flags, start from none, and
- * give back the caller's flags with those raised in data sections added.
- * A data section is bracketed by pumma_fenv_data_begin/end: in pumma,
+ * pumma_fenv_leave, which note the caller's flags and give them back with
+ * those raised in data sections added, every other flag cleared. A data
+ * section is bracketed by pumma_fenv_data_begin/end, which clears the
+ * flags that would hide what it raises (neither the caller's nor the
+ * data's so far) and adds what it raised to the data's: in pumma,
  * the BLAS call on the caller's operands (pumma_blas_gemm), the type
  * descriptor's element-wise kernel (geadd, every sum, scaling and copy of
  * the caller's numbers) and the MPI_SUM reduce (pumma_reduce_mpi.c).
