@@ -4,16 +4,22 @@
  * MPI_SUM takes predefined types only, so a count beyond pumma_count_max
  * (MPI's int) is summed by several MPI_Ireduce, one per piece, all in
  * flight at once (their order is the same on every process).
+ *
+ * MPI adds the caller's numbers inside these calls: they are data
+ * sections (pumma_fenv.h), so the flags the sums raise are the caller's.
+ * (MPI may progress a sum inside another call too; its flags are then
+ * dropped with the bookkeeping's.)
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "pumma_fenv.h"
 #include "pumma_internal.h"
 
 /* The requests of a reduce in pieces (priv): n of them. */
 typedef struct pieces { int n; MPI_Request req[]; } pieces_t;
 
-static int start(pumma_coll_t *c)
+static int start_sum(pumma_coll_t *c)
 {
     pumma_jitter();
     c->req[0] = c->req[1] = MPI_REQUEST_NULL;
@@ -53,7 +59,7 @@ static int start(pumma_coll_t *c)
     return PUMMA_OK;
 }
 
-static int test(pumma_coll_t *c, int *done)
+static int test_sum(pumma_coll_t *c, int *done)
 {
     pieces_t *p = c->priv;
     if (!p) return pumma_coll_req_test(c, done);
@@ -61,7 +67,7 @@ static int test(pumma_coll_t *c, int *done)
                ? PUMMA_OK : PUMMA_EMPI;
 }
 
-static int wait(pumma_coll_t *c)
+static int wait_sum(pumma_coll_t *c)
 {
     pieces_t *p = c->priv;
     if (!p) return pumma_coll_req_wait(c);
@@ -70,6 +76,30 @@ static int wait(pumma_coll_t *c)
     c->priv = NULL;
     return rc == MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
 }
+static int start(pumma_coll_t *c)
+{
+    pumma_fenv_data_begin();
+    int rc = start_sum(c);
+    pumma_fenv_data_end();
+    return rc;
+}
+
+static int test(pumma_coll_t *c, int *done)
+{
+    pumma_fenv_data_begin();
+    int rc = test_sum(c, done);
+    pumma_fenv_data_end();
+    return rc;
+}
+
+static int wait(pumma_coll_t *c)
+{
+    pumma_fenv_data_begin();
+    int rc = wait_sum(c);
+    pumma_fenv_data_end();
+    return rc;
+}
+
 /* A binomial tree, plus the zeroed contribution of a root that has none
  * and the library's own copy of the message. */
 static double cost(const pumma_model_t *mo, int np, double bytes, double seg)

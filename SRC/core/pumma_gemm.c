@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pumma.h"
+#include "pumma_fenv.h"
 #include "pumma_hier.h"
 #include "pumma_remap.h"
 
@@ -324,12 +325,14 @@ static void het_call(const pumma_type_t *t, int ctxt, const char *transa,
     if (rc) pumma_fatal(g, t->rout, name, rc);
 }
 
-void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
-                const int *m, const int *n, const int *k, const void *alpha,
-                const void *a, const int *ia, const int *ja, const int *desca,
-                const void *b, const int *ib, const int *jb, const int *descb,
-                const void *beta, void *c, const int *ic, const int *jc,
-                const int *descc, const pumma_options_t *uopts, int *info_out)
+static void gemm_call(const pumma_type_t *t, const char *transa,
+                      const char *transb, const int *m, const int *n,
+                      const int *k, const void *alpha, const void *a,
+                      const int *ia, const int *ja, const int *desca,
+                      const void *b, const int *ib, const int *jb,
+                      const int *descb, const void *beta, void *c,
+                      const int *ic, const int *jc, const int *descc,
+                      const pumma_options_t *uopts, int *info_out)
 {
     int dA[11], dB[11], dC[11], ctxt;
     const int het = pumma_desc_is_layout(desca) ||
@@ -460,4 +463,18 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
     if (tmp_c) pumma_free(run.c.data);
     pumma_stats_end();
     if (rc) pumma_fatal(g, t->rout, algo->name, rc);
+}
+
+/* Every P?GEMM form comes here: the caller's floating-point flags are
+ * kept, and those pumma's bookkeeping raises dropped (pumma_fenv.h). */
+void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
+                const int *m, const int *n, const int *k, const void *alpha,
+                const void *a, const int *ia, const int *ja, const int *desca,
+                const void *b, const int *ib, const int *jb, const int *descb,
+                const void *beta, void *c, const int *ic, const int *jc,
+                const int *descc, const pumma_options_t *uopts, int *info_out)
+{
+    PUMMA_FENV_CALL(gemm_call(t, transa, transb, m, n, k, alpha, a, ia, ja,
+                              desca, b, ib, jb, descb, beta, c, ic, jc, descc,
+                              uopts, info_out));
 }

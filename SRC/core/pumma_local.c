@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pumma_fenv.h"
 #include "pumma_internal.h"
 
 /* Bytes of the temporary block of the large-LDC workaround. */
@@ -60,12 +61,13 @@ size_t pumma_blas_gemm_workspace(const pumma_type_t *t, int m, int n,
  * pumma_blas_gemm: C := alpha*op(A)*op(B) + beta*C by the type's BLAS
  * ?gemm, all arguments as the BLAS takes them (local input; C local
  * input/output), m, n, k > 0; working around the BLAS's large-LDC defect
- * (see the top of this file). beta == 0 never reads C.
+ * (see the top of this file). beta == 0 never reads C. The flags the
+ * BLAS raises are the caller's (pumma_fenv.h).
  */
-void pumma_blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
-                     int k, const void *alpha, const void *a, int lda,
-                     const void *b, int ldb, const void *beta, void *c,
-                     int ldc)
+static void blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
+                      int k, const void *alpha, const void *a, int lda,
+                      const void *b, int ldb, const void *beta, void *c,
+                      int ldc)
 {
     if (!pumma_blas_ldc_bad(t, n, ldc)) {
         t->gemm(&ta, &tb, &m, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc,
@@ -100,6 +102,16 @@ void pumma_blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
         }
     }
     pumma_free(tmp);
+}
+
+void pumma_blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
+                     int k, const void *alpha, const void *a, int lda,
+                     const void *b, int ldb, const void *beta, void *c,
+                     int ldc)
+{
+    pumma_fenv_data_begin();
+    blas_gemm(t, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    pumma_fenv_data_end();
 }
 
 void pumma_local_scale(const pumma_type_t *t, int m, int n, const void *beta,

@@ -40,6 +40,7 @@
 #include <time.h>
 
 #include "pumma.h"
+#include "pumma_fenv.h"
 #include "pumma_internal.h"
 
 #define MEASURE_REP 0.02     /* seconds of work in one repetition */
@@ -221,8 +222,8 @@ const double *pumma_grid_rates(const pumma_grid_t *g)
     return r;
 }
 
-PUMMA_API void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(
-    const int *ictxt, const int *n, double *speeds, int *info)
+static void speeds_measure(const int *ictxt, const int *n, double *speeds,
+                           int *info)
 {
     int nprow, npcol, myrow, mycol;
     Cblacs_gridinfo(*ictxt, &nprow, &npcol, &myrow, &mycol);
@@ -243,4 +244,12 @@ PUMMA_API void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(
     for (int q = 0; q < np; q++) speeds[q] = all[q] / top / sum;
     free(all);
     *info = 0;
+}
+
+/* PUMMA_SPEEDS_MEASURE (pumma.h): the timing's flags are not the
+ * caller's (pumma_fenv.h). */
+PUMMA_API void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(
+    const int *ictxt, const int *n, double *speeds, int *info)
+{
+    PUMMA_FENV_CALL(speeds_measure(ictxt, n, speeds, info));
 }

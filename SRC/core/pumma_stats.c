@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "pumma.h"
+#include "pumma_fenv.h"
 #include "pumma_internal.h"
 #include "pumma_netmodel.h"
 #include "pumma_tune.h"
@@ -77,7 +78,7 @@ static void per_process(const char *what, const double *v, int digits)
     printf(" total=%.*f\n", digits, sum);
 }
 
-static void report(void)
+static void report_all(void)
 {
     if (world_rank != 0) return;
     if (model.valid)
@@ -121,6 +122,10 @@ static void report(void)
     }
     fflush(stdout);
 }
+
+/* At exit, after the program's own atexit handlers registered later and
+ * before those registered earlier: its sums leave no flags to them. */
+static void report(void) { PUMMA_FENV_CALL(report_all()); }
 
 static void begin(const char *rout, const char *algo, const char *bcast,
                   const char *reduce, const char *shift, const char *layout)

@@ -5,10 +5,13 @@
  * and one element-wise kernel (geadd). The kernel is written once as a macro
  * and stamped out per type, because C has no generics and these few lines are
  * the only arithmetic pumma does itself; all the rest works in bytes.
+ * geadd is arithmetic on the caller's numbers: the flags it raises are
+ * the caller's (a data section, pumma_fenv.h).
  */
 #include <complex.h>
 #include <string.h>
 
+#include "pumma_fenv.h"
 #include "pumma_internal.h"
 
 /* Fortran BLAS, hidden string lengths last (gfortran convention). */
@@ -35,9 +38,9 @@ PUMMA_DECL_GEMM(zgemm_F77, double complex)
  */
 #define PUMMA_STRIP(T) (64 / sizeof(T) > 1 ? (int)(64 / sizeof(T)) : 1)
 #define PUMMA_DEF_GEADD(name, T, CONJ)                                       \
-    static void name(char trans, int m, int n, const void *alpha_,           \
-                     const void *x_, int ldx, const void *beta_, void *y_,   \
-                     int ldy)                                                \
+    static void name##_kernel(char trans, int m, int n, const void *alpha_,  \
+                              const void *x_, int ldx, const void *beta_,    \
+                              void *y_, int ldy)                             \
     {                                                                        \
         const T alpha = *(const T *)alpha_, beta = *(const T *)beta_;        \
         const T *x = x_;                                                     \
@@ -82,6 +85,14 @@ PUMMA_DECL_GEMM(zgemm_F77, double complex)
                     yj[i] = alpha * v + beta * yj[i];                        \
             }                                                                \
         }                                                                    \
+    }                                                                        \
+    static void name(char trans, int m, int n, const void *alpha,            \
+                     const void *x, int ldx, const void *beta, void *y,      \
+                     int ldy)                                                \
+    {                                                                        \
+        pumma_fenv_data_begin();                                             \
+        name##_kernel(trans, m, n, alpha, x, ldx, beta, y, ldy);             \
+        pumma_fenv_data_end();                                               \
     }
 
 #define PUMMA_NOCONJ(v) (v)

@@ -1,22 +1,25 @@
 /* The layout routines of pumma.h, by address for Fortran and C alike:
  * PUMMA_LAYOUT_NEW, _CLUSTERS, _FREE, _BOX, _NRECT, _RECT, _OWNER, _COST and
- * PUMMA_SQCORNER_RULE. The work is in SRC/layout. */
+ * PUMMA_SQCORNER_RULE. The work is in SRC/layout; those that compute in
+ * floating point keep the caller's flags (pumma_fenv.h). */
 #include "pumma.h"
+#include "pumma_fenv.h"
 #include "pumma_layout.h"
 
 PUMMA_API void PUMMA_F77(pumma_layout_new, PUMMA_LAYOUT_NEW)(
     const int *kind, const int *m, const int *n, const int *np,
     const double *speeds, int *layout, int *info)
 {
-    pumma_layout_create(*kind, *m, *n, *np, speeds, layout, info);
+    PUMMA_FENV_CALL(pumma_layout_create(*kind, *m, *n, *np, speeds, layout,
+                                        info));
 }
 
 PUMMA_API void PUMMA_F77(pumma_layout_clusters, PUMMA_LAYOUT_CLUSTERS)(
     const int *kind, const int *m, const int *n, const int *np,
     const double *speeds, const int *clusters, int *layout, int *info)
 {
-    pumma_layout_create_clusters(*kind, *m, *n, *np, speeds, clusters, layout,
-                                 info);
+    PUMMA_FENV_CALL(pumma_layout_create_clusters(*kind, *m, *n, *np, speeds,
+                                                 clusters, layout, info));
 }
 
 PUMMA_API void PUMMA_F77(pumma_layout_free, PUMMA_LAYOUT_FREE)(
@@ -84,8 +87,11 @@ PUMMA_API void PUMMA_F77(pumma_layout_cost, PUMMA_LAYOUT_COST)(
     const pumma_layout_t *L = pumma_layout_get(*layout);
     *info = L ? 0 : -1;
     if (!L) return;
+    pumma_fenv_t fe;
+    pumma_fenv_enter(&fe);
     *halfperim = (double)pumma_layout_halfperim(L);
     *lower = pumma_layout_lower(L);
+    pumma_fenv_leave(&fe);
 }
 
 PUMMA_API void PUMMA_F77(pumma_sqcorner_rule, PUMMA_SQCORNER_RULE)(
@@ -97,7 +103,9 @@ PUMMA_API void PUMMA_F77(pumma_sqcorner_rule, PUMMA_SQCORNER_RULE)(
         *info = -3;
         return;
     }
-    int rc = pumma_sqcorner_rule(*np, speeds, *topo, volsq, volrect);
+    int rc;
+    PUMMA_FENV_CALL(rc = pumma_sqcorner_rule(*np, speeds, *topo, volsq,
+                                             volrect));
     *info = rc < 0 ? rc : 0;
     *better = rc > 0;
 }

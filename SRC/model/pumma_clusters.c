@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "pumma_comm.h"
+#include "pumma_fenv.h"
 #include "pumma_hier.h"
 #include "pumma_layout.h"
 
@@ -417,8 +418,7 @@ const pumma_hier_line_t *pumma_hier_line_of(const pumma_grid_t *g,
 
 /* --------------------------------------------------------- the routines */
 
-PUMMA_API void PUMMA_F77(pumma_grid_clusters, PUMMA_GRID_CLUSTERS)(
-    const int *ictxt, const int *clusters, int *info)
+static void grid_clusters(const int *ictxt, const int *clusters, int *info)
 {
     int nprow, npcol, myrow, mycol;
     Cblacs_gridinfo(*ictxt, &nprow, &npcol, &myrow, &mycol);
@@ -433,8 +433,8 @@ PUMMA_API void PUMMA_F77(pumma_grid_clusters, PUMMA_GRID_CLUSTERS)(
     *info = 0;
 }
 
-PUMMA_API void PUMMA_F77(pumma_grid_clusters_get, PUMMA_GRID_CLUSTERS_GET)(
-    const int *ictxt, int *clusters, int *nc, int *info)
+static void grid_clusters_get(const int *ictxt, int *clusters, int *nc,
+                              int *info)
 {
     int nprow, npcol, myrow, mycol;
     Cblacs_gridinfo(*ictxt, &nprow, &npcol, &myrow, &mycol);
@@ -448,9 +448,9 @@ PUMMA_API void PUMMA_F77(pumma_grid_clusters_get, PUMMA_GRID_CLUSTERS_GET)(
     *info = 0;
 }
 
-PUMMA_API void PUMMA_F77(pumma_grid_shares, PUMMA_GRID_SHARES)(
-    const int *ictxt, const int *kind, const int *m, const int *n,
-    const int *k, const int *elsize, double *shares, int *info)
+static void grid_shares(const int *ictxt, const int *kind, const int *m,
+                        const int *n, const int *k, const int *elsize,
+                        double *shares, int *info)
 {
     int nprow, npcol, myrow, mycol;
     Cblacs_gridinfo(*ictxt, &nprow, &npcol, &myrow, &mycol);
@@ -475,4 +475,25 @@ PUMMA_API void PUMMA_F77(pumma_grid_shares, PUMMA_GRID_SHARES)(
                                           h->cluster, h->beta,
                                           (double)*elsize, shares, &t);
     *info = rc == -1 ? -2 : rc == -4 ? -2 : rc;
+}
+
+/* The public forms: measuring and pricing links is bookkeeping, whose
+ * floating-point flags are not the caller's (pumma_fenv.h). */
+PUMMA_API void PUMMA_F77(pumma_grid_clusters, PUMMA_GRID_CLUSTERS)(
+    const int *ictxt, const int *clusters, int *info)
+{
+    PUMMA_FENV_CALL(grid_clusters(ictxt, clusters, info));
+}
+
+PUMMA_API void PUMMA_F77(pumma_grid_clusters_get, PUMMA_GRID_CLUSTERS_GET)(
+    const int *ictxt, int *clusters, int *nc, int *info)
+{
+    PUMMA_FENV_CALL(grid_clusters_get(ictxt, clusters, nc, info));
+}
+
+PUMMA_API void PUMMA_F77(pumma_grid_shares, PUMMA_GRID_SHARES)(
+    const int *ictxt, const int *kind, const int *m, const int *n,
+    const int *k, const int *elsize, double *shares, int *info)
+{
+    PUMMA_FENV_CALL(grid_shares(ictxt, kind, m, n, k, elsize, shares, info));
 }
