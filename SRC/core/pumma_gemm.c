@@ -261,6 +261,9 @@ static void het_call(const pumma_type_t *t, int ctxt, const char *transa,
     if ((t->is_zero(alpha) || k == 0) && t->is_one(beta)) return;
     pumma_problem_t p = {0};
     const pumma_grid_t *g = enter(t, ctxt);
+    /* the BLAS's buffer before any temporary (pumma_memlimit.c); the
+     * schedules give no estimate to bound by a limit's room */
+    pumma_memlimit_enter(g, t->rout);
     problem_init(&p, t, g, transa, transb, m, n, k, alpha, beta);
     const int nota = p.transa == 'N', notb = p.transb == 'N';
     pumma_het_opnd_t A, B, C;

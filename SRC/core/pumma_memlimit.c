@@ -201,19 +201,16 @@ static void stop(const pumma_grid_t *g, const char *rout, const char *what,
 }
 
 /*
- * pumma_memlimit_room: see pumma_internal.h. The first call on a grid
- * counts the grid's processes on this node, agrees whether any process
- * has a limit (collective over g->all), and has the BLAS take its buffer
- * (once per process, before pumma holds any temporary; a no-op when the
- * program has multiplied before) -- or, where a limit leaves no room for
- * it, stops every process; later calls on grids without a limit return
- * at once.
+ * pumma_memlimit_enter: see pumma_internal.h. At the first call on a
+ * grid: counts the grid's processes on this node, agrees whether any
+ * process has a limit (collective over g->all), and has the BLAS take its
+ * buffer (once per process, before pumma holds any temporary; a no-op
+ * when the program has multiplied before) -- or, where a limit leaves no
+ * room for it, stops every process. Later calls return at once.
  */
-double pumma_memlimit_room(const pumma_grid_t *g, const char *rout,
-                           pumma_memlimit_t *why)
+void pumma_memlimit_enter(const pumma_grid_t *g, const char *rout)
 {
     pumma_grid_t *w = (pumma_grid_t *)g;      /* the grid is pumma's own */
-    memset(why, 0, sizeof *why);
     int kind, me;
     double limit;
     MPI_Comm_rank(g->all, &me);
@@ -229,8 +226,10 @@ double pumma_memlimit_room(const pumma_grid_t *g, const char *rout,
         w->node_procs = procs;
         const double room0 = room_local(procs, &kind, &limit);
         /* a failed mapping spins only under an rlimit (a cgroup kills) */
-        const int rlimited = kind == PUMMA_MEMLIMIT_AS ||
-                             kind == PUMMA_MEMLIMIT_DATA;
+        struct rlimit r[2];
+        const int rlimited =
+            (!getrlimit(RLIMIT_AS, &r[0]) && r[0].rlim_cur != RLIM_INFINITY) ||
+            (!getrlimit(RLIMIT_DATA, &r[1]) && r[1].rlim_cur != RLIM_INFINITY);
         const int shortfall = !warm && rlimited && !blas_buffer_fits();
         int in[2] = {room0 < INFINITY, shortfall ? me + 1 : 0}, out[2];
         MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, g->all);
@@ -243,25 +242,37 @@ double pumma_memlimit_room(const pumma_grid_t *g, const char *rout,
         }
         if (!warm) {
             const pumma_type_t *t = &pumma_type_d;
-            double x[64 * 64] = {0}, z[64] = {0};
-            const int n = 64, one = 1;
-            /* 64 x 1 by 64: large enough to take the buffer path */
-            t->gemm("N", "N", &n, &one, &n, t->one, x, &n, x, &n, t->zero, z,
+            static double x[64 * 64], z[64 * 64];
+            const int n = 64;
+            /* 64 x 64 x 64: past any small-matrix path that needs no
+             * buffer; zeros, so no floating-point flag is raised */
+            t->gemm("N", "N", &n, &n, &n, t->one, x, &n, x, &n, t->zero, z,
                     &n, 1, 1);
             warm = 1;
         }
         w->mem_limited = out[0];
         w->mem_known = 1;
     }
-    if (!w->mem_limited) return INFINITY;
-    double room = room_local(w->node_procs, &kind, &limit) - RESERVE;
+}
+
+/* pumma_memlimit_room: see pumma_internal.h. */
+double pumma_memlimit_room(const pumma_grid_t *g, const char *rout,
+                           pumma_memlimit_t *why)
+{
+    memset(why, 0, sizeof *why);
+    pumma_memlimit_enter(g, rout);
+    int kind, me;
+    double limit;
+    MPI_Comm_rank(g->all, &me);
+    if (!g->mem_limited) return INFINITY;
+    double room = room_local(g->node_procs, &kind, &limit) - RESERVE;
     /* pumma's kept blocks (PUMMA_CACHE) hold room; where they are a good
      * part of it, they go back first (a cgroup gives no failed mapping to
      * free them on: it kills) */
     const double kept = (double)pumma_mem_cached();
     if (kept > 0 && room < 2 * kept) {
         pumma_mem_release();
-        room = room_local(w->node_procs, &kind, &limit) - RESERVE;
+        room = room_local(g->node_procs, &kind, &limit) - RESERVE;
     }
     if (room < 0) room = 0;
     struct { double room; int rank; } in = {room, me}, out;

@@ -578,6 +578,10 @@ enum { PUMMA_MEMLIMIT_NONE, PUMMA_MEMLIMIT_AS, PUMMA_MEMLIMIT_DATA,
 typedef struct pumma_memlimit { int rank, kind; double limit; } pumma_memlimit_t;
 double pumma_memlimit_room(const pumma_grid_t *g, const char *rout,
                            pumma_memlimit_t *why);
+/* Its first part alone, for calls without a workspace estimate (the
+ * heterogeneous schedules): at a grid's first call, the limits' survey and
+ * the BLAS's buffer taken (or every process stopped: no room for it). */
+void pumma_memlimit_enter(const pumma_grid_t *g, const char *rout);
 void pumma_memlimit_stop(const pumma_grid_t *g, const char *rout,
                          double need, double room, const pumma_memlimit_t *why);
 
