@@ -142,8 +142,13 @@ void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
     if (progress && p->opts && p->opts->panel > 0) panel = p->opts->panel;
     int pending = panel < n && progress(ctx);
     const int slow = pumma_speed_factor() > 1;
+    /* Panels of a fixed width, even once nothing is pending: which
+     * columns a ?gemm call gets must not depend on when messages arrive,
+     * because the BLAS may round a column differently by where it falls
+     * in the call (OpenBLAS's edge kernels on AMD EPYC do), and the same
+     * call must give the same C to the last bit every time. */
     for (int j = 0, w; j < n; j += w) {
-        w = pending && n - j > panel ? panel : n - j;
+        w = n - j > panel ? panel : n - j;
         const char *bj = tb == 'N' ? pumma_at(t, b, 0, j, ldb)
                                    : pumma_at(t, b, j, 0, ldb);
         double t0 = pumma_stats_clock();
