@@ -506,7 +506,9 @@ int pumma_wait_napping(MPI_Request *req);
  * through the helpers below) or "... is not known; choose one of: ..."
  * (names, pumma_gemm.c). All are read at the first P?GEMM call
  * (pumma_gemm.c, env_opts); PUMMA_P?GEMR2D and PUMMA_SPEEDS_MEASURE read
- * those they use when they first use them.
+ * those they use when they first use them. The table of pumma_settings.c
+ * lists every one with whether the processes of a grid must share it
+ * (compared at the grid's first call); a new variable goes there too.
  *
  *   PUMMA_ALGO, PUMMA_BCAST, PUMMA_REDUCE, PUMMA_SHIFT, PUMMA_TOPOLOGY
  *                  a name of pumma_codes.h, or auto          pumma_gemm.c
@@ -517,7 +519,9 @@ int pumma_wait_napping(MPI_Request *req);
  *   PUMMA_LATENCY  number 0 .. 10 (seconds)                  pumma_remap.c
  *   PUMMA_CLUSTERS measure, or one integer 0 .. 4095 per MPI
  *                  rank, commas (its cluster)                pumma_clusters.c
- *   PUMMA_HIER_SCHEDULE  ecef, ecef-la, ecef-lat or auto     pumma_bcast_hier.c
+ *   PUMMA_HIER_SCHEDULE  ecef, ecef-la, ecef-lat or auto     pumma_hier_plan.c
+ *   PUMMA_HET_LAYOUT  auto, given, columns, strips, rect3 or
+ *                  square-corner                             pumma_het_plan.c
  *   PUMMA_SPEEDS   one number > 0 per MPI rank, commas       pumma_speeds.c
  *   PUMMA_SPEED_BASE  number > 0                             pumma_speeds.c
  *   PUMMA_MODEL    name=value,..., value 0 .. 1e10           pumma_model.c

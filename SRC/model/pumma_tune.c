@@ -217,6 +217,17 @@ static char *read_text(const char *path)
     return text;
 }
 
+/* Whether a rejected line lno is told now: each once per process (the
+ * file is read at every grid's first plan). */
+static int tell_line(int lno)
+{
+    static unsigned char told[8192 / 8];
+    if (lno < 1 || lno >= 8192) return 1;
+    const int was = told[lno / 8] >> (lno % 8) & 1;
+    told[lno / 8] |= (unsigned char)(1u << (lno % 8));
+    return !was;
+}
+
 unsigned pumma_tune_read(const pumma_tune_keys_t *k, double *v)
 {
     char path[PATH_MAX];
@@ -252,7 +263,7 @@ unsigned pumma_tune_read(const pumma_tune_keys_t *k, double *v)
                 have |= PUMMA_NET_BITS;
             }
         }
-        if (hit && bad)
+        if (hit && bad && tell_line(lno))
             fprintf(stderr, "pumma: %s:%d: not a valid line for this machine "
                             "(measuring instead; README, \"The tune file\")\n",
                     path, lno);
@@ -436,8 +447,10 @@ int pumma_tune_read_plogp(const char *netkey, pumma_plogp_t *s, double *add)
         bad |= nomem || !haveL || a < 0 || n[0] < 2 || x.m[0] != 0;
         for (int i = 1; i < n[0] && !bad; i++) bad = x.m[i] <= x.m[i - 1];
         if (bad) {
-            fprintf(stderr, "pumma: %s:%d: not a valid plogp line (ignored; "
-                            "README, \"The tune file\")\n", path, lno);
+            if (tell_line(lno))
+                fprintf(stderr, "pumma: %s:%d: not a valid plogp line "
+                                "(ignored; README, \"The tune file\")\n",
+                        path, lno);
             continue;
         }
         x.n = n[0];
