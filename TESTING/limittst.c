@@ -4,7 +4,7 @@
  * N x N, NB 64, small integers (exact: C w is checked against
  * op(A) (op(B) w) + C0 w for a vector w of small integers).
  *
- *   mpiexec -n NP ./xlimittst pumma|scalapack N [TRANSA TRANSB]
+ *   mpiexec -n NP ./xlimittst pumma|scalapack N [TRANSA TRANSB [BALLAST]]
  *
  * limittst.sh runs it under `ulimit -v` (RLIMIT_AS) and RLIMIT_DATA: a
  * call whose operands fit must either pass or stop with pumma's message
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
     Cblacs_pinfo(&me, &np);
     if (argc < 3) {
         if (me == 0) fprintf(stderr, "usage: xlimittst pumma|scalapack N "
-                                     "[TRANSA TRANSB]\n");
+                                     "[TRANSA TRANSB [BALLAST_MIB]]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     const int mine = !strcmp(argv[1], "pumma"), n = atoi(argv[2]), nb = 64;
@@ -84,6 +84,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "limittst: no memory for the operands\n");
         MPI_Abort(MPI_COMM_WORLD, 3);
     }
+    const int desc0[9] = {1, ctxt, n, n, nb, nb, 0, 0, lld}, one1 = 1;
     for (int j = 0, lj = 0; j < n; j++) {
         if ((j / nb) % Q != c) continue;
         for (int i = 0; i < n; i++) {
@@ -93,6 +94,26 @@ int main(int argc, char **argv)
             cc[at] = cv(i, j);
         }
         lj++;
+    }
+    /* BALLAST: small calls first (the room is measured then), then that
+     * many MiB more of the program's own, then the call: the room must be
+     * measured again, not taken from the small calls' */
+    const long ballast = argc > 5 ? atol(argv[5]) : 0;
+    char *extra = NULL;
+    if (ballast > 0) {
+        const int s = 200;     /* on both processes: the grid measures */
+        double zero = 0, unit = 1;
+        for (int i = 0; i < 3; i++)
+            gemm(ta, tb, &s, &s, &s, &unit, a, &one1, &one1, desc0, b, &one1,
+                 &one1, desc0, &zero, cc, &one1, &one1, desc0);
+        extra = malloc((size_t)ballast << 20);
+        if (!extra) MPI_Abort(MPI_COMM_WORLD, 3);
+        memset(extra, 1, (size_t)ballast << 20);
+        for (int j = 0, lj = 0; j < n; j++) {     /* C as it was */
+            if ((j / nb) % Q != c) continue;
+            for (int i = 0; i < n; i++) cc[(size_t)i + (size_t)lj * lld] = cv(i, j);
+            lj++;
+        }
     }
     long vm[2][3];               /* before and after: size, peak, data */
     vm_of(&vm[0][0], &vm[0][1], &vm[0][2]);
@@ -139,6 +160,7 @@ int main(int argc, char **argv)
     free(a);
     free(b);
     free(cc);
+    free(extra);
     Cblacs_gridexit(ctxt);
     MPI_Finalize();
     return all != 0;

@@ -90,6 +90,9 @@ must_stop() {
 as_room=$((peak + 24 * 1024)) as_tight=$((peak + 2 * 1024)) as_blas=$((size0 + 64 * 1024))
 must_pass "RLIMIT_AS, ScaLAPACK's peak + 24 MiB" scalapack -v $as_room
 must_pass "RLIMIT_AS, ScaLAPACK's peak + 24 MiB" pumma -v $as_room
+# Small calls first, then 200 MiB more of the program's own, then the
+# call: the room of the small calls (200 MiB more) must not be reused
+must_pass "RLIMIT_AS, ScaLAPACK's peak + 24 MiB after small calls and 200 MiB of the program's" pumma -v $((as_room + 200 * 1024)) N N 200
 # TN and NT: pumma's plan of least workspace holds a transposed operand
 # whole (40 MiB here), so at 24 MiB to spare it may stop; at 64 it runs
 must_stop "RLIMIT_AS, ScaLAPACK's peak + 24 MiB, TN" "RLIMIT_AS" or-pass -v $as_room T N

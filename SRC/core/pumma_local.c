@@ -112,6 +112,7 @@ void pumma_blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
     pumma_fenv_data_begin();
     blas_gemm(t, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     pumma_fenv_data_end();
+    pumma_memlimit_blas_ran();
 }
 
 void pumma_local_scale(const pumma_type_t *t, int m, int n, const void *beta,

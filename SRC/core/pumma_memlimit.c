@@ -13,10 +13,13 @@
  *     there is room (a no-op when the program has multiplied before);
  *     under a limit that leaves no room for it, every process stops with
  *     a message instead;
- *   - on a grid where any process has a limit, each call measures what
- *     the limit leaves every process (its own use read from /proc), takes
- *     the least over the grid (one MPI_Allreduce), and the planner keeps
- *     to it like PUMMA_MAX_WORKSPACE; when even the plan of least
+ *   - on a grid where any process has a limit, calls measure what the
+ *     limit leaves every process (its own use read from /proc), take the
+ *     least over the grid (one MPI_Allreduce), and the planner keeps to
+ *     it like PUMMA_MAX_WORKSPACE: every call whose operands are more
+ *     than a quarter of the room last measured, and every 64th call
+ *     (small calls use the last measure: measuring would double their
+ *     time); when even the plan of least
  *     workspace would not fit, every process stops with a message naming
  *     the limit instead of running into a failed mapping.
  * Grids where no process has a limit never communicate here after their
@@ -177,6 +180,12 @@ static int blas_buffer_fits(void)
     return 1;
 }
 
+/* Whether the BLAS has multiplied in this process through pumma (its
+ * buffer is then taken). */
+static int warm = 0;
+
+void pumma_memlimit_blas_ran(void) { warm = 1; }
+
 /* Every process of g stops with the line of pumma_memlimit_stop's form;
  * what: the need, said after the routine's name; the limit is process
  * `rank`'s (in g->all), whose kind, limit and room are v[0..2] there. */
@@ -215,7 +224,6 @@ void pumma_memlimit_enter(const pumma_grid_t *g, const char *rout)
     double limit;
     MPI_Comm_rank(g->all, &me);
     if (!w->mem_known) {
-        static int warm = 0;
         MPI_Comm node;
         int procs = 1;
         if (MPI_Comm_split_type(g->all, MPI_COMM_TYPE_SHARED, 0,
@@ -255,16 +263,31 @@ void pumma_memlimit_enter(const pumma_grid_t *g, const char *rout)
     }
 }
 
+/* A grid's room is measured again (collectively) at most every
+ * REFRESH_CALLS calls, unless a call's operands are a good part of it:
+ * measuring costs some 40 us (reading /proc and the cgroup's files, one
+ * MPI_Allreduce), more than a small call itself. */
+#define REFRESH_CALLS 64
+
 /* pumma_memlimit_room: see pumma_internal.h. */
 double pumma_memlimit_room(const pumma_grid_t *g, const char *rout,
-                           pumma_memlimit_t *why)
+                           double operands, pumma_memlimit_t *why)
 {
-    memset(why, 0, sizeof *why);
+    pumma_grid_t *w = (pumma_grid_t *)g;      /* the grid is pumma's own */
     pumma_memlimit_enter(g, rout);
+    if (!g->mem_limited) {
+        memset(why, 0, sizeof *why);
+        return INFINITY;
+    }
+    /* every process decides alike: all of these are the grid's */
+    if (w->mem_room_calls && 4 * operands <= w->mem_room &&
+        g->calls - w->mem_room_calls < REFRESH_CALLS) {
+        *why = w->mem_why;
+        return w->mem_room;
+    }
     int kind, me;
     double limit;
     MPI_Comm_rank(g->all, &me);
-    if (!g->mem_limited) return INFINITY;
     double room = room_local(g->node_procs, &kind, &limit) - RESERVE;
     /* pumma's kept blocks (PUMMA_CACHE) hold room; where they are a good
      * part of it, they go back first (a cgroup gives no failed mapping to
@@ -277,12 +300,16 @@ double pumma_memlimit_room(const pumma_grid_t *g, const char *rout,
     if (room < 0) room = 0;
     struct { double room; int rank; } in = {room, me}, out;
     MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MINLOC, g->all);
+    memset(why, 0, sizeof *why);
     why->rank = out.rank;
     if (me == out.rank) {
         why->kind = kind;
         why->limit = limit;
     }
-    return quantized(out.room);
+    w->mem_why = *why;
+    w->mem_room = quantized(out.room);
+    w->mem_room_calls = g->calls;
+    return w->mem_room;
 }
 
 /* pumma_memlimit_stop: see pumma_internal.h. */

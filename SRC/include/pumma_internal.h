@@ -187,6 +187,9 @@ typedef struct pumma_grid {
     int mem_known;           /* 1 once the two below are (pumma_memlimit.c) */
     int mem_limited;         /* 1: some process of the grid has a memory limit */
     int node_procs;          /* the grid's processes on this node */
+    double mem_room;         /* the room last measured (mem_limited) ... */
+    unsigned long mem_room_calls; /* ... at this call (0: never) */
+    struct pumma_memlimit { int rank, kind; double limit; } mem_why;
 } pumma_grid_t;
 
 /* The grid of ctxt for a new collective call (the next epoch's
@@ -573,19 +576,24 @@ size_t pumma_mem_cached(void);      /* bytes of kept blocks (PUMMA_CACHE) */
  * limit (RLIMIT_AS, RLIMIT_DATA, its cgroup's), the least over the grid,
  * less a reserve for MPI and the BLAS; INFINITY when no process of g has
  * a limit. Collective over g->all (on grids without a limit, only at their
- * first call). *why: the process of the least room (rank in g->all) and,
- * on that process, its limit. pumma_memlimit_stop: every process stops
+ * first call; on the others when the call's operands, `operands` bytes on
+ * the process of most, are more than a quarter of the room last measured,
+ * and every 64th call: in between, that measure). *why: the process of
+ * the least room (rank in g->all) and, on that process, its limit. pumma_memlimit_stop: every process stops
  * with a message naming that limit (collective).
  */
 enum { PUMMA_MEMLIMIT_NONE, PUMMA_MEMLIMIT_AS, PUMMA_MEMLIMIT_DATA,
        PUMMA_MEMLIMIT_CGROUP };
-typedef struct pumma_memlimit { int rank, kind; double limit; } pumma_memlimit_t;
+typedef struct pumma_memlimit pumma_memlimit_t;
 double pumma_memlimit_room(const pumma_grid_t *g, const char *rout,
-                           pumma_memlimit_t *why);
+                           double operands, pumma_memlimit_t *why);
 /* Its first part alone, for calls without a workspace estimate (the
  * heterogeneous schedules): at a grid's first call, the limits' survey and
  * the BLAS's buffer taken (or every process stopped: no room for it). */
 void pumma_memlimit_enter(const pumma_grid_t *g, const char *rout);
+/* Told by the local multiply that the BLAS has run in this process: its
+ * buffer is taken, no room need be asked for it. */
+void pumma_memlimit_blas_ran(void);
 void pumma_memlimit_stop(const pumma_grid_t *g, const char *rout,
                          double need, double room, const pumma_memlimit_t *why);
 
