@@ -16,12 +16,12 @@
  *   - on a grid where any process has a limit, calls measure what the
  *     limit leaves every process (its own use read from /proc), take the
  *     least over the grid (one MPI_Allreduce), and the planner keeps to
- *     it like PUMMA_MAX_WORKSPACE: every call whose operands are more
+ *     it like PUMMA_MAX_WORKSPACE -- every call whose operands are more
  *     than a quarter of the room last measured, and every 64th call
  *     (small calls use the last measure: measuring would double their
- *     time); when even the plan of least
- *     workspace would not fit, every process stops with a message naming
- *     the limit instead of running into a failed mapping.
+ *     time); when even the plan of least workspace would not fit, every
+ *     process stops with a message naming the limit instead of running
+ *     into a failed mapping.
  * Grids where no process has a limit never communicate here after their
  * first call.
  */
