@@ -101,6 +101,23 @@ must_pass "RLIMIT_AS, ScaLAPACK's peak + 64 MiB, NT" pumma -v $((peak + 64 * 102
 must_stop "RLIMIT_AS, ScaLAPACK's peak + 2 MiB" "RLIMIT_AS" or-pass -v $as_tight
 must_stop "RLIMIT_AS, no room for the BLAS's buffer" "RLIMIT_AS" "the BLAS's first multiply" -v $as_blas
 
+# The reference BLAS takes no buffer of its own: pumma must not ask room
+# for one (N = 1000, that BLAS is slow; ScaLAPACK's peak + 24 MiB, less
+# than the 129 MiB OpenBLAS's would need)
+refblas=/usr/lib/x86_64-linux-gnu/blas
+if [ -e $refblas/libblas.so.3 ]; then
+    timeout $LIMIT $MPIEXEC -n 2 -x LD_LIBRARY_PATH=$refblas ./xlimittst scalapack 1000 > $log 2>&1
+    rpeak=$(sed -n 's/.*peak=\([0-9]*\).*/\1/p' $log)
+    timeout $LIMIT $MPIEXEC -n 2 -x LD_LIBRARY_PATH=$refblas sh -c "ulimit -v $((rpeak + 24 * 1024)) && exec ./xlimittst pumma 1000" > $log 2>&1
+    status=$?
+    ok=1; why=""
+    if [ $status -eq 124 ]; then ok=0; why="still running after ${LIMIT}s"
+    elif [ $status -ne 0 ] || ! grep -q '^limittst: PASSED' $log; then ok=0; why="status $status"; fi
+    verdict $ok "RLIMIT_AS, the reference BLAS, ScaLAPACK's peak + 24 MiB (N = 1000): pumma must compute C: status $status $why"
+else
+    echo "SKIPPED the reference BLAS: $refblas/libblas.so.3 is not installed"
+fi
+
 # RLIMIT_DATA: ScaLAPACK's data after the call (its buffers freed, the
 # BLAS's kept) is its need, give or take its few MiB of temporaries
 d_room=$((data1 + 24 * 1024)) d_blas=$((data0 + 64 * 1024))

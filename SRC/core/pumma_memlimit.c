@@ -26,6 +26,8 @@
  * first call.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +171,24 @@ static double quantized(double x)
  * before pumma lets it try. */
 #define BLAS_BUFFER (129.0 * 1048576)
 
+/* Whether the BLAS is OpenBLAS, the one that retries for ever (others
+ * take their memory with malloc and fail, or need none): dgemm_ comes
+ * from a file of that name, or from the object that holds OpenBLAS's own
+ * entry point (a LAPACK may have loaded OpenBLAS beside another BLAS). */
+static int blas_is_openblas(void)
+{
+    static int is = -1;
+    if (is >= 0) return is;
+    Dl_info g, o;
+    char path[PATH_MAX];
+    void *cfg = dlsym(RTLD_DEFAULT, "openblas_get_config");
+    const int found = dladdr(*(void **)&pumma_type_d.gemm, &g) && g.dli_fname;
+    /* the file itself: Debian's libblas.so.3 is a link to the choice */
+    is = found && ((realpath(g.dli_fname, path) && strstr(path, "openblas")) ||
+                   (cfg && dladdr(cfg, &o) && o.dli_fbase == g.dli_fbase));
+    return is;
+}
+
 /* Whether BLAS_BUFFER more bytes can be mapped now (writable, as the
  * BLAS maps them: RLIMIT_DATA counts only those); none are touched. */
 static int blas_buffer_fits(void)
@@ -238,7 +258,8 @@ void pumma_memlimit_enter(const pumma_grid_t *g, const char *rout)
         const int rlimited =
             (!getrlimit(RLIMIT_AS, &r[0]) && r[0].rlim_cur != RLIM_INFINITY) ||
             (!getrlimit(RLIMIT_DATA, &r[1]) && r[1].rlim_cur != RLIM_INFINITY);
-        const int shortfall = !warm && rlimited && !blas_buffer_fits();
+        const int shortfall =
+            !warm && rlimited && blas_is_openblas() && !blas_buffer_fits();
         int in[2] = {room0 < INFINITY, shortfall ? me + 1 : 0}, out[2];
         MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, g->all);
         if (out[1]) {
