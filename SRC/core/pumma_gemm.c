@@ -403,11 +403,8 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
     /* Under a memory limit, the room it leaves bounds the plan (README,
      * "Memory"); 0: none. */
     pumma_memlimit_t why;
-    const double operands = ((double)pumma_view_maxelems(&have.a) +
-                             (double)pumma_view_maxelems(&have.b) +
-                             (double)pumma_view_maxelems(&have.c)) *
-                            (double)t->size;
-    const double room = pumma_memlimit_room(g, t->rout, operands, &why);
+    const double room =
+        pumma_memlimit_room(g, t->rout, pumma_plan_operands(&have), &why);
     opts.room = room == INFINITY ? 0 : room > 1 ? room : 1;
 
     const pumma_algo_t *algo = pumma_plan(&have, &opts);

@@ -91,17 +91,21 @@ double pumma_plan_env_limit(void)
  * when K is small. The floor, because temporaries under 256 MiB matter on
  * no machine that runs MPI, so small and middling calls keep every choice.
  */
+double pumma_plan_operands(const pumma_problem_t *have)
+{
+    return ((double)pumma_view_maxelems(&have->a) +
+            (double)pumma_view_maxelems(&have->b) +
+            (double)pumma_view_maxelems(&have->c)) *
+           (double)have->t->size;
+}
+
 static double limit_asked(const pumma_problem_t *have, const pumma_opts_t *o)
 {
     if (o && o->workspace > 0) return o->workspace;
     const double env = pumma_plan_env_limit();
     if (env == 0) return INFINITY;
     if (env > 0) return env;
-    const double ops = ((double)pumma_view_maxelems(&have->a) +
-                        (double)pumma_view_maxelems(&have->b) +
-                        (double)pumma_view_maxelems(&have->c)) *
-                       (double)have->t->size;
-    const double lim = PUMMA_WORKSPACE_FACTOR * ops;
+    const double lim = PUMMA_WORKSPACE_FACTOR * pumma_plan_operands(have);
     return lim > PUMMA_WORKSPACE_FLOOR ? lim : PUMMA_WORKSPACE_FLOOR;
 }
 

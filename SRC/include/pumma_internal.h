@@ -420,6 +420,9 @@ const pumma_algo_t *pumma_plan(pumma_problem_t *p, pumma_opts_t *o);
 size_t pumma_plan_workspace(const pumma_problem_t *have,
                             const pumma_algo_t *a,
                             const pumma_problem_t *want);
+/* The bytes of the largest local parts of sub(A), sub(B) and sub(C) of
+ * the call `have`, summed: the same on every process (pumma_plan.c). */
+double pumma_plan_operands(const pumma_problem_t *have);
 /* The workspace limit for the call `have` (bytes): o->workspace when set,
  * else PUMMA_MAX_WORKSPACE, else the default, PUMMA_WORKSPACE_FACTOR times
  * the largest local parts of sub(A), sub(B) and sub(C), at least
