@@ -11,15 +11,7 @@
 #include <stdlib.h>
 
 #include "pumma.h"
-
-void Cblacs_pinfo(int *, int *);
-void Cblacs_get(int, int, int *);
-void Cblacs_gridinit(int *, const char *, int, int);
-void Cblacs_gridinfo(int, int *, int *, int *, int *);
-void Cblacs_gridexit(int);
-int numroc_(const int *, const int *, const int *, const int *, const int *);
-void descinit_(int *, const int *, const int *, const int *, const int *,
-               const int *, const int *, const int *, const int *, int *);
+#include "blacs.h"
 
 /* Small integers: every sum is exact. */
 static double a_of(int i, int j) { return (i * 3 + j) % 7 - 3; }

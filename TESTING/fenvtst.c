@@ -27,21 +27,13 @@
 #include <string.h>
 
 #include "pumma.h"
+#include "blacs.h"
 #include "pumma_fenv.h"
 
 #pragma weak pumma_fenv_enter
 #pragma weak pumma_fenv_leave
 #pragma weak pumma_fenv_data_begin
 #pragma weak pumma_fenv_data_end
-
-void Cblacs_pinfo(int *, int *);
-void Cblacs_get(int, int, int *);
-void Cblacs_gridinit(int *, const char *, int, int);
-void Cblacs_gridinfo(int, int *, int *, int *, int *);
-void Cblacs_gridexit(int);
-int numroc_(const int *, const int *, const int *, const int *, const int *);
-void descinit_(int *, const int *, const int *, const int *, const int *,
-               const int *, const int *, const int *, const int *, int *);
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GLIBC__)
 #define FLAG_DENORM 0x02     /* glibc's __FE_DENORM: MXCSR's and x87's DE */

@@ -36,18 +36,7 @@
 #include <sys/mman.h>
 
 #include "pumma.h"
-
-typedef void gemm_fn(const char *, const char *, const int *, const int *,
-                     const int *, const void *, const void *, const int *,
-                     const int *, const int *, const void *, const int *,
-                     const int *, const int *, const void *, void *,
-                     const int *, const int *, const int *);
-
-void Cblacs_pinfo(int *, int *);
-void Cblacs_get(int, int, int *);
-void Cblacs_gridinit(int *, const char *, int, int);
-void Cblacs_gridinfo(int, int *, int *, int *, int *);
-void Cblacs_gridexit(int);
+#include "blacs.h"
 
 typedef struct type {
     char letter;

@@ -25,20 +25,8 @@
 #include <string.h>
 
 #include "pumma.h"
+#include "blacs.h"
 #include "testmat.h"
-
-typedef void gemm_fn(const char *, const char *, const int *, const int *,
-                     const int *, const void *, const void *, const int *,
-                     const int *, const int *, const void *, const int *,
-                     const int *, const int *, const void *, void *,
-                     const int *, const int *, const int *);
-
-void Cblacs_pinfo(int *, int *);
-void Cblacs_get(int, int, int *);
-void Cblacs_gridinit(int *, const char *, int, int);
-void Cblacs_gridinfo(int, int *, int *, int *, int *);
-void Cblacs_gridexit(int);
-int numroc_(const int *, const int *, const int *, const int *, const int *);
 
 #define CODE(N, v, s) v,
 static const int algo_codes[] = {PUMMA_ALGO_LIST(CODE)};
@@ -46,7 +34,6 @@ static const int bcast_codes[] = {PUMMA_BCAST_LIST(CODE)};
 static const int reduce_codes[] = {PUMMA_REDUCE_LIST(CODE)};
 static const int shift_codes[] = {PUMMA_SHIFT_LIST(CODE)};
 #define NCODES(a) ((int)(sizeof a / sizeof *a))
-
 
 typedef struct mat {
     int desc[11], mloc, nloc;
