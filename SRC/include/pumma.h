@@ -39,7 +39,7 @@
 #include <stddef.h>
 
 /* pumma's version (also in pumma.pc). */
-#define PUMMA_VERSION "0.4.0"
+#define PUMMA_VERSION "0.5.0"
 
 #include "pumma_codes.h"
 #include "pumma_mangle.h"
@@ -298,6 +298,10 @@ size_t pumma_mem_peak(int reset);
 /* pumma keeps up to six large freed temporaries for the next call (see
  * PUMMA_CACHE); this returns them to the system and says how many bytes. */
 size_t pumma_mem_release(void);
+
+/* The version of the library the program runs with, "MAJOR.MINOR.PATCH"
+ * (PUMMA_VERSION is the version of the header it was compiled with). */
+const char *pumma_version(void);
 
 #ifdef __cplusplus
 }
