@@ -8,8 +8,11 @@ is than ScaLAPACK's, case by case, in a chart at most 1600 px wide.
     pumma implementation: pumma's GFLOP/s / ScaLAPACK's (the CSV's
     ratio_scalapack, both best of the run's repeats), on a log scale, from
     the line at 1.0: up, pumma faster; down, ScaLAPACK faster. The number
-    at the bar's end is the ratio. The colour is the precision (S D C Z; the
-    legend gives each one's geometric mean).
+    at the bar's end is the ratio (beyond 1/8 or 8 the bar stops at the
+    edge, its number inside with a triangle). The colour is the precision
+    (S D C Z; the legend gives each one's geometric mean); a second, third
+    ... pumma implementation (pumma:KEY=VALUE rows) is hatched, as the
+    legend shows.
   * The cases are grouped by kind, a panel each (panels side by side while
     a row has room, else stacked), then by grid, size and TRANSA/TRANSB.
     The kind comes from M, N and K alone (KINDS, classify() below):
@@ -18,9 +21,10 @@ is than ScaLAPACK's, case by case, in a chart at most 1600 px wide.
                 or near it: every operand a block of comparable sides)
         rank-k  K at least 8 x smaller than both M and N: C += A*B with
                 thin A and B, the updates of factorizations
-        panels  the rest: M or N at least 8 x smaller than the largest
-                dimension (tall-skinny or short-wide C, panel products,
-                inner products)
+        panels  the other thin shapes (not square, not rank-k): M or N at
+                least 8 x smaller than the largest dimension (tall-skinny
+                or short-wide C, panel products, inner products), or K thin
+                against one of M, N only (1000x500x100)
     (The default PUMMATIM.dat: 1000 and 2000 square, 3000x3000x64 rank-k,
     4000x64x4000 and 64x4000x4000 panels, 200 small.)
   * Under each bar: the plan pumma ran (the CSV's plan column,
@@ -44,7 +48,7 @@ is than ScaLAPACK's, case by case, in a chart at most 1600 px wide.
     run faster than the limit's ceil(M/P) x ceil(N/Q) x K one (with
     OpenBLAS on one core, 32x4000x4000 runs at 19 GFLOP/s, 64x4000x2000 at
     28: the 64x4000x4000 case on a 2x1 grid).
-  * WRONG results (the check column not ok): red, cross-hatched bars
+  * WRONG results (check column WRONG): red, cross-hatched bars
     marked WRONG, and a red line in the header.
   * The load warning. The machine may be shared; then the ratios are
     noise. Two measures, from the CSV's last columns: load1 (the 1-minute
@@ -160,7 +164,7 @@ THIN = 8          # "much smaller": by this factor or more
 KINDS = [
     ("square", "max(M,N,K) < %d min(M,N,K)" % THIN),
     ("rank-k", "K <= min(M,N)/%d" % THIN),
-    ("panels", "the rest, M or N <= max(M,N,K)/%d" % THIN),
+    ("panels", "the other thin ones, e.g. M or N <= max(M,N,K)/%d" % THIN),
     ("small", "max(M,N,K) <= %d, before the others" % SMALL_MAX),
 ]
 
@@ -181,6 +185,8 @@ PREC_COLOR = {"S": "tab:green", "D": "tab:blue", "C": "tab:purple",
               "Z": "tab:brown"}
 PREC_NAME = {"S": "S (real single)", "D": "D (real double)",
              "C": "C (complex single)", "Z": "Z (complex double)"}
+# the second, third... pumma implementation (pumma:KEY=VALUE rows)
+HATCHES = ["//", "..", "\\\\", "oo", "++", "--", "||", "**"]
 OP_ORDER = ["NN", "NT", "TN", "TT", "NC", "CN", "CC", "TC", "CT"]
 LOW_SHARE = 0.9         # cpu_share below it: a noisy case
 MAX_PANEL_BARS = 64     # a kind with more bars is split (by grid, then in runs)
@@ -274,6 +280,8 @@ def ratio_chart(rows, png):
             share = fnum(r.get("cpu_share"))
             bars.append({
                 "key": key, "prec": p, "grid": (P, Q), "size": (M, N, K),
+                "hatch": HATCHES[(pimpls.index(impl) - 1) % len(HATCHES)]
+                if pimpls.index(impl) else "",
                 "nb": NB, "op": op, "impl": impl,
                 "kind": classify(int(M), int(N), int(K)),
                 "ratio": fnum(r.get(ratio_key)),
@@ -454,6 +462,11 @@ def ratio_chart(rows, png):
             handles.append(Patch(facecolor=PREC_COLOR[p], edgecolor="black",
                                  label="%s, mean %s" % (PREC_NAME[p],
                                                        "%.2f" % gp if gp else "-")))
+    for i, impl in enumerate(pimpls):
+        if len(pimpls) > 1:
+            handles.append(Patch(facecolor="white", edgecolor="black",
+                                 hatch=HATCHES[(i - 1) % len(HATCHES)] if i else "",
+                                 label=impl))
     if noisy_keys:
         handles.append(Patch(facecolor="tab:blue", alpha=0.3, edgecolor="gray",
                              label="pale: noisy case (cpu_share < %.1f)" % LOW_SHARE))
@@ -514,6 +527,8 @@ def draw_panel(ch, ax, af, ap, lo, hi, ticks, unit, plan_font, meanable):
                      alpha=0.3 if b["noisy"] else 1.0,
                      edgecolor="black" if not b["noisy"] else "0.5", linewidth=0.5,
                      zorder=2)[0]
+        if b["hatch"]:
+            bar.set_hatch(b["hatch"])
         if b["wrong"]:
             bar.set_facecolor("white")
             bar.set_alpha(1.0)
@@ -525,10 +540,14 @@ def draw_panel(ch, ax, af, ap, lo, hi, ticks, unit, plan_font, meanable):
         if b["wrong"]:
             text = "WRONG " + text
         up = r >= 1
-        ax.text(b["x"], rc * (1.03 if up else 1 / 1.03), text,
+        # beyond the axis: the number inside the bar's end
+        inside = r != rc
+        ax.text(b["x"], rc * (1.03 if up != inside else 1 / 1.03), text,
                 rotation=90 if vertical else 0, ha="center",
-                va="bottom" if up else "top", fontsize=7 if not vertical else 6.5,
-                color="red" if b["wrong"] else ("0.45" if b["noisy"] else "black"),
+                va="bottom" if up != inside else "top",
+                fontsize=7 if not vertical else 6.5,
+                color="red" if b["wrong"] else ("0.45" if b["noisy"] else
+                                                "white" if inside else "black"),
                 weight="bold" if b["wrong"] else "normal", zorder=4)
 
     # the kind's mean, the grids' means
