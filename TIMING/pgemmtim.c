@@ -64,6 +64,20 @@
  *
  * The input file is read by rank 0 and broadcast; see PUMMATIM.dat for its
  * format. Table on stdout (rank 0), the same rows as CSV, progress on stderr.
+ *
+ * CSV columns (other tools read them by name: a column is only ever added
+ * at the end): prec P Q M N K NB transa transb impl; algo bcast reduce shift
+ * segment -- for a pumma:KEY=VALUE row what was asked (auto where unset),
+ * for the plain pumma row what pumma chose (pumma_last_plan: "-" where the
+ * algorithm used no such variant; segment empty, the plan does not say it),
+ * empty for localgemm and scalapack; seconds (best of the rounds) and
+ * median_seconds, gflops (from seconds), frac_localgemm, ratio_scalapack,
+ * mem_peak_bytes, mem_ratio, maxreldiff, check (ok, WRONG, ref, -); plan
+ * (pumma_last_plan's whole text, pumma rows); load1 (1-minute load average
+ * of rank 0's host after the case), ncpu (rank 0's host's online CPUs) and
+ * cpu_share (the lowest over the grid's ranks of the rank's CPU time / wall
+ * time during the case's rounds: about 1 on cores of its own, lower when
+ * other work took turns on them, which makes that case's times noisy).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -858,8 +872,34 @@ static void fmtv(char *buf, size_t len, const char *fmt, double v)
         snprintf(buf, len, "-");
 }
 
-/* im NULL: the localgemm row. */
-static void row(const case_t *c, const impl_t *im, const meas_t *m, const char *status)
+/* The value of KEY in a pumma_last_plan text ("algo=mdb2 bcast=ring-inc
+ * reduce=- shift=simultaneous"), copied to buf; "" if the text lacks it. */
+static void plan_value(const char *plan, const char *key, char *buf, size_t len)
+{
+    size_t kl = strlen(key);
+    buf[0] = 0;
+    for (const char *s = plan; s && *s;) {
+        while (*s == ' ')
+            s++;
+        size_t n = strcspn(s, " ");
+        if (n > kl && strncmp(s, key, kl) == 0 && s[kl] == '=') {
+            snprintf(buf, len, "%.*s", (int)(n - kl - 1), s + kl + 1);
+            return;
+        }
+        s += n;
+    }
+}
+
+/* The case being timed, for its rows' last CSV columns (rank 0): the
+ * 1-minute load average of rank 0's host after the case and the grid's
+ * lowest CPU share during its rounds (see run_case); -1: unknown. */
+static double case_load = -1, case_share = -1;
+static long ncpu_online = -1;
+
+/* im NULL: the localgemm row. plan: what pumma ran (pumma_last_plan, rank
+ * 0), "" for the other rows. */
+static void row(const case_t *c, const impl_t *im, const meas_t *m, const char *status,
+                const char *plan)
 {
     const char *label = im ? im->label : "localgemm";
     char sratio[32], smem[32], sdiff[32];
@@ -875,18 +915,30 @@ static void row(const case_t *c, const impl_t *im, const meas_t *m, const char *
             opt[o][0] = 0;
             if (im && im->kind == K_OPTS)
                 opt_text(im, o, opt[o], sizeof opt[o]);
+            /* pumma's own choice: what it chose (the plan does not say
+             * the segment: that column stays empty) */
+            else if (im && im->kind == K_PUMMA && o != O_SEGMENT)
+                plan_value(plan, OPT[o].key, opt[o], sizeof opt[o]);
         }
         char sbytes[32] = "", st[32], sm[32];
         if (m->membytes >= 0)
             snprintf(sbytes, sizeof sbytes, "%.0f", m->membytes);
         fmtv(st, sizeof st, "%.6e", m->tmed);
         fmtv(sm, sizeof sm, "%.4f", m->memratio);
+        char sload[32] = "", sshare[32] = "", sncpu[32] = "";
+        if (case_load >= 0)
+            snprintf(sload, sizeof sload, "%.2f", case_load);
+        if (case_share >= 0)
+            snprintf(sshare, sizeof sshare, "%.3f", case_share);
+        if (ncpu_online > 0)
+            snprintf(sncpu, sizeof sncpu, "%ld", ncpu_online);
         fprintf(csv, "%c,%d,%d,%d,%d,%d,%d,%c,%c,\"%s\",%s,%s,%s,%s,%s,%.6e,%s,%.4f,%.4f,"
-                     "%s,%s,%s,%s,%s\n",
+                     "%s,%s,%s,%s,%s,\"%s\",%s,%s,%s\n",
                 PCHAR[c->prec], c->P, c->Q, c->M, c->N, c->K, c->NB, c->ta, c->tb, label,
                 opt[O_ALGO], opt[O_BCAST], opt[O_REDUCE], opt[O_SHIFT], opt[O_SEGMENT],
                 m->t, m->tmed >= 0 ? st : "", m->gf, m->frac, m->ratio >= 0 ? sratio : "",
-                sbytes, m->memratio >= 0 ? sm : "", m->diff >= 0 ? sdiff : "", status);
+                sbytes, m->memratio >= 0 ? sm : "", m->diff >= 0 ? sdiff : "", status,
+                plan ? plan : "", sload, sncpu, sshare);
         fflush(csv);
     }
 }
@@ -949,6 +1001,21 @@ static double median(double *v, int n)
 }
 
 static long long ncalls[NPREC][NKIND]; /* timed calls made by this rank */
+
+/* CPU seconds of this process (all its threads); -1 if unknown. */
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return -1;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Cases whose lowest CPU share (the cpu_share column) fell below LOW_SHARE:
+ * other work shared the cores. Rank 0's count, for the run's last lines. */
+#define LOW_SHARE 0.9
+static double lowest_share = -1;
+static int nshares, nlowshare;
 
 /* What INFO means, for the message that stops the run. */
 static void info_meaning(int info, const pumma_options_t *po, char *buf, size_t len)
@@ -1070,6 +1137,11 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
     for (int i = 0; i < nimpl; i++)
         if (cfg->impl[i].kind == K_PUMMA)
             iauto = i;
+    /* The share of a CPU each rank got during the rounds: its process CPU
+     * time over the wall time. A rank never sleeps here (the BLAS computes,
+     * MPI polls while it waits), so a share well below 1 means other work
+     * took turns on its core and the case's times are noisy. */
+    double cpu_start = cpu_seconds(), wall_start = MPI_Wtime();
     for (int r = 0; r < rounds; r++) {
         double t;
         const int extra = r >= cfg->reps; /* a confirmation round */
@@ -1185,6 +1257,11 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
         }
     }
 
+    double share = -1, wall = MPI_Wtime() - wall_start;
+    if (cpu_start >= 0 && wall > 0)
+        share = (cpu_seconds() - cpu_start) / wall;
+    MPI_Allreduce(MPI_IN_PLACE, &share, 1, MPI_DOUBLE, MPI_MIN, comm);
+
     /* pumma's temporaries: the worst rank's peak / its local A+B+C */
     double mem[MAXIMPL][2];
     for (int i = 0; i < nimpl; i++) {
@@ -1195,10 +1272,16 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
         MPI_Allreduce(MPI_IN_PLACE, mem, 2 * nimpl, MPI_DOUBLE, MPI_MAX, comm);
 
     if (rank == 0) {
+        case_load = load1();
+        case_share = share;
+        if (share >= 0 && (lowest_share < 0 || share < lowest_share))
+            lowest_share = share;
+        nshares++;
+        nlowshare += share >= 0 && share < LOW_SHARE;
         double flops = (is_cplx(p) ? 8.0 : 2.0) * M * N * K;
         double gloc = flops / best_loc / 1e9;
         meas_t ml = {best_loc, median(times, cfg->reps), gloc, 1.0, -1, -1, -1, -1, 0};
-        row(c, NULL, &ml, "-");
+        row(c, NULL, &ml, "-", "");
         double gscal = iscal >= 0 ? flops / best[iscal] / 1e9 : -1;
         for (int i = 0; i < nimpl; i++) {
             const impl_t *im = &cfg->impl[i];
@@ -1209,7 +1292,7 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
                 m.confirmed = cbest_rival / cbest_auto;
             if (im->kind == K_SCALAPACK) {
                 m.ratio = 1.0;
-                row(c, im, &m, "ref");
+                row(c, im, &m, "ref", "");
             } else {
                 int wrong = !(worst_diff[i] <= tolerance(p));
                 result |= wrong;
@@ -1217,7 +1300,7 @@ static int run_case(const config_t *cfg, const case_t *c, MPI_Comm comm, int ctx
                 m.diff = worst_diff[i];
                 if (mem_peak)
                     m.memratio = mem[i][0], m.membytes = mem[i][1];
-                row(c, im, &m, wrong ? "WRONG" : "ok");
+                row(c, im, &m, wrong ? "WRONG" : "ok", plan[i]);
                 keep(c, i, &m, gloc, gscal, wrong, plan[i]);
             }
         }
@@ -1523,6 +1606,7 @@ int main(int argc, char **argv)
     opts_fn[PZ] = (pgemm_opts_fn)pumma_pzgemm_opts;
     mem_peak = (mem_peak_fn)pumma_mem_peak;
     last_plan = (last_plan_fn)pumma_last_plan;
+    ncpu_online = sysconf(_SC_NPROCESSORS_ONLN);
     gemm_blas[PS] = F77(sgemm, SGEMM);
     gemm_blas[PD] = F77(dgemm, DGEMM);
     gemm_blas[PC] = F77(cgemm, CGEMM);
@@ -1642,7 +1726,8 @@ int main(int argc, char **argv)
         if (csv) {
             fprintf(csv, "prec,P,Q,M,N,K,NB,transa,transb,impl,algo,bcast,reduce,shift,"
                          "segment,seconds,median_seconds,gflops,frac_localgemm,"
-                         "ratio_scalapack,mem_peak_bytes,mem_ratio,maxreldiff,check\n");
+                         "ratio_scalapack,mem_peak_bytes,mem_ratio,maxreldiff,check,"
+                         "plan,load1,ncpu,cpu_share\n");
             fflush(csv);
         }
         free(all);
@@ -1711,6 +1796,12 @@ int main(int argc, char **argv)
                ncases, ncases == 1 ? "" : "s", el, calls[K_PUMMA], calls[K_OPTS],
                calls[K_SCALAPACK]);
         print_load(stdout, "at end", load_end);
+        if (lowest_share >= 0)
+            printf("CPU share (a rank's CPU time / wall time over a case's rounds, lowest "
+                   "rank): lowest %.2f; below %.2f in %d of %d cases%s\n",
+                   lowest_share, LOW_SHARE, nlowshare, nshares,
+                   nlowshare ? "  WARNING: other work shared the cores, those timings "
+                               "are noisy" : "");
         if (!quiet)
             fprintf(stderr, "[done %.1fs]\n", el);
     }
