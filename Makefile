@@ -10,7 +10,8 @@
 #                 (INSTALL/deps.sh: apt-get); the targets below that run
 #                 programs do this first, `make`, `make install` never
 #   make test     pumma's own tests, the examples (also from an installed
-#                 copy), then ScaLAPACK's testers with pumma preloaded
+#                 copy), the CMake build and its consumers, then
+#                 ScaLAPACK's testers with pumma preloaded
 #   make check-stress  the long stress run (TESTING/stresstst.c; about 45 min)
 #   make check-asan    pumma's drivers (and some of ScaLAPACK's testers) on
 #                 a build under AddressSanitizer and UBSan, leaks included

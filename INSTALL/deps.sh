@@ -10,10 +10,10 @@
 set -eu
 PKGS="openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libblas-dev liblapack-dev
       libopenblas-dev gfortran scalapack-mpi-test make gcc python3 python3-matplotlib
-      pkgconf $*"
+      pkgconf cmake $*"
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
   echo "INSTALL/deps.sh: no apt-get here, nothing installed. The tests and timing need MPI,"
-  echo "  ScaLAPACK (and its test programs), a BLAS, gfortran, pkg-config and python3"
+  echo "  ScaLAPACK (and its test programs), a BLAS, gfortran, pkg-config, cmake and python3"
   echo "  with matplotlib: install them yourself and name them in make.inc."
   exit 0
 fi
