@@ -221,7 +221,7 @@ install: lib
 
 uninstall:
 	rm -f $(INSTALLED)
-	-rmdir $(I_DOC)/examples $(I_DOC)/doc $(I_DOC) 2>/dev/null
+	@rmdir $(I_DOC)/examples $(if $(DOCMD),$(I_DOC)/doc) $(I_DOC) 2>/dev/null || true
 
 # The targets that run programs: Debian's packages first (see deps), then
 # the library in a make of its own.
