@@ -34,7 +34,7 @@ BUILD    ?= build
 LIBDIR   ?= lib
 SANFLAGS ?=
 
-SRCS := $(sort $(wildcard SRC/*/*.c))
+SRCS := $(sort $(filter-out SRC/tools/%,$(wildcard SRC/*/*.c)))
 OBJS := $(patsubst SRC/%.c,$(BUILD)/%.o,$(SRCS))
 HDRS := $(wildcard SRC/*/*.h)
 INC  := -ISRC/include
