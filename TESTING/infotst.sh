@@ -32,7 +32,7 @@ check() {   # check WHAT 'CONDITION': the condition evaluated here
     if eval "$2"; then echo "PASSED $1"; pass=$((pass + 1));
     else echo "FAILED $1"; fail=$((fail + 1)); fi
 }
-row() { grep -E "^  $1( |$)" "$dir/$2.out"; }   # row NAME LOG: its line
+row() { grep -E "^  $1([ :]|$)" "$dir/$2.out"; }   # row NAME LOG: its line
 
 version=$(sed -n 's/^#define PUMMA_VERSION "\(.*\)"/\1/p' "$top/SRC/include/pumma.h")
 out=$("$info" --version); status=$?
