@@ -32,22 +32,38 @@
 
 /* shared: must be equal on every process of a grid. The others act on
  * their own process only (how long it sleeps, how it cuts its local
- * multiply, how it keeps its memory). */
-typedef struct setting { const char *name; int shared; } setting_t;
+ * multiply, how it keeps its memory). dflt: what unset means, as
+ * pumma-info shows it (doc/environment.md has the details). */
+typedef struct setting {
+    const char *name;
+    int shared;
+    const char *dflt;
+} setting_t;
 static const setting_t settings[] = {
-    {"PUMMA_ALGO", 1},          {"PUMMA_BCAST", 1},
-    {"PUMMA_REDUCE", 1},        {"PUMMA_SHIFT", 1},
-    {"PUMMA_TOPOLOGY", 1},      {"PUMMA_SEGMENT", 1},
-    {"PUMMA_SLICE", 1},         {"PUMMA_PIECE", 1},
-    {"PUMMA_HET_LAYOUT", 1},    {"PUMMA_CLUSTERS", 1},
-    {"PUMMA_HIER_SCHEDULE", 1}, {"PUMMA_MODEL", 1},
-    {"PUMMA_MAX_WORKSPACE", 1}, {"PUMMA_STATS", 1},
-    {"PUMMA_TUNE", 1},          {"PUMMA_TUNE_FILE", 1},
-    {"PUMMA_DECISION_FILE", 1},
+    {"PUMMA_ALGO", 1, "auto"},
+    {"PUMMA_BCAST", 1, "auto"},
+    {"PUMMA_REDUCE", 1, "auto"},
+    {"PUMMA_SHIFT", 1, "auto"},
+    {"PUMMA_TOPOLOGY", 1, "auto (full)"},
+    {"PUMMA_SEGMENT", 1, "0 (each variant's own)"},
+    {"PUMMA_SLICE", 1, "0 (about K/8, at least 128)"},
+    {"PUMMA_PIECE", 1, "67108864"},
+    {"PUMMA_HET_LAYOUT", 1, "auto"},
+    {"PUMMA_CLUSTERS", 1, "unset (one cluster)"},
+    {"PUMMA_HIER_SCHEDULE", 1, "auto"},
+    {"PUMMA_MODEL", 1, "unset (measured, or the tune file's)"},
+    {"PUMMA_MAX_WORKSPACE", 1, "twice the local operands, >= 256M"},
+    {"PUMMA_STATS", 1, "0"},
+    {"PUMMA_TUNE", 1, "auto"},
+    {"PUMMA_TUNE_FILE", 1, "$XDG_CACHE_HOME/pumma/tune"},
+    {"PUMMA_DECISION_FILE", 1, "decision beside the tune file"},
     /* per process */
-    {"PUMMA_PANEL", 0},         {"PUMMA_LATENCY", 0},
-    {"PUMMA_SPEEDS", 0},        {"PUMMA_SPEED_BASE", 0},
-    {"PUMMA_JITTER", 0},        {"PUMMA_CACHE", 0},
+    {"PUMMA_PANEL", 0, "512 (128 on heterogeneous calls)"},
+    {"PUMMA_LATENCY", 0, "0"},
+    {"PUMMA_SPEEDS", 0, "unset (every rank speed 1)"},
+    {"PUMMA_SPEED_BASE", 0, "the largest of PUMMA_SPEEDS"},
+    {"PUMMA_JITTER", 0, "0"},
+    {"PUMMA_CACHE", 0, "1"},
 };
 enum { NSET = (int)(sizeof settings / sizeof *settings) };
 
@@ -58,6 +74,11 @@ const char *pumma_settings_name(int i, int *shared)
     if (i < 0 || i >= NSET) return NULL;
     if (shared) *shared = settings[i].shared;
     return settings[i].name;
+}
+
+const char *pumma_settings_default(int i)
+{
+    return i < 0 || i >= NSET ? NULL : settings[i].dflt;
 }
 
 /* FNV-1a of the value; unset and empty alike (a value cannot hash to 0:

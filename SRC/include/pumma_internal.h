@@ -556,6 +556,12 @@ int pumma_env_list(const char *var, double *v, int max, double lo, double hi,
  * *shared whether the processes of a grid must agree on it. */
 int pumma_settings_count(void);
 const char *pumma_settings_name(int i, int *shared);
+/* What variable i unset means, in words (pumma-info shows it). */
+const char *pumma_settings_default(int i);
+/* How this library was built (pumma_version.c; pumma-info shows it):
+ * key system, cc, cflags, fc, mangling, libs or prefix; "unknown" when the
+ * build did not say. */
+const char *pumma_build_info(const char *key);
 /* The shared variables compared across a grid's communicator at its
  * first call: a difference stops every process with a message naming it. */
 int pumma_settings_agree(MPI_Comm comm);

@@ -1,31 +1,44 @@
 /*
- * colltune.c -- the collective tuner behind `make tune`: measures this
- * machine's pLogP samples into the tune file, chooses per communicator
- * size the model that errs least (the poly-model), and per operation,
- * communicator size and message size the broadcast or reduce variant and
- * segment size, which it writes as the decision file auto follows
- * (README, "The decision file").
+ * pumma_tune.c -- pumma-tune, the tuner of an installed pumma (and of
+ * `make tune`): measures this machine into the tune file and chooses the
+ * collectives auto runs into the decision file (doc/choosing.md, "The
+ * tune file", "The decision file"). Run it once per machine, MPI and
+ * BLAS, with the launcher and placement the programs use:
  *
- *   mpiexec -n NP ./xcolltune [-o FILE] [-m MAXBYTES] [-r REPS] [-b BUDGET]
- *                             [-k K] [-S FILE.csv] [-n]
+ *   mpiexec -n NP pumma-tune [-o FILE] [-m MAXBYTES] [-r REPS] [-b BUDGET]
+ *                            [-k K] [-S FILE.csv] [-n]
  *
- * Communicators are the first 2..NP processes. The variants are chosen by
- * the model-guided search (pumma_search.c): the predicted best segment of
- * each of the K (2) variants the simulator predicts fastest under the
- * poly-model is measured, with the neighbouring segments of the faster
- * and MPI's own variants; the fastest measured wins. Message sizes 8 B to
- * MAXBYTES (4 MiB) by factors of 4;
- * a rule covers from the geometric middle between two measured sizes.
- * Beyond NP the file leaves the choice to the models.
+ * 0. The machine model (the local multiply's and copies' rates on process
+ *    0, latency and bandwidth between processes 0 and 1) measured afresh
+ *    into the tune file, as PUMMA_TUNE=refresh makes a first call do.
+ * 1. pLogP samples between processes 0 and 1 into the tune file.
+ * 2. Per communicator size (the first 2..NP processes), the model that
+ *    errs least (the poly-model).
+ * 3. Per operation, communicator size and message size, the broadcast or
+ *    reduce variant and segment size, chosen by the model-guided search
+ *    (pumma_search.c): the predicted best segment of each of the K (2)
+ *    variants the simulator predicts fastest under the poly-model is
+ *    measured, with the neighbouring segments of the faster and MPI's own
+ *    variants; the fastest measured wins. Message sizes 8 B to MAXBYTES
+ *    (4 MiB) by factors of 4; a rule covers from the geometric middle
+ *    between two measured sizes. Beyond NP the file leaves the choice to
+ *    the models. The rules go to the decision file (-o FILE, else
+ *    PUMMA_DECISION_FILE, else `decision` beside the tune file).
  *
- * -S: instead, the search report (seed 001's Table 2): for broadcasts and
- * reduces of 1 KiB, 128 KiB, 1 MiB and MAXBYTES on 2 and NP processes,
- * every candidate measured (the exhaustive search), then MGD, SMGD and the
- * model-guided search replayed on those measurements -- each sees the
- * times the exhaustive search measured, so they are compared on the same
- * data, and each is charged the seconds its experiments took there.
- * -n: do not write the tune file or the decision file.
+ * -S: instead of 0 and 3, the search report (Table 2 of Vadhiyar, Fagg
+ * and Dongarra, "Towards an accurate model for collective communications",
+ * IJHPCA 18(1), 2004):
+ * for broadcasts and reduces of 1 KiB, 128 KiB, 1 MiB and MAXBYTES on 2
+ * and NP processes, every candidate measured (the exhaustive search),
+ * then MGD, SMGD and the model-guided search replayed on those
+ * measurements -- each sees the times the exhaustive search measured, so
+ * they are compared on the same data, and each is charged the seconds its
+ * experiments took there.
+ * -n: do not write the tune file or the decision file (and skip 0).
+ *
+ * It uses pumma's internal interface: it is linked with libpumma.a.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -35,6 +48,8 @@
 #include "pumma_decide.h"
 #include "pumma_file.h"
 #include "pumma_tune.h"
+
+static const char *const prog = "pumma-tune";
 
 enum { MAXC = 256, MAXSIZES = 32 };
 
@@ -77,14 +92,15 @@ static double measure_replay(void *ctx, const pumma_cand_t *c)
     return r->t[c - r->c0];
 }
 
-static void usage(const char *prog)
+static void usage(void)
 {
     fprintf(stderr, "usage: mpiexec -n NP %s [-o FILE] [-m MAXBYTES] "
                     "[-r REPS] [-b BUDGET_S] [-k K] [-S FILE.csv] [-n]\n",
             prog);
 }
 
-/* The search report (-S): one line per case, seed 001's Table 2. */
+/* The search report (-S): one line per case, as Table 2 of Vadhiyar et
+ * al. */
 static void search_report(int np, const pumma_netmodel_t *nm0,
                           int (*kind_of)[PUMMA_POLY_NCLASS],
                           const double *theta_of, const double *wake_of,
@@ -103,8 +119,8 @@ static void search_report(int np, const pumma_netmodel_t *nm0,
         fprintf(out, "np,op,bytes,method,seconds,experiments,variant,"
                      "segment,time_s,vs_exhaustive\n");
     if (me == 0)
-        printf("\nSearch for the variant and segment size (seed 001, Table "
-               "2): seconds spent, experiments, and the optimum found\n"
+        printf("\nSearch for the variant and segment size (Vadhiyar et al. "
+               "2004, Table 2): seconds spent, experiments, and the optimum found\n"
                "relative to the exhaustive search's (searches replayed on "
                "the exhaustive measurements)\n\n%-22s %18s %18s %18s %18s "
                "%8s %8s\n",
@@ -123,7 +139,9 @@ static void search_report(int np, const pumma_netmodel_t *nm0,
         for (int op = 0; op < 2; op++)
             for (int si = 0; si < 4; si++) {
                 const double bytes = sizes[si];
-                if (si == 3 && bytes <= sizes[2]) continue;
+                /* the buffers hold MAXBYTES: no larger case */
+                if ((si == 3 && bytes <= sizes[2]) || (si < 3 && bytes > maxb))
+                    continue;
                 pumma_cand_t c[MAXC];
                 const int n = pumma_search_cands((pumma_table_kind_t)op,
                                                  bytes, 0, c, MAXC);
@@ -188,8 +206,55 @@ static void search_report(int np, const pumma_netmodel_t *nm0,
     if (out) pumma_file_commit(&nf);
 }
 
+/* 0. The machine model measured afresh (PUMMA_TUNE=refresh, set by main
+ * before pumma reads it) and written to the tune file, as a first call
+ * would measure it; shown. */
+static void machine_model(pumma_grid_t *g)
+{
+    int me;
+    MPI_Comm_rank(g->all, &me);
+    char file[4096];
+    if (!pumma_tune_path(file, sizeof file)) {
+        if (me == 0)
+            printf("machine model: not measured (PUMMA_TUNE=off: no tune "
+                   "file)\n");
+        return;
+    }
+    pumma_model_t mo;
+    memset(&mo, 0, sizeof mo);
+    pumma_model_measure(g, &mo);
+    if (me == 0) {
+        printf("machine model into the tune file %s, in %.1f s:\n", file,
+               mo.seconds);
+        printf("  between processes 0 and 1: alpha %.2e s, beta %.2e s/B "
+               "(%.2f GB/s), overlap %.2f\n", mo.alpha, mo.beta,
+               mo.beta > 0 ? 1e-9 / mo.beta : 0.0, mo.overlap);
+        static const char prec[4] = {'S', 'D', 'C', 'Z'};
+        static const double flops[4] = {2, 2, 8, 8};
+        printf("  process 0's multiply:");
+        for (int i = 0; i < 4; i++)
+            printf(" %c %.1f GFLOP/s%s", prec[i],
+                   mo.gamma[i] > 0 ? 1e-9 * flops[i] / mo.gamma[i] : 0.0,
+                   i < 3 ? "," : "\n");
+        printf("  copies: %.2f GB/s, transposed %.2f GB/s\n",
+               mo.delta > 0 ? 1e-9 / mo.delta : 0.0,
+               mo.delta_t > 0 ? 1e-9 / mo.delta_t : 0.0);
+    }
+    pumma_decide_free(mo.dec);
+    free(mo.dec);
+}
+
 int main(int argc, char **argv)
 {
+    /* -n and -S write nothing: without them, the machine model is
+     * measured afresh (step 0), which pumma does under PUMMA_TUNE=refresh;
+     * set on every process alike, before pumma reads it */
+    int refresh = 1;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-n") || !strcmp(argv[i], "-S")) refresh = 0;
+    const char *mode = getenv("PUMMA_TUNE");
+    if (refresh && !(mode && !strcmp(mode, "off")))
+        setenv("PUMMA_TUNE", "refresh", 1);
     MPI_Init(&argc, &argv);
     int me, np;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -206,29 +271,33 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-S") && i + 1 < argc) report = argv[++i];
         else if (!strcmp(argv[i], "-n")) write = 0;
         else {
-            if (me == 0) usage(argv[0]);
+            if (me == 0) usage();
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
     if (np < 2 || np >= 1024 || reps < 1 || k < 1 || !(maxb >= 1024)) {
         if (me == 0) {
-            fprintf(stderr, "colltune: needs 2 to 1023 processes\n");
-            usage(argv[0]);
+            fprintf(stderr, "%s: needs 2 to 1023 processes\n", prog);
+            usage();
         }
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     const double t_start = MPI_Wtime();
-
-    /* 1. the samples, into the tune file under the pair's key */
     pumma_grid_t g;
     memset(&g, 0, sizeof g);
     g.all = MPI_COMM_WORLD;
+    if (refresh) {
+        machine_model(&g);
+        if (me == 0) printf("\n");
+    }
+
+    /* 1. the samples, into the tune file under the pair's key */
     pumma_tune_keys_t keys;
     pumma_tune_keys(&g, &keys);
     pumma_netmodel_t nm;
     memset(&nm, 0, sizeof nm);
     if (pumma_plogp_measure(MPI_COMM_WORLD, 0, 1, maxb, budget, &nm.s)) {
-        if (me == 0) fprintf(stderr, "colltune: out of memory\n");
+        if (me == 0) fprintf(stderr, "%s: out of memory\n", prog);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     pumma_nm_fit(&nm);
@@ -381,11 +450,11 @@ int main(int argc, char **argv)
     if (me == 0) {
         char note[1400];
         snprintf(note, sizeof note,
-                 "by xcolltune on %d processes (%s), %d experiments, %.1f s",
-                 np, keys.netkey, exps, MPI_Wtime() - t_start);
+                 "by %s on %d processes (%s), %d experiments, %.1f s",
+                 prog, np, keys.netkey, exps, MPI_Wtime() - t_start);
         if (!write) printf("\n(-n: the decision file is not written)\n");
         else if (!*file || pumma_decide_write(file, &d, note))
-            fprintf(stderr, "colltune: cannot write the decision file %s\n",
+            fprintf(stderr, "%s: cannot write the decision file %s\n", prog,
                     *file ? file : "(PUMMA_TUNE=off and no "
                                    "PUMMA_DECISION_FILE)");
         else printf("\ndecision file: %s (%d rules)\n", file, nr);
