@@ -7,15 +7,17 @@
 # Runs xenvtst (one PDGEMM on 2 ranks, envtst.c) under each value below.
 # A bad value must stop the program at once (status not 0, within the
 # timeout: no hang, no retry) with pumma's message naming the variable,
-# "pumma: VAR=value is not valid; expected ..."; a good one must let it
-# pass (status 0, "envtst: PASSED") within the timeout. PUMMA_SPEEDS
-# values more than 1000 times apart must run (slowed 1000 times, with
-# pumma's note saying so) and finish in seconds, not sleep for ever.
-# Then each variable set on rank 1 only (MPMD): a shared one must stop
-# both processes, each saying "pumma: VAR differs between processes
-# (rank 0: unset, rank 1: "value")"; a per-process one must pass.
+# "pumma: VAR=value is not valid; expected ...", said once (not once per
+# process); a good one must let it pass (status 0, "envtst: PASSED")
+# within the timeout. PUMMA_SPEEDS values more than 1000 times apart must
+# run (slowed 1000 times, with pumma's note saying so) and finish in
+# seconds, not sleep for ever. Then each variable set on rank 1 only
+# (MPMD): a shared one must stop both processes, with one line "pumma: VAR
+# differs between processes (rank 0: unset, rank 1: "value")"; a
+# per-process one must pass; a bad value on rank 1 only must still be
+# said, once.
 # One PASSED/FAILED line per value; `N passed, N failed` last; status 1
-# when any failed. Takes about 30 seconds.
+# when any failed. Takes about a minute.
 
 MPIEXEC=${1:-mpiexec --oversubscribe}
 NP=2
@@ -30,13 +32,15 @@ mkdir -p out
 pass=0 fail=0
 log=out/envtst.run
 
-# run VAR=value: status, output in $log, seconds in $secs
+# run VAR=value...: status, output in $log, seconds in $secs; CALLS (the
+# environment) PDGEMMs, 1 when unset
 run() {
     local t0=$(date +%s.%N)
-    env "$1" timeout $LIMIT $MPIEXEC -n $NP ./xenvtst > $log 2>&1
+    env "$@" timeout $LIMIT $MPIEXEC -n $NP ./xenvtst ${CALLS:-1} > $log 2>&1
     status=$?
     secs=$(echo "$(date +%s.%N) - $t0" | bc)
 }
+said() { grep -cF -- "$1" $log; }        # said TEXT: how many lines have it
 
 verdict() {       # verdict ok text
     if [ "$1" = 1 ]; then pass=$((pass + 1)); echo "PASSED $2"
@@ -46,13 +50,13 @@ verdict() {       # verdict ok text
 bad() {           # bad VAR=value: must stop, quickly, naming VAR
     local var=${1%%=*}
     run "$1"
-    local ok=1 why=""
+    local ok=1 why="" n=$(said "pumma: $1 is not valid; expected")
     if [ $status -eq 0 ]; then ok=0; why="ran to the end"
     elif [ $status -eq 124 ]; then ok=0; why="still running after ${LIMIT}s"
-    elif ! grep -qF "pumma: $1 is not valid; expected" $log; then
-        ok=0; why="no message 'pumma: $1 is not valid; expected ...'"
+    elif [ $n -ne 1 ]; then
+        ok=0; why="'pumma: $1 is not valid; expected ...' said $n times, not once"
     fi
-    verdict $ok "bad $1 must stop: status $status, ${secs}s $why"
+    verdict $ok "bad $1 must stop, said once: status $status, ${secs}s $why"
 }
 
 good() {          # good VAR=value [note]: must pass; note: pumma's note
@@ -81,8 +85,15 @@ for v in PUMMA_SEGMENT=abc PUMMA_SEGMENT=-5 PUMMA_SEGMENT=99999999999 \
          PUMMA_JITTER=2e6 PUMMA_MAX_WORKSPACE=abc PUMMA_MAX_WORKSPACE=-1 \
          PUMMA_MAX_WORKSPACE=1X PUMMA_MAX_WORKSPACE=nan \
          PUMMA_MAX_WORKSPACE=1e19 PUMMA_HET_LAYOUT=diagonal \
-         PUMMA_HET_LAYOUT=Columns; do
+         PUMMA_HET_LAYOUT=Columns PUMMA_TUNE=sometimes; do
     bad "$v"
+done
+# a name no table has: its own message, said once
+for v in PUMMA_ALGO=mbd2 PUMMA_BCAST=ring PUMMA_SHIFT=odd; do
+    run "$v"
+    n=$(said "pumma: $v is not known; choose one of:")
+    verdict "$([ $status -ne 0 ] && [ $status -ne 124 ] && [ $n = 1 ] && echo 1)" \
+        "bad $v must stop, said once: status $status, ${secs}s, said $n times"
 done
 
 note="speeds more than 1000 times apart; the slower ranks are slowed 1000 times"
@@ -106,24 +117,25 @@ good PUMMA_SPEED_BASE=1e300 "$note"
 
 # Settings on one process only (an MPMD job, a launcher that passes the
 # environment to some ranks): a variable the processes must share stops
-# every process at the grid's first call, each naming it and both values;
-# a per-process one (README, "Environment") lets the call pass.
-mpmd() {          # mpmd VAR=value: rank 0 without it, rank 1 with it
+# every process at the grid's first call, with one line naming it and
+# both values (the grid's first process says it: all know the same); a
+# per-process one (README, "Environment") lets the call pass.
+mpmd() {          # mpmd VAR=value [N]: N ranks without it (1), one with it
     local t0=$(date +%s.%N)
-    timeout $LIMIT $MPIEXEC -n 1 ./xenvtst : -n 1 env "$1" ./xenvtst > $log 2>&1
+    timeout $LIMIT $MPIEXEC -n ${2:-1} ./xenvtst : -n 1 env "$1" ./xenvtst > $log 2>&1
     status=$?
     secs=$(echo "$(date +%s.%N) - $t0" | bc)
 }
-differ() {        # differ VAR=value: must stop, every process naming VAR
-    local var=${1%%=*} val=${1#*=}
-    mpmd "$1"
-    local ok=1 why="" want="pumma: $var differs between processes (rank 0: unset, rank 1: \"$val\")"
-    local said=$(grep -cF "$want" $log)
+differ() {        # differ VAR=value [N]: must stop, one line naming VAR
+    local var=${1%%=*} val=${1#*=} r=${2:-1}
+    mpmd "$1" $r
+    local ok=1 why="" want="pumma: $var differs between processes (rank 0: unset, rank $r: \"$val\")"
+    local n=$(said "$want")
     if [ $status -eq 0 ]; then ok=0; why="ran to the end"
     elif [ $status -eq 124 ]; then ok=0; why="still running after ${LIMIT}s"
-    elif [ "$said" -ne $NP ]; then ok=0; why="'$want' said by $said of $NP processes"
+    elif [ "$n" -ne 1 ]; then ok=0; why="'$want' said $n times, not once"
     fi
-    verdict $ok "$1 on rank 1 only must stop: status $status, ${secs}s $why"
+    verdict $ok "$1 on rank $r only ($((r + 1)) ranks) must stop, said once: status $status, ${secs}s $why"
 }
 own() {           # own VAR=value: per process, must pass
     mpmd "$1"
@@ -143,9 +155,18 @@ for v in PUMMA_ALGO=mdb1 PUMMA_BCAST=ring-inc PUMMA_REDUCE=ring \
          PUMMA_DECISION_FILE=off; do
     differ "$v"
 done
+differ PUMMA_SHIFT=oddeven 2
 for v in PUMMA_PANEL=8 PUMMA_LATENCY=0.0001 PUMMA_SPEEDS=1,2 \
          PUMMA_SPEED_BASE=2 PUMMA_JITTER=50 PUMMA_CACHE=0; do
     own "$v"
+done
+# A bad value on one process only: only that process meets it, and it must
+# still say it (once) and stop every process
+for v in PUMMA_PANEL=abc PUMMA_SEGMENT=-1; do
+    mpmd "$v"
+    n=$(said "pumma: $v is not valid; expected")
+    verdict "$([ $status -ne 0 ] && [ $status -ne 124 ] && [ $n = 1 ] && echo 1)" \
+        "bad $v on rank 1 only must stop, said once: status $status, ${secs}s, said $n times"
 done
 
 rm -f $log

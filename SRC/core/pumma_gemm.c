@@ -37,14 +37,19 @@ static const char *name_of(const code_name_t *t, int n, int code)
 }
 
 /* Unknown names are an error, never a silent fallback: stop with the list
- * of valid names, taken from the one list of codes (pumma_codes.h). */
+ * of valid names, taken from the one list of codes (pumma_codes.h); said
+ * once, as every process reads the same environment (pumma_stop_all). */
 static void bad_name(const char *var, const char *val,
                      const code_name_t *tab, int n)
 {
-    fprintf(stderr, "pumma: %s=%s is not known; choose one of:", var, val);
-    for (int i = 0; i < n; i++) fprintf(stderr, " %s", tab[i].name);
-    fprintf(stderr, "\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
+    char names[512];
+    size_t at = 0;
+    names[0] = '\0';
+    for (int i = 0; i < n && at < sizeof names; i++)
+        at += (size_t)snprintf(names + at, sizeof names - at, " %s",
+                               tab[i].name);
+    pumma_stop_all("pumma: %s=%s is not known; choose one of:%s\n", var, val,
+                   names);
 }
 #define BAD_NAME(var, val, tab)                                             \
     bad_name(var, val, tab, (int)(sizeof tab / sizeof *tab))

@@ -11,7 +11,7 @@
  * first call (pumma_grid.c, when its communicators are made) the shared
  * variables are compared across the grid: one MPI_Allreduce of a hash
  * per variable, once per grid. A difference stops every process of the
- * grid with
+ * grid, its first process saying (once, not once per process)
  *
  *   pumma: PUMMA_X differs between processes (rank r: "a", rank s: "b")
  *
@@ -88,9 +88,10 @@ static void shown(char *out, const char *v)
 /*
  * pumma_settings_agree: compares the shared variables across comm (global
  * input: a grid's communicator; collective). Returns when they agree;
- * otherwise every process prints the one line above on standard error
- * and the processes stop (MPI_Abort, status 2). An MPI failure here
- * returns PUMMA_EMPI, else PUMMA_OK.
+ * otherwise the grid's first process prints the one line above on
+ * standard error -- once: every process knows the same, and one line per
+ * process says nothing more -- and the processes stop (MPI_Abort, status
+ * 2). An MPI failure here returns PUMMA_EMPI, else PUMMA_OK.
  */
 int pumma_settings_agree(MPI_Comm comm)
 {
@@ -133,11 +134,13 @@ int pumma_settings_agree(MPI_Comm comm)
         MPI_Bcast(text[s], (int)sizeof text[s], MPI_CHAR, root, comm);
         MPI_Bcast(&world[s], 1, MPI_INT, root, comm);
     }
-    fprintf(stderr, "pumma: %s differs between processes (rank %d: %s, "
-                    "rank %d: %s)\n", name, world[0], text[0], world[1],
-            text[1]);
-    fflush(stderr);
-    /* every process has said it before any is stopped */
+    if (me == 0) {
+        fprintf(stderr, "pumma: %s differs between processes (rank %d: %s, "
+                        "rank %d: %s)\n", name, world[0], text[0], world[1],
+                text[1]);
+        fflush(stderr);
+    }
+    /* it has been said before any process is stopped */
     MPI_Barrier(comm);
     MPI_Abort(comm, 2);
     return PUMMA_EMPI;

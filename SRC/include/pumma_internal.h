@@ -557,8 +557,13 @@ int pumma_env_list(const char *var, double *v, int max, double lo, double hi,
 int pumma_settings_count(void);
 const char *pumma_settings_name(int i, int *shared);
 /* The shared variables compared across a grid's communicator at its
- * first call: a difference stops every process with a message naming it. */
+ * first call: a difference stops every process with a message naming it
+ * (said once, by the grid's first process). */
 int pumma_settings_agree(MPI_Comm comm);
+/* Stops every process for a cause all may meet alike (a bad value), the
+ * message said once, not once per process (pumma_env.c). */
+void pumma_stop_all(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
 /* The readers env_opts calls at the first P?GEMM, so a bad value stops
  * the program there whichever paths its calls take. */
 double pumma_remap_latency(void);                   /* PUMMA_LATENCY */
@@ -583,7 +588,8 @@ size_t pumma_mem_cached(void);      /* bytes of kept blocks (PUMMA_CACHE) */
  * the process of most, are more than a quarter of the room last measured,
  * and every 64th call: in between, that measure). *why: the process of
  * the least room (rank in g->all) and, on that process, its limit. pumma_memlimit_stop: every process stops
- * with a message naming that limit (collective).
+ * with a message naming that limit, said once by the grid's first
+ * process (collective).
  */
 enum { PUMMA_MEMLIMIT_NONE, PUMMA_MEMLIMIT_AS, PUMMA_MEMLIMIT_DATA,
        PUMMA_MEMLIMIT_CGROUP };
