@@ -16,6 +16,8 @@
 # differs between processes (rank 0: unset, rank 1: "value")"; a
 # per-process one must pass; a bad value on rank 1 only must still be
 # said, once.
+# Also:
+#   - names are taken without regard to case (PUMMA_ALGO=SDB runs sdb).
 # One PASSED/FAILED line per value; `N passed, N failed` last; status 1
 # when any failed. Takes about a minute.
 
@@ -85,7 +87,7 @@ for v in PUMMA_SEGMENT=abc PUMMA_SEGMENT=-5 PUMMA_SEGMENT=99999999999 \
          PUMMA_JITTER=2e6 PUMMA_MAX_WORKSPACE=abc PUMMA_MAX_WORKSPACE=-1 \
          PUMMA_MAX_WORKSPACE=1X PUMMA_MAX_WORKSPACE=nan \
          PUMMA_MAX_WORKSPACE=1e19 PUMMA_HET_LAYOUT=diagonal \
-         PUMMA_HET_LAYOUT=Columns PUMMA_TUNE=sometimes; do
+         PUMMA_HET_LAYOUT=column PUMMA_TUNE=sometimes; do
     bad "$v"
 done
 # a name no table has: its own message, said once
@@ -114,6 +116,39 @@ good PUMMA_SPEEDS=1e-300,1e300 "$note"
 good PUMMA_SPEED_BASE=2
 good PUMMA_SPEED_BASE=0.5 "ranks faster than the base run unslowed"
 good PUMMA_SPEED_BASE=1e300 "$note"
+
+# Names without regard to case: the values above in other cases must run,
+# silently, and run what they name
+for v in PUMMA_ALGO=SDB PUMMA_ALGO=Auto PUMMA_BCAST=Ring-Inc PUMMA_REDUCE=RING \
+         PUMMA_SHIFT=OddEven PUMMA_TOPOLOGY=Linear PUMMA_HET_LAYOUT=Columns \
+         PUMMA_HET_LAYOUT=Square-Corner PUMMA_HIER_SCHEDULE=ECEF-la \
+         PUMMA_CLUSTERS=Measure PUMMA_TUNE=OFF PUMMA_TUNE=Auto \
+         PUMMA_MODEL=Alpha=2e-5,GAMMA=1e-11; do
+    good "$v"
+done
+cased() {         # cased WANT VAR=value...: PUMMA_STATS's plan has WANT
+    run PUMMA_STATS=1 "${@:2}"
+    local ok=1 why=""
+    if [ $status -ne 0 ] || ! grep -q '^envtst: PASSED' $log; then ok=0; why="status $status"
+    elif ! grep -q "^pumma-stats: PDGEMM calls=1 .*$1" $log; then ok=0; why="the plan is not $1: $(grep '^pumma-stats: PDGEMM' $log)"
+    fi
+    verdict $ok "${*:2} runs $1: status $status $why"
+}
+cased "algo=sdb " PUMMA_ALGO=SDB
+cased "algo=sdb-row bcast=binomial " PUMMA_ALGO=Sdb-Row PUMMA_BCAST=BINOMIAL
+cased "shift=oddeven " PUMMA_ALGO=mdb2 PUMMA_SHIFT=OddEven
+# PUMMA_TUNE=OFF is off: no tune file written
+rm -f out/envtst-tuneoff
+run PUMMA_TUNE=OFF PUMMA_TUNE_FILE=out/envtst-tuneoff
+verdict "$([ $status = 0 ] && [ ! -e out/envtst-tuneoff ] && echo 1)" \
+    "PUMMA_TUNE=OFF writes no tune file: status $status"
+# PUMMA_DECISION_FILE=Off is off, not a file named so (here one that
+# would decide every broadcast)
+printf 'bcast 1 0 linear 0\n' > Off
+run PUMMA_DECISION_FILE=Off PUMMA_ALGO=sdb-row PUMMA_STATS=1
+verdict "$([ $status = 0 ] && ! grep -q 'source=file' $log && echo 1)" \
+    "PUMMA_DECISION_FILE=Off reads no file: status $status $(grep '^pumma-stats: decide' $log)"
+rm -f Off
 
 # Settings on one process only (an MPMD job, a launcher that passes the
 # environment to some ranks): a variable the processes must share stops

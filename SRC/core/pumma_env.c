@@ -12,6 +12,9 @@
  * `env PUMMA_X= prog` is the way to clear one. The variables and their
  * ranges are listed in pumma_internal.h and README "Environment".
  *
+ * Names (PUMMA_ALGO=SDB, PUMMA_TUNE=Off) are matched without regard to
+ * case (pumma_name_eq), wherever pumma reads one.
+ *
  * A value that stops the program is said once, not once per process:
  * every process reads the same environment, as a rule, at the same call
  * (pumma_stop_all).
@@ -35,6 +38,22 @@ const char *pumma_env_get(const char *var)
 {
     const char *v = getenv(var);
     return v && *v ? v : NULL;
+}
+
+/*
+ * pumma_name_eq: 1 when names a and b (local input) are equal but for the
+ * case of ASCII letters (the C locale's, whatever the program's locale:
+ * no Turkish dotless i), else 0.
+ */
+int pumma_name_eq(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int x = (unsigned char)*a, y = (unsigned char)*b;
+        if (x >= 'A' && x <= 'Z') x += 'a' - 'A';
+        if (y >= 'A' && y <= 'Z') y += 'a' - 'A';
+        if (x != y) return 0;
+        if (!x) return 1;
+    }
 }
 
 /* Seconds a process other than MPI_COMM_WORLD's rank 0 waits before it

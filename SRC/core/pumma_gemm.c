@@ -36,6 +36,16 @@ static const char *name_of(const code_name_t *t, int n, int code)
     return NULL;
 }
 
+/* The table's own spelling of name v, matched without regard to case
+ * (PUMMA_ALGO=SDB is sdb); NULL when v names none of it. */
+static const char *canonical(const code_name_t *t, int n, const char *v)
+{
+    for (int i = 0; i < n; i++)
+        if (pumma_name_eq(t[i].name, v)) return t[i].name;
+    return NULL;
+}
+#define CANONICAL(tab, v) canonical(tab, (int)(sizeof tab / sizeof *tab), v)
+
 /* Unknown names are an error, never a silent fallback: stop with the list
  * of valid names, taken from the one list of codes (pumma_codes.h); said
  * once, as every process reads the same environment (pumma_stop_all). */
@@ -54,11 +64,12 @@ static void bad_name(const char *var, const char *val,
 #define BAD_NAME(var, val, tab)                                             \
     bad_name(var, val, tab, (int)(sizeof tab / sizeof *tab))
 
-/* The value of an environment variable, NULL when unset, empty or "auto". */
+/* The value of an environment variable, NULL when unset, empty or "auto"
+ * (any case). */
 static const char *env_choice(const char *var)
 {
     const char *v = pumma_env_get(var);
-    return (!v || strcmp(v, "auto") == 0) ? NULL : v;
+    return (!v || pumma_name_eq(v, "auto")) ? NULL : v;
 }
 
 /* The environment's defaults, read once (see README, "Environment"). */
@@ -70,13 +81,17 @@ static const pumma_opts_t *env_opts(void)
     if (done) return &o;
     const char *v;
     if ((v = env_choice("PUMMA_ALGO")) != NULL) {
-        if (!pumma_algo_find(v) && !pumma_het_schedule(v))
+        /* kept in the table's spelling: the plan and the statistics
+         * name it so, and the het schedules are told apart by it */
+        const char *c = CANONICAL(algo_codes, v);
+        if (!c || (!pumma_algo_find(c) && !pumma_het_schedule(c)))
             BAD_NAME("PUMMA_ALGO", v, algo_codes);
-        o.algo = v;
+        o.algo = c;
     }
     if ((v = env_choice("PUMMA_TOPOLOGY")) != NULL) {
         for (size_t i = 0; i < sizeof topo_codes / sizeof *topo_codes; i++)
-            if (strcmp(v, topo_codes[i].name) == 0) o.topo = topo_codes[i].code;
+            if (pumma_name_eq(v, topo_codes[i].name))
+                o.topo = topo_codes[i].code;
         if (!o.topo) BAD_NAME("PUMMA_TOPOLOGY", v, topo_codes);
     }
     if ((v = env_choice("PUMMA_BCAST")) != NULL &&

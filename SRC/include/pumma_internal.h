@@ -564,6 +564,9 @@ int pumma_settings_agree(MPI_Comm comm);
  * message said once, not once per process (pumma_env.c). */
 void pumma_stop_all(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
+/* Names of choices (PUMMA_ALGO=SDB, PUMMA_TUNE=Off) are compared without
+ * regard to case (pumma_env.c). */
+int pumma_name_eq(const char *a, const char *b);
 /* The readers env_opts calls at the first P?GEMM, so a bad value stops
  * the program there whichever paths its calls take. */
 double pumma_remap_latency(void);                   /* PUMMA_LATENCY */

@@ -17,10 +17,11 @@
  * writes it beyond the communicator sizes it measured; SEGMENT the bytes
  * per piece, 0 for the variant's default (a variant that never cuts its
  * message, and `model`, take 0 only); MODEL hockney, logp, loggp or
- * plogp. NP and BYTES are integers from 1 and 0. A line that is none of
- * these is ignored with a warning naming it, as is a rule that repeats an
- * earlier one's operation, NP and BYTES, and a last line without an end
- * of line (cut short). Process 0 reads the file whole (only a regular
+ * plogp. NP and BYTES are integers from 1 and 0. Names (operations,
+ * variants, models) are read without regard to case. A line that is none
+ * of these is ignored with a warning naming it, as is a rule that repeats
+ * an earlier one's operation, NP and BYTES, and a last line without an
+ * end of line (cut short). Process 0 reads the file whole (only a regular
  * file, refused above PUMMA_FILE_MAX, never cut: pumma_file.c) and
  * broadcasts it; the tuner writes it through a temporary renamed over it.
  */
@@ -44,8 +45,8 @@ const char *pumma_decide_source_name(int src)
 
 static int op_of(const char *s, pumma_table_kind_t *op)
 {
-    if (!strcmp(s, "bcast")) *op = PUMMA_BCAST_TABLE;
-    else if (!strcmp(s, "reduce")) *op = PUMMA_REDUCE_TABLE;
+    if (pumma_name_eq(s, "bcast")) *op = PUMMA_BCAST_TABLE;
+    else if (pumma_name_eq(s, "reduce")) *op = PUMMA_REDUCE_TABLE;
     else return -1;
     return 0;
 }
@@ -74,7 +75,7 @@ static int parse_line(pumma_decider_t *d, char *s, int *cap)
     if (n == 0) return 0;
     long long np;
     if (n < 2 || pumma_env_parse_int(tok[1], 1, INT_MAX, &np)) return -1;
-    if (!strcmp(tok[0], "model")) {            /* model NP [BYTES] MODEL */
+    if (pumma_name_eq(tok[0], "model")) {      /* model NP [BYTES] MODEL */
         int kind;
         long long from = 0;
         if ((n != 3 && n != 4) || (kind = pumma_nm_find(tok[n - 1])) < 0 ||
@@ -101,10 +102,11 @@ static int parse_line(pumma_decider_t *d, char *s, int *cap)
     if (n != 5 || op_of(tok[0], &r.op) ||
         pumma_env_parse_int(tok[2], 0, (long long)1 << 53, &bytes) ||
         pumma_env_parse_int(tok[4], 0, INT_MAX, &seg) ||
-        (strcmp(tok[3], "model") && !(r.v = pumma_comm_find(r.op, tok[3]))) ||
-        (seg > 0 && (!strcmp(tok[3], "model") || r.v->seg_default < 0)))
+        (!pumma_name_eq(tok[3], "model") &&
+         !(r.v = pumma_comm_find(r.op, tok[3]))) ||
+        (seg > 0 && (pumma_name_eq(tok[3], "model") || r.v->seg_default < 0)))
         return -1;
-    if (!strcmp(tok[3], "model")) r.v = NULL;
+    if (pumma_name_eq(tok[3], "model")) r.v = NULL;
     r.np = (int)np;
     r.bytes = (double)bytes;
     r.seg = (double)seg;
@@ -297,7 +299,7 @@ int pumma_decide_path(char *buf, size_t len)
 {
     const char *e = pumma_env_get("PUMMA_DECISION_FILE");
     if (e) {
-        if (!strcmp(e, "off")) return 0;
+        if (pumma_name_eq(e, "off")) return 0;
         return snprintf(buf, len, "%s", e) < (int)len;
     }
     char tune[4096];

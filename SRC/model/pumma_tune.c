@@ -58,9 +58,9 @@ int pumma_tune_mode(void)
     static int mode = -1;
     if (mode >= 0) return mode;
     const char *e = pumma_env_get("PUMMA_TUNE");
-    if (!e || !strcmp(e, "auto")) mode = PUMMA_TUNE_AUTO;
-    else if (!strcmp(e, "refresh")) mode = PUMMA_TUNE_REFRESH;
-    else if (!strcmp(e, "off")) mode = PUMMA_TUNE_OFF;
+    if (!e || pumma_name_eq(e, "auto")) mode = PUMMA_TUNE_AUTO;
+    else if (pumma_name_eq(e, "refresh")) mode = PUMMA_TUNE_REFRESH;
+    else if (pumma_name_eq(e, "off")) mode = PUMMA_TUNE_OFF;
     else pumma_env_bad("PUMMA_TUNE", e, "auto, refresh or off");
     return mode;
 }
