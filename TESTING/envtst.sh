@@ -17,7 +17,11 @@
 # per-process one must pass; a bad value on rank 1 only must still be
 # said, once.
 # Also:
-#   - names are taken without regard to case (PUMMA_ALGO=SDB runs sdb).
+#   - names are taken without regard to case (PUMMA_ALGO=SDB runs sdb);
+#   - every PUMMA_* variable the sources read is in pumma_settings.c's
+#     table; a name that is not (PUMMA_STAT) is said once, with the
+#     closest known name, and the run goes on; the known names and the
+#     build tools' (PUMMA_CFLAGS, ...) are not.
 # One PASSED/FAILED line per value; `N passed, N failed` last; status 1
 # when any failed. Takes about a minute.
 
@@ -149,6 +153,56 @@ run PUMMA_DECISION_FILE=Off PUMMA_ALGO=sdb-row PUMMA_STATS=1
 verdict "$([ $status = 0 ] && ! grep -q 'source=file' $log && echo 1)" \
     "PUMMA_DECISION_FILE=Off reads no file: status $status $(grep '^pumma-stats: decide' $log)"
 rm -f Off
+
+# Unknown names: each said once (rank 0, at the first call, whatever the
+# calls and processes), with the closest known name when one is close;
+# the run goes on
+CALLS=3
+typo() {          # typo VAR=value SUGGESTION ("": none)
+    local var=${1%%=*}
+    run "$1"
+    local want="pumma: $var is not a pumma variable; did you mean $2?"
+    [ -z "$2" ] && want="pumma: $var is not a pumma variable (README, \"Environment\")"
+    local ok=1 why="" n=$(said "$want") all=$(grep -c '^pumma:' $log)
+    if [ $status -ne 0 ] || ! grep -q '^envtst: PASSED' $log; then ok=0; why="status $status"
+    elif [ $n -ne 1 ] || [ $all -ne 1 ]; then ok=0; why="'$want' said $n times, pumma: lines $all"
+    fi
+    verdict $ok "unknown $1 is said once${2:+, suggesting $2}, the run goes on: status $status $why"
+}
+typo PUMMA_STAT=1 PUMMA_STATS
+typo PUMMA_ALGORITHM=mdb2 PUMMA_ALGO
+typo PUMMA_BCST=mpi PUMMA_BCAST
+typo PUMMA_TUNEFILE=x PUMMA_TUNE_FILE
+typo PUMMA_DECISION=off PUMMA_DECISION_FILE
+typo pumma_algo=sdb PUMMA_ALGO
+typo PUMMA_XYZZY=1 ""
+NP=3 typo PUMMA_SEGMENTS=0 PUMMA_SEGMENT
+# Every known name (empty: unset) and the names of the build tools that
+# are no settings: not a word
+known=$(grep -oE '\{"PUMMA_[A-Z0-9_]+", *[01]\}' ../SRC/core/pumma_settings.c |
+        grep -oE 'PUMMA_[A-Z0-9_]+')
+args=""
+for v in $known; do args="$args $v="; done
+run $args PUMMA_CFLAGS=-I/x PUMMA_LIBS=-lpumma PUMMA_LIBDIR=/x PUMMA_ROOT=/x \
+    PUMMA_DIR=/x pumma_DIR=/x PUMMA_FAKE_INFO=0 PUMMA_FAKE_PERTURB=
+verdict "$([ $status = 0 ] && grep -q '^envtst: PASSED' $log && ! grep -q '^pumma:' $log && echo 1)" \
+    "the $(echo $known | wc -w) known names and the build tools' are not reported: status $status $(grep '^pumma:' $log | head -1)"
+unset CALLS
+
+# Every PUMMA_ variable the sources read is in pumma_settings.c's table
+# (which the check above and the agreement of a grid's processes go by):
+# a variable read but not registered fails here. Names read through a
+# variable are allowed only in the readers that take them from the table
+# or from a literal.
+srcs=$(ls ../SRC/*/*.c)
+read_names=$(cat $srcs | tr '\n' ' ' |
+    grep -oE '(getenv|secure_getenv|pumma_env_[a-z]+|env_choice)\s*\(\s*"PUMMA_[A-Z0-9_]+"' |
+    grep -oE 'PUMMA_[A-Z0-9_]+' | sort -u)
+missing=$(for v in $read_names; do echo "$known" | grep -qx "$v" || echo $v; done)
+indirect=$(grep -nE '(getenv|secure_getenv|pumma_env_(get|int|double|list))\s*\(\s*[a-z_]' $srcs |
+    grep -vE '^\.\./SRC/core/(pumma_env|pumma_settings)\.c:|^\.\./SRC/core/pumma_gemm\.c:[0-9]+: *const char \*v = pumma_env_get\(var\);')
+verdict "$([ -z "$missing" ] && [ -z "$indirect" ] && [ $(echo $read_names | wc -w) -ge 20 ] && echo 1)" \
+    "the $(echo $read_names | wc -w) PUMMA_ variables the sources read are in the table${missing:+; not: $missing}${indirect:+; read through a variable: $indirect}"
 
 # Settings on one process only (an MPMD job, a launcher that passes the
 # environment to some ranks): a variable the processes must share stops

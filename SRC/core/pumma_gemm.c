@@ -79,6 +79,8 @@ static const pumma_opts_t *env_opts(void)
     static pumma_opts_t o;
     static int done = 0;
     if (done) return &o;
+    /* names in the environment that pumma does not know: said once */
+    pumma_settings_scan();
     const char *v;
     if ((v = env_choice("PUMMA_ALGO")) != NULL) {
         /* kept in the table's spelling: the plan and the statistics

@@ -567,6 +567,11 @@ void pumma_stop_all(const char *fmt, ...)
 /* Names of choices (PUMMA_ALGO=SDB, PUMMA_TUNE=Off) are compared without
  * regard to case (pumma_env.c). */
 int pumma_name_eq(const char *a, const char *b);
+/* At the first call, once per program: MPI_COMM_WORLD's rank 0 names on
+ * standard error each PUMMA_* variable of its environment that is not in
+ * the table, with the closest known name when one is close; the run goes
+ * on (pumma_settings.c). */
+void pumma_settings_scan(void);
 /* The readers env_opts calls at the first P?GEMM, so a bad value stops
  * the program there whichever paths its calls take. */
 double pumma_remap_latency(void);                   /* PUMMA_LATENCY */
