@@ -21,7 +21,9 @@
 #   - every PUMMA_* variable the sources read is in pumma_settings.c's
 #     table; a name that is not (PUMMA_STAT) is said once, with the
 #     closest known name, and the run goes on; the known names and the
-#     build tools' (PUMMA_CFLAGS, ...) are not.
+#     build tools' (PUMMA_CFLAGS, ...) are not;
+#   - a forced choice a call cannot take is noted once in PUMMA_STATS's
+#     report ("asked algo=tn, ran mdb2 (NN call)").
 # One PASSED/FAILED line per value; `N passed, N failed` last; status 1
 # when any failed. Takes about a minute.
 
@@ -203,6 +205,29 @@ indirect=$(grep -nE '(getenv|secure_getenv|pumma_env_(get|int|double|list))\s*\(
     grep -vE '^\.\./SRC/core/(pumma_env|pumma_settings)\.c:|^\.\./SRC/core/pumma_gemm\.c:[0-9]+: *const char \*v = pumma_env_get\(var\);')
 verdict "$([ -z "$missing" ] && [ -z "$indirect" ] && [ $(echo $read_names | wc -w) -ge 20 ] && echo 1)" \
     "the $(echo $read_names | wc -w) PUMMA_ variables the sources read are in the table${missing:+; not: $missing}${indirect:+; read through a variable: $indirect}"
+
+# Forced choices a call cannot take: noted once (3 calls) in PUMMA_STATS's
+# report; one it takes: no note
+CALLS=3
+noted() {         # noted 'LINE' VAR=value...: the report has LINE, once
+    run PUMMA_STATS=1 "${@:2}"
+    local ok=1 why="" n=$(grep -cxE "pumma-stats: $1" $log)
+    if [ $status -ne 0 ] || ! grep -q '^envtst: PASSED' $log; then ok=0; why="status $status"
+    elif [ $n -ne 1 ]; then ok=0; why="said $n times: $(grep 'asked' $log | head -2)"
+    fi
+    verdict $ok "${*:2}: noted once '$1': status $status $why"
+}
+noted 'asked algo=tn, ran [a-z0-9-]+ \(NN call\)' PUMMA_ALGO=tn
+noted 'asked algo=het, ran [a-z0-9-]+ \(block-cyclic call\)' PUMMA_ALGO=het
+noted 'asked bcast=binomial, ran - \(mdb2 on a 1x2 grid\)' PUMMA_ALGO=mdb2 PUMMA_BCAST=binomial
+noted 'asked reduce=ring, ran - \(mdb2 on a 1x2 grid\)' PUMMA_ALGO=mdb2 PUMMA_REDUCE=Ring
+noted 'asked segment=100, ran - \(bcast=ring-inc sends whole messages\)' PUMMA_ALGO=sdb-row PUMMA_BCAST=ring-inc PUMMA_SEGMENT=100
+noted 'asked topo=linear, ran - \(block-cyclic call\)' PUMMA_TOPOLOGY=linear
+NP=1 noted 'asked algo=sdb, ran local \(local product\)' PUMMA_ALGO=sdb
+run PUMMA_STATS=1 PUMMA_ALGO=mdb2 PUMMA_SHIFT=oddeven
+verdict "$([ $status = 0 ] && grep -q '^pumma-stats: PDGEMM' $log && ! grep -q 'asked' $log && echo 1)" \
+    "PUMMA_ALGO=mdb2 PUMMA_SHIFT=oddeven (taken): no note: status $status $(grep asked $log | head -1)"
+unset CALLS
 
 # Settings on one process only (an MPMD job, a launcher that passes the
 # environment to some ranks): a variable the processes must share stops

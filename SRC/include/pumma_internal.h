@@ -633,6 +633,15 @@ void pumma_stats_decide(const char *op, int np, double bytes,
                         const char *variant, double seg, int source,
                         int model);
 void pumma_stats_model(const pumma_model_t *mo);   /* printed with the rest */
+/* A forced choice (PUMMA_ALGO, _BCAST, _REDUCE, _SHIFT, _SEGMENT,
+ * _TOPOLOGY or a per-call option) that a call could not take: kind
+ * "algo", asked its name, ran what ran instead ("-": nothing of the
+ * kind), why in a few words; reported once per kind, asked and ran as
+ * "pumma-stats: asked KIND=ASKED, ran RAN (WHY)". pumma_stats_note: any
+ * other line for the report ("pumma-stats: TEXT"), once per text. */
+void pumma_stats_forced(const char *kind, const char *asked, const char *ran,
+                        const char *why);
+void pumma_stats_note(const char *text);
 double pumma_stats_clock(void);
 void pumma_stats_gemm(double since);
 void pumma_stats_comm(double since);
