@@ -23,7 +23,9 @@
 #     closest known name, and the run goes on; the known names and the
 #     build tools' (PUMMA_CFLAGS, ...) are not;
 #   - a forced choice a call cannot take is noted once in PUMMA_STATS's
-#     report ("asked algo=tn, ran mdb2 (NN call)").
+#     report ("asked algo=tn, ran mdb2 (NN call)");
+#   - a decision file measured on another host (its keys line) is
+#     ignored, with a note.
 # One PASSED/FAILED line per value; `N passed, N failed` last; status 1
 # when any failed. Takes about a minute.
 
@@ -228,6 +230,34 @@ run PUMMA_STATS=1 PUMMA_ALGO=mdb2 PUMMA_SHIFT=oddeven
 verdict "$([ $status = 0 ] && grep -q '^pumma-stats: PDGEMM' $log && ! grep -q 'asked' $log && echo 1)" \
     "PUMMA_ALGO=mdb2 PUMMA_SHIFT=oddeven (taken): no note: status $status $(grep asked $log | head -1)"
 unset CALLS
+
+# The decision file keys where it was measured (the tune file's keys): one
+# from another host, MPI and BLAS is ignored, with a note (once, 3 calls);
+# one of this machine's is applied; one without keys (by hand, or by
+# pumma 0.5.0) is applied with a note. sdb-row on 1x2 broadcasts A.
+ddir=out/envtst-dec
+rm -rf $ddir; mkdir -p $ddir
+dec() { run PUMMA_TUNE_FILE=$ddir/tune PUMMA_DECISION_FILE=$ddir/decision PUMMA_ALGO=sdb-row PUMMA_STATS=1 "$@"; }
+CALLS=3 dec
+printf 'keys host=elsewhere blas=/opt/other/libblas.so pair=elsewhere,elsewhere mpi=Other_MPI_v9\nbcast 1 0 linear 0\n' > $ddir/decision
+CALLS=3 dec
+n=$(grep -cE "^pumma-stats: decision file $ddir/decision ignored: measured on host=elsewhere blas=/opt/other/libblas.so pair=elsewhere,elsewhere mpi=Other_MPI_v9, this is host=[^ ]+ blas=[^ ]+ pair=[^ ]+ mpi=[^ ]+\$" $log)
+verdict "$([ $status = 0 ] && [ $n = 1 ] && ! grep -q 'source=file' $log && echo 1)" \
+    "a decision file of another host, MPI and BLAS: ignored, noted once: status $status, noted $n times $(grep -E 'decision file|source=file' $log | head -2)"
+here=$(sed -n 's/^local \(host=[^ ]* blas=[^ ]*\) .*/\1/p' $ddir/tune)
+here="$here $(sed -n 's/^net \(pair=[^ ]* mpi=[^ ]*\) .*/\1/p' $ddir/tune)"
+printf 'keys %s\nbcast 1 0 linear 0\n' "$here" > $ddir/decision
+dec
+verdict "$([ $status = 0 ] && grep -q 'variant=linear segment=0 source=file' $log && ! grep -q 'decision file' $log && echo 1)" \
+    "a decision file of this machine ($here): applied, no note: status $status $(grep -E 'decision file' $log | head -1)"
+printf 'keys %s\nbcast 1 0 linear 0\n' "${here/mpi=/mpi=X}" > $ddir/decision
+dec
+verdict "$([ $status = 0 ] && grep -qE "decision file .* ignored: measured on mpi=X[^ ]+, this is mpi=[^ ]+\$" $log && ! grep -q 'source=file' $log && echo 1)" \
+    "... of another MPI only: ignored, the note names mpi alone: status $status $(grep -E 'decision file' $log | head -1)"
+printf 'bcast 1 0 linear 0\n' > $ddir/decision
+dec
+verdict "$([ $status = 0 ] && grep -q 'variant=linear segment=0 source=file' $log && grep -qx "pumma-stats: decision file $ddir/decision has no keys: applied as written" $log && echo 1)" \
+    "a decision file without keys: applied, with a note: status $status"
 
 # Settings on one process only (an MPMD job, a launcher that passes the
 # environment to some ranks): a variable the processes must share stops
