@@ -4,7 +4,10 @@
  * envtst.sh runs it under good and bad environment values: a bad one must
  * stop it at that call with pumma's message, a good one must let it pass.
  *
- *   mpiexec -n 2 ./xenvtst          prints "envtst: PASSED", status 0
+ *   mpiexec -n 2 ./xenvtst [CALLS]  prints "envtst: PASSED", status 0
+ *
+ * CALLS (default 1): the same PDGEMM that many times, each checked (what
+ * PUMMA_STATS says once must be said once however many calls).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -40,16 +43,19 @@ int main(int argc, char **argv)
             b[i + (size_t)j * lld] = b_of(i, gj);
         }
     double alpha = 1, beta = 0;
-    pdgemm_("N", "N", &n, &n, &n, &alpha, a, &one, &one, desc, b, &one, &one,
-            desc, &beta, c, &one, &one, desc);
-    int bad = 0;
-    for (int j = 0; j < nl; j++)
-        for (int i = 0; i < ml; i++) {
-            int gj = (j / nb * npcol + mycol) * nb + j % nb;
-            double want = 0;
-            for (int k = 0; k < n; k++) want += a_of(i, k) * b_of(k, gj);
-            if (c[i + (size_t)j * lld] != want) bad = 1;
-        }
+    const int calls = argc > 1 ? atoi(argv[1]) : 1;
+    int bad = calls < 1;
+    for (int call = 0; call < calls; call++) {
+        pdgemm_("N", "N", &n, &n, &n, &alpha, a, &one, &one, desc, b, &one,
+                &one, desc, &beta, c, &one, &one, desc);
+        for (int j = 0; j < nl; j++)
+            for (int i = 0; i < ml; i++) {
+                int gj = (j / nb * npcol + mycol) * nb + j % nb;
+                double want = 0;
+                for (int k = 0; k < n; k++) want += a_of(i, k) * b_of(k, gj);
+                if (c[i + (size_t)j * lld] != want) bad = 1;
+            }
+    }
     int all;
     MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (me == 0) printf("envtst: %s\n", all ? "FAILED" : "PASSED");

@@ -7,15 +7,27 @@
 # Runs xenvtst (one PDGEMM on 2 ranks, envtst.c) under each value below.
 # A bad value must stop the program at once (status not 0, within the
 # timeout: no hang, no retry) with pumma's message naming the variable,
-# "pumma: VAR=value is not valid; expected ..."; a good one must let it
-# pass (status 0, "envtst: PASSED") within the timeout. PUMMA_SPEEDS
-# values more than 1000 times apart must run (slowed 1000 times, with
-# pumma's note saying so) and finish in seconds, not sleep for ever.
-# Then each variable set on rank 1 only (MPMD): a shared one must stop
-# both processes, each saying "pumma: VAR differs between processes
-# (rank 0: unset, rank 1: "value")"; a per-process one must pass.
+# "pumma: VAR=value is not valid; expected ...", said once (not once per
+# process); a good one must let it pass (status 0, "envtst: PASSED")
+# within the timeout. PUMMA_SPEEDS values more than 1000 times apart must
+# run (slowed 1000 times, with pumma's note saying so) and finish in
+# seconds, not sleep for ever. Then each variable set on rank 1 only
+# (MPMD): a shared one must stop both processes, with one line "pumma: VAR
+# differs between processes (rank 0: unset, rank 1: "value")"; a
+# per-process one must pass; a bad value on rank 1 only must still be
+# said, once.
+# Also:
+#   - names are taken without regard to case (PUMMA_ALGO=SDB runs sdb);
+#   - every PUMMA_* variable the sources read is in pumma_settings.c's
+#     table; a name that is not (PUMMA_STAT) is said once, with the
+#     closest known name, and the run goes on; the known names and the
+#     build tools' (PUMMA_CFLAGS, ...) are not;
+#   - a forced choice a call cannot take is noted once in PUMMA_STATS's
+#     report ("asked algo=tn, ran mdb2 (NN call)");
+#   - a decision file measured on another host (its keys line) is
+#     ignored, with a note.
 # One PASSED/FAILED line per value; `N passed, N failed` last; status 1
-# when any failed. Takes about 30 seconds.
+# when any failed. Takes about a minute.
 
 MPIEXEC=${1:-mpiexec --oversubscribe}
 NP=2
@@ -30,13 +42,15 @@ mkdir -p out
 pass=0 fail=0
 log=out/envtst.run
 
-# run VAR=value: status, output in $log, seconds in $secs
+# run VAR=value...: status, output in $log, seconds in $secs; CALLS (the
+# environment) PDGEMMs, 1 when unset
 run() {
     local t0=$(date +%s.%N)
-    env "$1" timeout $LIMIT $MPIEXEC -n $NP ./xenvtst > $log 2>&1
+    env "$@" timeout $LIMIT $MPIEXEC -n $NP ./xenvtst ${CALLS:-1} > $log 2>&1
     status=$?
     secs=$(echo "$(date +%s.%N) - $t0" | bc)
 }
+said() { grep -cF -- "$1" $log; }        # said TEXT: how many lines have it
 
 verdict() {       # verdict ok text
     if [ "$1" = 1 ]; then pass=$((pass + 1)); echo "PASSED $2"
@@ -46,13 +60,13 @@ verdict() {       # verdict ok text
 bad() {           # bad VAR=value: must stop, quickly, naming VAR
     local var=${1%%=*}
     run "$1"
-    local ok=1 why=""
+    local ok=1 why="" n=$(said "pumma: $1 is not valid; expected")
     if [ $status -eq 0 ]; then ok=0; why="ran to the end"
     elif [ $status -eq 124 ]; then ok=0; why="still running after ${LIMIT}s"
-    elif ! grep -qF "pumma: $1 is not valid; expected" $log; then
-        ok=0; why="no message 'pumma: $1 is not valid; expected ...'"
+    elif [ $n -ne 1 ]; then
+        ok=0; why="'pumma: $1 is not valid; expected ...' said $n times, not once"
     fi
-    verdict $ok "bad $1 must stop: status $status, ${secs}s $why"
+    verdict $ok "bad $1 must stop, said once: status $status, ${secs}s $why"
 }
 
 good() {          # good VAR=value [note]: must pass; note: pumma's note
@@ -81,8 +95,15 @@ for v in PUMMA_SEGMENT=abc PUMMA_SEGMENT=-5 PUMMA_SEGMENT=99999999999 \
          PUMMA_JITTER=2e6 PUMMA_MAX_WORKSPACE=abc PUMMA_MAX_WORKSPACE=-1 \
          PUMMA_MAX_WORKSPACE=1X PUMMA_MAX_WORKSPACE=nan \
          PUMMA_MAX_WORKSPACE=1e19 PUMMA_HET_LAYOUT=diagonal \
-         PUMMA_HET_LAYOUT=Columns; do
+         PUMMA_HET_LAYOUT=column PUMMA_TUNE=sometimes; do
     bad "$v"
+done
+# a name no table has: its own message, said once
+for v in PUMMA_ALGO=mbd2 PUMMA_BCAST=ring PUMMA_SHIFT=odd; do
+    run "$v"
+    n=$(said "pumma: $v is not known; choose one of:")
+    verdict "$([ $status -ne 0 ] && [ $status -ne 124 ] && [ $n = 1 ] && echo 1)" \
+        "bad $v must stop, said once: status $status, ${secs}s, said $n times"
 done
 
 note="speeds more than 1000 times apart; the slower ranks are slowed 1000 times"
@@ -104,26 +125,161 @@ good PUMMA_SPEED_BASE=2
 good PUMMA_SPEED_BASE=0.5 "ranks faster than the base run unslowed"
 good PUMMA_SPEED_BASE=1e300 "$note"
 
+# Names without regard to case: the values above in other cases must run,
+# silently, and run what they name
+for v in PUMMA_ALGO=SDB PUMMA_ALGO=Auto PUMMA_BCAST=Ring-Inc PUMMA_REDUCE=RING \
+         PUMMA_SHIFT=OddEven PUMMA_TOPOLOGY=Linear PUMMA_HET_LAYOUT=Columns \
+         PUMMA_HET_LAYOUT=Square-Corner PUMMA_HIER_SCHEDULE=ECEF-la \
+         PUMMA_CLUSTERS=Measure PUMMA_TUNE=OFF PUMMA_TUNE=Auto \
+         PUMMA_MODEL=Alpha=2e-5,GAMMA=1e-11; do
+    good "$v"
+done
+cased() {         # cased WANT VAR=value...: PUMMA_STATS's plan has WANT
+    run PUMMA_STATS=1 "${@:2}"
+    local ok=1 why=""
+    if [ $status -ne 0 ] || ! grep -q '^envtst: PASSED' $log; then ok=0; why="status $status"
+    elif ! grep -q "^pumma-stats: PDGEMM calls=1 .*$1" $log; then ok=0; why="the plan is not $1: $(grep '^pumma-stats: PDGEMM' $log)"
+    fi
+    verdict $ok "${*:2} runs $1: status $status $why"
+}
+cased "algo=sdb " PUMMA_ALGO=SDB
+cased "algo=sdb-row bcast=binomial " PUMMA_ALGO=Sdb-Row PUMMA_BCAST=BINOMIAL
+cased "shift=oddeven " PUMMA_ALGO=mdb2 PUMMA_SHIFT=OddEven
+# PUMMA_TUNE=OFF is off: no tune file written
+rm -f out/envtst-tuneoff
+run PUMMA_TUNE=OFF PUMMA_TUNE_FILE=out/envtst-tuneoff
+verdict "$([ $status = 0 ] && [ ! -e out/envtst-tuneoff ] && echo 1)" \
+    "PUMMA_TUNE=OFF writes no tune file: status $status"
+# PUMMA_DECISION_FILE=Off is off, not a file named so (here one that
+# would decide every broadcast)
+printf 'bcast 1 0 linear 0\n' > Off
+run PUMMA_DECISION_FILE=Off PUMMA_ALGO=sdb-row PUMMA_STATS=1
+verdict "$([ $status = 0 ] && ! grep -q 'source=file' $log && echo 1)" \
+    "PUMMA_DECISION_FILE=Off reads no file: status $status $(grep '^pumma-stats: decide' $log)"
+rm -f Off
+
+# Unknown names: each said once (rank 0, at the first call, whatever the
+# calls and processes), with the closest known name when one is close;
+# the run goes on
+CALLS=3
+typo() {          # typo VAR=value SUGGESTION ("": none)
+    local var=${1%%=*}
+    run "$1"
+    local want="pumma: $var is not a pumma variable; did you mean $2?"
+    [ -z "$2" ] && want="pumma: $var is not a pumma variable (README, \"Environment\")"
+    local ok=1 why="" n=$(said "$want") all=$(grep -c '^pumma:' $log)
+    if [ $status -ne 0 ] || ! grep -q '^envtst: PASSED' $log; then ok=0; why="status $status"
+    elif [ $n -ne 1 ] || [ $all -ne 1 ]; then ok=0; why="'$want' said $n times, pumma: lines $all"
+    fi
+    verdict $ok "unknown $1 is said once${2:+, suggesting $2}, the run goes on: status $status $why"
+}
+typo PUMMA_STAT=1 PUMMA_STATS
+typo PUMMA_ALGORITHM=mdb2 PUMMA_ALGO
+typo PUMMA_BCST=mpi PUMMA_BCAST
+typo PUMMA_TUNEFILE=x PUMMA_TUNE_FILE
+typo PUMMA_DECISION=off PUMMA_DECISION_FILE
+typo pumma_algo=sdb PUMMA_ALGO
+typo PUMMA_XYZZY=1 ""
+NP=3 typo PUMMA_SEGMENTS=0 PUMMA_SEGMENT
+# Every known name (empty: unset) and the names of the build tools that
+# are no settings: not a word
+known=$(grep -oE '\{"PUMMA_[A-Z0-9_]+", *[01]\}' ../SRC/core/pumma_settings.c |
+        grep -oE 'PUMMA_[A-Z0-9_]+')
+args=""
+for v in $known; do args="$args $v="; done
+run $args PUMMA_CFLAGS=-I/x PUMMA_LIBS=-lpumma PUMMA_LIBDIR=/x PUMMA_ROOT=/x \
+    PUMMA_DIR=/x pumma_DIR=/x PUMMA_FAKE_INFO=0 PUMMA_FAKE_PERTURB=
+verdict "$([ $status = 0 ] && grep -q '^envtst: PASSED' $log && ! grep -q '^pumma:' $log && echo 1)" \
+    "the $(echo $known | wc -w) known names and the build tools' are not reported: status $status $(grep '^pumma:' $log | head -1)"
+unset CALLS
+
+# Every PUMMA_ variable the sources read is in pumma_settings.c's table
+# (which the check above and the agreement of a grid's processes go by):
+# a variable read but not registered fails here. Names read through a
+# variable are allowed only in the readers that take them from the table
+# or from a literal.
+srcs=$(ls ../SRC/*/*.c)
+read_names=$(cat $srcs | tr '\n' ' ' |
+    grep -oE '(getenv|secure_getenv|pumma_env_[a-z]+|env_choice)\s*\(\s*"PUMMA_[A-Z0-9_]+"' |
+    grep -oE 'PUMMA_[A-Z0-9_]+' | sort -u)
+missing=$(for v in $read_names; do echo "$known" | grep -qx "$v" || echo $v; done)
+indirect=$(grep -nE '(getenv|secure_getenv|pumma_env_(get|int|double|list))\s*\(\s*[a-z_]' $srcs |
+    grep -vE '^\.\./SRC/core/(pumma_env|pumma_settings)\.c:|^\.\./SRC/core/pumma_gemm\.c:[0-9]+: *const char \*v = pumma_env_get\(var\);')
+verdict "$([ -z "$missing" ] && [ -z "$indirect" ] && [ $(echo $read_names | wc -w) -ge 20 ] && echo 1)" \
+    "the $(echo $read_names | wc -w) PUMMA_ variables the sources read are in the table${missing:+; not: $missing}${indirect:+; read through a variable: $indirect}"
+
+# Forced choices a call cannot take: noted once (3 calls) in PUMMA_STATS's
+# report; one it takes: no note
+CALLS=3
+noted() {         # noted 'LINE' VAR=value...: the report has LINE, once
+    run PUMMA_STATS=1 "${@:2}"
+    local ok=1 why="" n=$(grep -cxE "pumma-stats: $1" $log)
+    if [ $status -ne 0 ] || ! grep -q '^envtst: PASSED' $log; then ok=0; why="status $status"
+    elif [ $n -ne 1 ]; then ok=0; why="said $n times: $(grep 'asked' $log | head -2)"
+    fi
+    verdict $ok "${*:2}: noted once '$1': status $status $why"
+}
+noted 'asked algo=tn, ran [a-z0-9-]+ \(NN call\)' PUMMA_ALGO=tn
+noted 'asked algo=het, ran [a-z0-9-]+ \(block-cyclic call\)' PUMMA_ALGO=het
+noted 'asked bcast=binomial, ran - \(mdb2 on a 1x2 grid\)' PUMMA_ALGO=mdb2 PUMMA_BCAST=binomial
+noted 'asked reduce=ring, ran - \(mdb2 on a 1x2 grid\)' PUMMA_ALGO=mdb2 PUMMA_REDUCE=Ring
+noted 'asked segment=100, ran - \(bcast=ring-inc sends whole messages\)' PUMMA_ALGO=sdb-row PUMMA_BCAST=ring-inc PUMMA_SEGMENT=100
+noted 'asked topo=linear, ran - \(block-cyclic call\)' PUMMA_TOPOLOGY=linear
+NP=1 noted 'asked algo=sdb, ran local \(local product\)' PUMMA_ALGO=sdb
+run PUMMA_STATS=1 PUMMA_ALGO=mdb2 PUMMA_SHIFT=oddeven
+verdict "$([ $status = 0 ] && grep -q '^pumma-stats: PDGEMM' $log && ! grep -q 'asked' $log && echo 1)" \
+    "PUMMA_ALGO=mdb2 PUMMA_SHIFT=oddeven (taken): no note: status $status $(grep asked $log | head -1)"
+unset CALLS
+
+# The decision file keys where it was measured (the tune file's keys): one
+# from another host, MPI and BLAS is ignored, with a note (once, 3 calls);
+# one of this machine's is applied; one without keys (by hand, or by
+# pumma 0.5.0) is applied with a note. sdb-row on 1x2 broadcasts A.
+ddir=out/envtst-dec
+rm -rf $ddir; mkdir -p $ddir
+dec() { run PUMMA_TUNE_FILE=$ddir/tune PUMMA_DECISION_FILE=$ddir/decision PUMMA_ALGO=sdb-row PUMMA_STATS=1 "$@"; }
+CALLS=3 dec
+printf 'keys host=elsewhere blas=/opt/other/libblas.so pair=elsewhere,elsewhere mpi=Other_MPI_v9\nbcast 1 0 linear 0\n' > $ddir/decision
+CALLS=3 dec
+n=$(grep -cE "^pumma-stats: decision file $ddir/decision ignored: measured on host=elsewhere blas=/opt/other/libblas.so pair=elsewhere,elsewhere mpi=Other_MPI_v9, this is host=[^ ]+ blas=[^ ]+ pair=[^ ]+ mpi=[^ ]+\$" $log)
+verdict "$([ $status = 0 ] && [ $n = 1 ] && ! grep -q 'source=file' $log && echo 1)" \
+    "a decision file of another host, MPI and BLAS: ignored, noted once: status $status, noted $n times $(grep -E 'decision file|source=file' $log | head -2)"
+here=$(sed -n 's/^local \(host=[^ ]* blas=[^ ]*\) .*/\1/p' $ddir/tune)
+here="$here $(sed -n 's/^net \(pair=[^ ]* mpi=[^ ]*\) .*/\1/p' $ddir/tune)"
+printf 'keys %s\nbcast 1 0 linear 0\n' "$here" > $ddir/decision
+dec
+verdict "$([ $status = 0 ] && grep -q 'variant=linear segment=0 source=file' $log && ! grep -q 'decision file' $log && echo 1)" \
+    "a decision file of this machine ($here): applied, no note: status $status $(grep -E 'decision file' $log | head -1)"
+printf 'keys %s\nbcast 1 0 linear 0\n' "${here/mpi=/mpi=X}" > $ddir/decision
+dec
+verdict "$([ $status = 0 ] && grep -qE "decision file .* ignored: measured on mpi=X[^ ]+, this is mpi=[^ ]+\$" $log && ! grep -q 'source=file' $log && echo 1)" \
+    "... of another MPI only: ignored, the note names mpi alone: status $status $(grep -E 'decision file' $log | head -1)"
+printf 'bcast 1 0 linear 0\n' > $ddir/decision
+dec
+verdict "$([ $status = 0 ] && grep -q 'variant=linear segment=0 source=file' $log && grep -qx "pumma-stats: decision file $ddir/decision has no keys: applied as written" $log && echo 1)" \
+    "a decision file without keys: applied, with a note: status $status"
+
 # Settings on one process only (an MPMD job, a launcher that passes the
 # environment to some ranks): a variable the processes must share stops
-# every process at the grid's first call, each naming it and both values;
-# a per-process one (README, "Environment") lets the call pass.
-mpmd() {          # mpmd VAR=value: rank 0 without it, rank 1 with it
+# every process at the grid's first call, with one line naming it and
+# both values (the grid's first process says it: all know the same); a
+# per-process one (README, "Environment") lets the call pass.
+mpmd() {          # mpmd VAR=value [N]: N ranks without it (1), one with it
     local t0=$(date +%s.%N)
-    timeout $LIMIT $MPIEXEC -n 1 ./xenvtst : -n 1 env "$1" ./xenvtst > $log 2>&1
+    timeout $LIMIT $MPIEXEC -n ${2:-1} ./xenvtst : -n 1 env "$1" ./xenvtst > $log 2>&1
     status=$?
     secs=$(echo "$(date +%s.%N) - $t0" | bc)
 }
-differ() {        # differ VAR=value: must stop, every process naming VAR
-    local var=${1%%=*} val=${1#*=}
-    mpmd "$1"
-    local ok=1 why="" want="pumma: $var differs between processes (rank 0: unset, rank 1: \"$val\")"
-    local said=$(grep -cF "$want" $log)
+differ() {        # differ VAR=value [N]: must stop, one line naming VAR
+    local var=${1%%=*} val=${1#*=} r=${2:-1}
+    mpmd "$1" $r
+    local ok=1 why="" want="pumma: $var differs between processes (rank 0: unset, rank $r: \"$val\")"
+    local n=$(said "$want")
     if [ $status -eq 0 ]; then ok=0; why="ran to the end"
     elif [ $status -eq 124 ]; then ok=0; why="still running after ${LIMIT}s"
-    elif [ "$said" -ne $NP ]; then ok=0; why="'$want' said by $said of $NP processes"
+    elif [ "$n" -ne 1 ]; then ok=0; why="'$want' said $n times, not once"
     fi
-    verdict $ok "$1 on rank 1 only must stop: status $status, ${secs}s $why"
+    verdict $ok "$1 on rank $r only ($((r + 1)) ranks) must stop, said once: status $status, ${secs}s $why"
 }
 own() {           # own VAR=value: per process, must pass
     mpmd "$1"
@@ -143,9 +299,18 @@ for v in PUMMA_ALGO=mdb1 PUMMA_BCAST=ring-inc PUMMA_REDUCE=ring \
          PUMMA_DECISION_FILE=off; do
     differ "$v"
 done
+differ PUMMA_SHIFT=oddeven 2
 for v in PUMMA_PANEL=8 PUMMA_LATENCY=0.0001 PUMMA_SPEEDS=1,2 \
          PUMMA_SPEED_BASE=2 PUMMA_JITTER=50 PUMMA_CACHE=0; do
     own "$v"
+done
+# A bad value on one process only: only that process meets it, and it must
+# still say it (once) and stop every process
+for v in PUMMA_PANEL=abc PUMMA_SEGMENT=-1; do
+    mpmd "$v"
+    n=$(said "pumma: $v is not valid; expected")
+    verdict "$([ $status -ne 0 ] && [ $status -ne 124 ] && [ $n = 1 ] && echo 1)" \
+        "bad $v on rank 1 only must stop, said once: status $status, ${secs}s, said $n times"
 done
 
 rm -f $log

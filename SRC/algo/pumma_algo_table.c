@@ -23,10 +23,11 @@ const pumma_algo_t *pumma_algo_at(int i)
     return i >= 0 && i < (int)(sizeof algos / sizeof *algos) ? algos[i] : NULL;
 }
 
+/* By name, without regard to case (PUMMA_ALGO=SDB). */
 const pumma_algo_t *pumma_algo_find(const char *name)
 {
     const pumma_algo_t *a;
     for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++)
-        if (strcmp(a->name, name) == 0) return a;
+        if (pumma_name_eq(a->name, name)) return a;
     return NULL;
 }

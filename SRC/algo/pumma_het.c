@@ -44,7 +44,7 @@ static double last_comm = 0, last_total = 0;
 
 int pumma_het_schedule(const char *name)
 {
-    return strcmp(name, "het") == 0 || strcmp(name, "het-overlap") == 0;
+    return pumma_name_eq(name, "het") || pumma_name_eq(name, "het-overlap");
 }
 
 void pumma_het_times(double *comm, double *total)

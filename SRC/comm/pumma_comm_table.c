@@ -35,11 +35,13 @@ const pumma_coll_ops_t *pumma_comm_at(pumma_table_kind_t kind, int i)
     return i >= 0 && i < n ? t[i] : NULL;
 }
 
+/* By name, without regard to case (PUMMA_BCAST=Ring-Inc, and the decision
+ * file's variants). */
 const pumma_coll_ops_t *pumma_comm_find(pumma_table_kind_t kind,
                                         const char *name)
 {
     const pumma_coll_ops_t *v;
     for (int i = 0; (v = pumma_comm_at(kind, i)) != NULL; i++)
-        if (strcmp(v->name, name) == 0) return v;
+        if (pumma_name_eq(v->name, name)) return v;
     return NULL;
 }

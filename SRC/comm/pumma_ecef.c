@@ -25,7 +25,7 @@ const char *pumma_ecef_name(int kind)
 int pumma_ecef_kind(const char *name)
 {
     for (int k = PUMMA_ECEF; k <= PUMMA_ECEF_LAT; k++)
-        if (name && strcmp(name, names[k]) == 0) return k;
+        if (name && pumma_name_eq(name, names[k])) return k;
     return 0;
 }
 

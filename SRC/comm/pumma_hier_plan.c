@@ -42,8 +42,8 @@ int pumma_hier_schedule(void)
     if (forced >= 0) return forced;
     if (kind < 0) {
         const char *e = pumma_env_get("PUMMA_HIER_SCHEDULE");
-        kind = !e || strcmp(e, "auto") == 0 ? 0 : pumma_ecef_kind(e);
-        if (e && kind == 0 && strcmp(e, "auto") != 0)
+        kind = !e || pumma_name_eq(e, "auto") ? 0 : pumma_ecef_kind(e);
+        if (e && kind == 0 && !pumma_name_eq(e, "auto"))
             pumma_env_bad("PUMMA_HIER_SCHEDULE", e,
                           "ecef, ecef-la, ecef-lat or auto");
     }

@@ -18,11 +18,12 @@ const pumma_shift_ops_t *pumma_shift_at(int i)
                                                                  : NULL;
 }
 
+/* By name, without regard to case. */
 const pumma_shift_ops_t *pumma_shift_find(const char *name)
 {
     const pumma_shift_ops_t *v;
     for (int i = 0; (v = pumma_shift_at(i)) != NULL; i++)
-        if (strcmp(v->name, name) == 0) return v;
+        if (pumma_name_eq(v->name, name)) return v;
     return NULL;
 }
 

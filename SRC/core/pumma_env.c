@@ -11,12 +11,22 @@
  * An empty value counts as unset, as for the names (PUMMA_ALGO= ...), so
  * `env PUMMA_X= prog` is the way to clear one. The variables and their
  * ranges are listed in pumma_internal.h and README "Environment".
+ *
+ * Names (PUMMA_ALGO=SDB, PUMMA_TUNE=Off) are matched without regard to
+ * case (pumma_name_eq), wherever pumma reads one.
+ *
+ * A value that stops the program is said once, not once per process:
+ * every process reads the same environment, as a rule, at the same call
+ * (pumma_stop_all).
  */
+#define _POSIX_C_SOURCE 200809L    /* nanosleep */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pumma_internal.h"
 
@@ -31,22 +41,72 @@ const char *pumma_env_get(const char *var)
 }
 
 /*
- * pumma_env_bad: stops the program for a bad value: prints
- * "pumma: VAR=value is not valid; expected <expected>" on standard error
- * and ends every process (MPI_Abort on MPI_COMM_WORLD, code 2, as for an
- * unknown name; exit(2) when MPI is not running). var, val, expected:
- * local input.
+ * pumma_name_eq: 1 when names a and b (local input) are equal but for the
+ * case of ASCII letters (the C locale's, whatever the program's locale:
+ * no Turkish dotless i), else 0.
+ */
+int pumma_name_eq(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int x = (unsigned char)*a, y = (unsigned char)*b;
+        if (x >= 'A' && x <= 'Z') x += 'a' - 'A';
+        if (y >= 'A' && y <= 'Z') y += 'a' - 'A';
+        if (x != y) return 0;
+        if (!x) return 1;
+    }
+}
+
+/* Seconds a process other than MPI_COMM_WORLD's rank 0 waits before it
+ * says why it stops (pumma_stop_all). Rank 0 meets the same cause within
+ * milliseconds when it shares it (the same environment, the same call);
+ * its MPI_Abort reaches the others well within this, also on a loaded
+ * machine. */
+#define STOP_WAIT 5.0
+
+/*
+ * pumma_stop_all: stops the program for a cause every process may meet
+ * alike -- a bad environment value, a program linked without ScaLAPACK --
+ * with the message fmt (local input, printf's format, ending in a
+ * newline) said once, not once per process: MPI_COMM_WORLD's rank 0 says
+ * it and aborts (MPI_Abort on MPI_COMM_WORLD, code 2) at once; any other
+ * process first waits STOP_WAIT seconds, in which rank 0's abort ends it
+ * when rank 0 met the cause too. When it did not (its environment lacks
+ * the bad value: an MPMD job, a launcher that passes some ranks another
+ * environment), the waiting process says it itself and aborts: the cause
+ * is always said, by one process when all share it. Without MPI
+ * (before MPI_Init or after MPI_Finalize): said, and exit(2).
+ */
+void pumma_stop_all(const char *fmt, ...)
+{
+    int up = 0, down = 0, me = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    const int mpi = up && !down;
+    if (mpi) MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (mpi && me != 0) {
+        struct timespec t = {(time_t)STOP_WAIT, 0}, left;
+        while (nanosleep(&t, &left) && errno == EINTR) t = left;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fflush(stderr);
+    if (mpi) MPI_Abort(MPI_COMM_WORLD, 2);
+    exit(2);
+}
+
+/*
+ * pumma_env_bad: stops the program for a bad value: says
+ * "pumma: VAR=value is not valid; expected <expected>" on standard error,
+ * once (pumma_stop_all), and ends every process (MPI_Abort on
+ * MPI_COMM_WORLD, code 2, as for an unknown name; exit(2) when MPI is not
+ * running). var, val, expected: local input.
  */
 void pumma_env_bad(const char *var, const char *val, const char *expected)
 {
-    int up = 0, down = 0;
-    fprintf(stderr, "pumma: %s=%s is not valid; expected %s\n", var, val,
-            expected);
-    fflush(stderr);
-    MPI_Initialized(&up);
-    MPI_Finalized(&down);
-    if (up && !down) MPI_Abort(MPI_COMM_WORLD, 2);
-    exit(2);
+    pumma_stop_all("pumma: %s=%s is not valid; expected %s\n", var, val,
+                   expected);
 }
 
 /* A number must start at once: strtod and strtoll skip leading blanks,

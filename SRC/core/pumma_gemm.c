@@ -36,24 +36,40 @@ static const char *name_of(const code_name_t *t, int n, int code)
     return NULL;
 }
 
+/* The table's own spelling of name v, matched without regard to case
+ * (PUMMA_ALGO=SDB is sdb); NULL when v names none of it. */
+static const char *canonical(const code_name_t *t, int n, const char *v)
+{
+    for (int i = 0; i < n; i++)
+        if (pumma_name_eq(t[i].name, v)) return t[i].name;
+    return NULL;
+}
+#define CANONICAL(tab, v) canonical(tab, (int)(sizeof tab / sizeof *tab), v)
+
 /* Unknown names are an error, never a silent fallback: stop with the list
- * of valid names, taken from the one list of codes (pumma_codes.h). */
+ * of valid names, taken from the one list of codes (pumma_codes.h); said
+ * once, as every process reads the same environment (pumma_stop_all). */
 static void bad_name(const char *var, const char *val,
                      const code_name_t *tab, int n)
 {
-    fprintf(stderr, "pumma: %s=%s is not known; choose one of:", var, val);
-    for (int i = 0; i < n; i++) fprintf(stderr, " %s", tab[i].name);
-    fprintf(stderr, "\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
+    char names[512];
+    size_t at = 0;
+    names[0] = '\0';
+    for (int i = 0; i < n && at < sizeof names; i++)
+        at += (size_t)snprintf(names + at, sizeof names - at, " %s",
+                               tab[i].name);
+    pumma_stop_all("pumma: %s=%s is not known; choose one of:%s\n", var, val,
+                   names);
 }
 #define BAD_NAME(var, val, tab)                                             \
     bad_name(var, val, tab, (int)(sizeof tab / sizeof *tab))
 
-/* The value of an environment variable, NULL when unset, empty or "auto". */
+/* The value of an environment variable, NULL when unset, empty or "auto"
+ * (any case). */
 static const char *env_choice(const char *var)
 {
     const char *v = pumma_env_get(var);
-    return (!v || strcmp(v, "auto") == 0) ? NULL : v;
+    return (!v || pumma_name_eq(v, "auto")) ? NULL : v;
 }
 
 /* The environment's defaults, read once (see README, "Environment"). */
@@ -63,15 +79,21 @@ static const pumma_opts_t *env_opts(void)
     static pumma_opts_t o;
     static int done = 0;
     if (done) return &o;
+    /* names in the environment that pumma does not know: said once */
+    pumma_settings_scan();
     const char *v;
     if ((v = env_choice("PUMMA_ALGO")) != NULL) {
-        if (!pumma_algo_find(v) && !pumma_het_schedule(v))
+        /* kept in the table's spelling: the plan and the statistics
+         * name it so, and the het schedules are told apart by it */
+        const char *c = CANONICAL(algo_codes, v);
+        if (!c || (!pumma_algo_find(c) && !pumma_het_schedule(c)))
             BAD_NAME("PUMMA_ALGO", v, algo_codes);
-        o.algo = v;
+        o.algo = c;
     }
     if ((v = env_choice("PUMMA_TOPOLOGY")) != NULL) {
         for (size_t i = 0; i < sizeof topo_codes / sizeof *topo_codes; i++)
-            if (strcmp(v, topo_codes[i].name) == 0) o.topo = topo_codes[i].code;
+            if (pumma_name_eq(v, topo_codes[i].name))
+                o.topo = topo_codes[i].code;
         if (!o.topo) BAD_NAME("PUMMA_TOPOLOGY", v, topo_codes);
     }
     if ((v = env_choice("PUMMA_BCAST")) != NULL &&
@@ -153,6 +175,102 @@ static int apply_options(const pumma_options_t *u, pumma_opts_t *o)
     return 0;
 }
 
+/* ---------------------------------------------- forced choices not taken */
+
+/* A call's forced choices (the environment's and the call's own), kept
+ * before the plan fills in or replaces them: what PUMMA_STATS reports as
+ * "asked" when the call ran something else (README, "Statistics"). */
+typedef struct asked {
+    const char *algo;
+    const pumma_coll_ops_t *bcast, *reduce;
+    const pumma_shift_ops_t *shift;
+    int segment, topo;
+} asked_t;
+
+static asked_t asked_of(const pumma_opts_t *o)
+{
+    const asked_t a = {o->algo, o->bcast, o->reduce, o->shift, o->segment,
+                       o->topo};
+    return a;
+}
+
+static void forced(const char *kind, const char *asked, const char *ran,
+                   const char *why)
+{
+    pumma_stats_forced(kind, asked, ran, why);
+}
+
+/* The variants and segment asked for a call that runs none of them (a
+ * local product, a heterogeneous schedule), with why; the topology too
+ * unless `topo_used`. */
+static void none_taken(const asked_t *a, int topo_used, const char *why)
+{
+    char seg[24];
+    if (a->bcast) forced("bcast", a->bcast->name, "-", why);
+    if (a->reduce) forced("reduce", a->reduce->name, "-", why);
+    if (a->shift) forced("shift", a->shift->name, "-", why);
+    if (a->segment > 0) {
+        snprintf(seg, sizeof seg, "%d", a->segment);
+        forced("segment", seg, "-", why);
+    }
+    if (a->topo && !topo_used)
+        forced("topo", NAME_OF(topo_codes, a->topo), "-", why);
+}
+
+/* Whether variant v may cut its messages by the segment asked: the
+ * pseudo-variants decide per message (auto) or per cluster (hier). */
+static int may_cut(const pumma_coll_ops_t *v)
+{
+    return v->seg_default >= 0 || !strcmp(v->name, "auto") ||
+           !strcmp(v->name, "hier");
+}
+
+/* What the plan of a block-cyclic call (algorithm a, variants in o) did
+ * with the forced choices of `asked`. */
+static void plan_taken(const pumma_problem_t *p, const asked_t *asked,
+                       const pumma_opts_t *o, const pumma_algo_t *a)
+{
+    char why[96], seg[24];
+    const int ub = o->uses & PUMMA_USES_BCAST;
+    const int ur = o->uses & PUMMA_USES_REDUCE;
+    const int us = o->uses & PUMMA_USES_SHIFT;
+    /* a kind the algorithm does not use on this grid */
+    snprintf(why, sizeof why, "%s on a %dx%d grid", a->name, p->g->nprow,
+             p->g->npcol);
+    static const char *const limit = "workspace limit";
+    if (asked->algo && strcmp(asked->algo, a->name)) {
+        const pumma_algo_t *f = pumma_algo_find(asked->algo);
+        char call[16];
+        snprintf(call, sizeof call, "%c%c call", p->transa, p->transb);
+        forced("algo", asked->algo, a->name,
+               !f ? "block-cyclic call"
+               : !f->handles(p->transa, p->transb) ? call : limit);
+    }
+    if (asked->bcast && (!ub || o->bcast != asked->bcast))
+        forced("bcast", asked->bcast->name, ub ? o->bcast->name : "-",
+               ub ? limit : why);
+    if (asked->reduce && (!ur || o->reduce != asked->reduce))
+        forced("reduce", asked->reduce->name, ur ? o->reduce->name : "-",
+               ur ? limit : why);
+    if (asked->shift && (!us || o->shift != asked->shift))
+        forced("shift", asked->shift->name, us ? o->shift->name : "-",
+               us ? limit : why);
+    if (asked->segment > 0 && !(ub && may_cut(o->bcast)) &&
+        !(ur && may_cut(o->reduce))) {
+        snprintf(seg, sizeof seg, "%d", asked->segment);
+        if (ub || ur) {
+            snprintf(why, sizeof why, "%s%s%s%s sends whole messages",
+                     ub ? "bcast=" : "", ub ? o->bcast->name : "",
+                     ub && ur ? " and reduce=" : ur ? "reduce=" : "",
+                     ur ? o->reduce->name : "");
+        }
+        forced("segment", seg, "-", why);
+    }
+    if (asked->topo)
+        forced("topo", NAME_OF(topo_codes, asked->topo), "-",
+               "block-cyclic call");
+}
+
 /* ------------------------------------------------------------- driver */
 
 /* What the last call on this process ran (pumma_last_plan, pumma.h). */
@@ -225,8 +343,12 @@ static int product_is_local(const pumma_problem_t *p)
 /* The whole product on each process that holds sub(C): one multiply on
  * the caller's arrays, no temporary, no message (the BLAS applies beta,
  * and never reads C when beta = 0). */
-static void local_call(const pumma_problem_t *p)
+static void local_call(const pumma_problem_t *p, const asked_t *asked)
 {
+    if (pumma_stats_on()) {
+        if (asked->algo) forced("algo", asked->algo, "local", "local product");
+        none_taken(asked, 0, "local product");
+    }
     const pumma_type_t *t = p->t;
     const pumma_grid_t *g = p->g;
     snprintf(last_plan, sizeof last_plan,
@@ -279,6 +401,12 @@ static void het_call(const pumma_type_t *t, int ctxt, const char *transa,
                    jb - 1, notb ? k : n, notb ? n : k, b, &B);
     const char *name = o->algo && pumma_het_schedule(o->algo)
                            ? o->algo : "het-overlap";
+    if (pumma_stats_on()) {
+        const asked_t asked = asked_of(o);
+        if (o->algo && strcmp(o->algo, name))
+            forced("algo", o->algo, name, "heterogeneous call");
+        none_taken(&asked, 1, "heterogeneous call");
+    }
     const int topo = o->topo ? o->topo : PUMMA_TOPO_FULL;
     const int overlap = strcmp(name, "het") != 0;
     p.opts = o;
@@ -363,6 +491,7 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
     }
     /* A heterogeneous schedule asked for a block-cyclic call: pumma's own
      * choice, as for any algorithm that cannot compute the call. */
+    const asked_t asked = asked_of(&opts);
     if (opts.algo && pumma_het_schedule(opts.algo)) opts.algo = NULL;
 
     /* Quick returns, exactly as ScaLAPACK. */
@@ -391,7 +520,7 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
     }
     have.opts = &opts;
     if (product_is_local(&have)) {
-        local_call(&have);
+        local_call(&have, &asked);
         return;
     }
     const pumma_grid_t *g = have.g = enter(t, ctxt);
@@ -425,6 +554,7 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
              limited[opts.limited]);
     pumma_stats_begin(t->rout, algo->name, bn, rn, sn);
     pumma_stats_limited(opts.limited != PUMMA_LIMIT_NONE);
+    if (pumma_stats_on()) plan_taken(&have, &asked, &opts, algo);
     pumma_problem_t run;
     algo->align(&have, &run);
     last_workspace = pumma_plan_workspace(&have, algo, &run);

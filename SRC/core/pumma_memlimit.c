@@ -11,8 +11,8 @@
  *   - at the first planned call, one small multiply through the BLAS,
  *     before pumma holds any temporary, so the BLAS takes its buffer while
  *     there is room (a no-op when the program has multiplied before);
- *     under a limit that leaves no room for it, every process stops with
- *     a message instead;
+ *     under a limit that leaves no room for it, every process stops, one
+ *     saying why;
  *   - on a grid where any process has a limit, calls measure what the
  *     limit leaves every process (its own use read from /proc), take the
  *     least over the grid (one MPI_Allreduce), and the planner keeps to
@@ -206,25 +206,31 @@ static int warm = 0;
 
 void pumma_memlimit_blas_ran(void) { warm = 1; }
 
-/* Every process of g stops with the line of pumma_memlimit_stop's form;
- * what: the need, said after the routine's name; the limit is process
- * `rank`'s (in g->all), whose kind, limit and room are v[0..2] there. */
+/* Every process of g stops, the grid's first saying the line of
+ * pumma_memlimit_stop's form -- once: all know the same (collective), and
+ * one line per process would say nothing more; what: the need, said
+ * after the routine's name; the limit is process `rank`'s (in g->all),
+ * whose kind, limit and room are v[0..2] there. */
 static void stop(const pumma_grid_t *g, const char *rout, const char *what,
                  int rank, double *v)
 {
-    int world;
+    int world, me;
     MPI_Comm_rank(MPI_COMM_WORLD, &world);
+    MPI_Comm_rank(g->all, &me);
     v[3] = world;
     MPI_Bcast(v, 4, MPI_DOUBLE, rank, g->all);
     const int kind = (int)v[0];
-    fprintf(stderr,
-            "pumma: %s: %s; %s of rank %.0f (%.1f MiB) leaves %.1f MiB: "
-            "raise the limit (PUMMA_MAX_WORKSPACE cannot lower the need; "
-            "README, \"Memory\")\n",
-            rout, what,
-            kind > 0 && kind <= 3 ? kind_name[kind] : "the memory limit", v[3],
-            v[1] / 1048576, v[2] / 1048576);
-    fflush(stderr);
+    if (me == 0) {
+        fprintf(stderr,
+                "pumma: %s: %s; %s of rank %.0f (%.1f MiB) leaves %.1f MiB: "
+                "raise the limit (PUMMA_MAX_WORKSPACE cannot lower the need; "
+                "README, \"Memory\")\n",
+                rout, what,
+                kind > 0 && kind <= 3 ? kind_name[kind] : "the memory limit",
+                v[3], v[1] / 1048576, v[2] / 1048576);
+        fflush(stderr);
+    }
+    /* said before any process is stopped */
     MPI_Barrier(g->all);
     MPI_Abort(g->all, 1);
 }

@@ -511,7 +511,8 @@ double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
     have.a = pumma_view_of(t, &g, NULL, da, 0, 0, ar, ac);
     have.b = pumma_view_of(t, &g, NULL, db, 0, 0, br, bc);
     have.c = pumma_view_of(t, &g, NULL, dc, 0, 0, m, n);
-    const char *algo = o.algo && strcmp(o.algo, "auto") ? o.algo : NULL;
+    const char *algo =
+        o.algo && !pumma_name_eq(o.algo, "auto") ? o.algo : NULL;
     const pumma_algo_t *forced = algo ? pumma_algo_find(algo) : NULL;
     if (algo && (!forced || !forced->handles(ta, tb))) return -1;
     const pumma_opts_t f = o;

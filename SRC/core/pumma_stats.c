@@ -4,7 +4,10 @@
  * Per (routine, algorithm, variants) this process counts calls, wall time,
  * time in the local multiply, time blocked on communication (waits, the
  * redistributions) and bytes it sent. MPI_COMM_WORLD rank 0 prints its
- * records when the program exits, one line each, beginning `pumma-stats:`.
+ * records when the program exits, one line each, beginning `pumma-stats:`;
+ * then its notes, each once: a forced choice a call could not take
+ * ("asked bcast=binomial, ran - (mdb2 on a 1x2 grid)"), a decision file
+ * measured elsewhere and ignored.
  * Off (the default), every hook is one test of a flag.
  *
  * Memory: every temporary buffer pumma allocates goes through pumma_malloc,
@@ -47,6 +50,13 @@ typedef struct drec {
 enum { MAXDREC = 64 };
 static drec_t drecs[MAXDREC];
 static int ndrec = 0;
+
+/* Notes: lines of their own, each said once -- forced choices a call
+ * could not take (kind, asked and ran make one: `key` is that much of
+ * the text), the decision file ignored, ... */
+enum { MAXNOTE = 32, NOTELEN = 2048 };
+static struct { char text[NOTELEN]; size_t key; } notes[MAXNOTE];
+static int nnote = 0;
 
 static size_t mem_now = 0, mem_peak = 0, cached = 0;
 static pumma_model_t model;          /* the last model measured or set */
@@ -105,6 +115,8 @@ static void report_all(void)
                r->layout[0] ? " layout=" : "", r->layout, r->total, r->gemm,
                r->comm, r->bytes, mem_peak, cached, r->limited);
     }
+    for (int i = 0; i < nnote; i++)
+        printf("pumma-stats: %s\n", notes[i].text);
     for (int i = 0; i < ndrec; i++) {
         const drec_t *d = &drecs[i];
         static const char *const src[] = {"file", "model", "default"};
@@ -189,6 +201,42 @@ void pumma_stats_decide(const char *op, int np, double bytes,
     d->messages++;
     if (bytes < d->lo) d->lo = bytes;
     if (bytes > d->hi) d->hi = bytes;
+}
+
+/* Registers the report at exit, on MPI_COMM_WORLD's rank 0 only. */
+static void report_at_exit(void)
+{
+    if (world_rank < 0) {
+        MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+        atexit(report);
+    }
+}
+
+/* A note of text (its first `key` bytes tell it apart), once. */
+static void note(const char *text, size_t key)
+{
+    if (!pumma_stats_on()) return;
+    report_at_exit();
+    for (int i = 0; i < nnote; i++)
+        if (notes[i].key == key && !strncmp(notes[i].text, text, key)) return;
+    if (nnote == MAXNOTE) return;
+    snprintf(notes[nnote].text, NOTELEN, "%s", text);
+    notes[nnote].key = key < NOTELEN ? key : NOTELEN - 1;
+    nnote++;
+}
+
+void pumma_stats_note(const char *text) { note(text, strlen(text)); }
+
+void pumma_stats_forced(const char *kind, const char *asked, const char *ran,
+                        const char *why)
+{
+    if (!pumma_stats_on()) return;
+    char t[NOTELEN];
+    const int key = snprintf(t, sizeof t, "asked %s=%s, ran %s", kind, asked,
+                             ran);
+    if (key < 0 || key >= NOTELEN) return;   /* names: never so long */
+    snprintf(t + key, sizeof t - (size_t)key, " (%s)", why);
+    note(t, (size_t)key);
 }
 
 void pumma_stats_limited(int changed)

@@ -49,12 +49,10 @@ pumma_pgemm_fn *pumma_entry(const pumma_type_t *t)
                 : t->letter == 'C' ? 2 : 3;
     if (!next[i]) {
         void *f = dlsym(RTLD_NEXT, name[i]);
-        if (!f) {
-            fprintf(stderr, "pumma: pumma_use(0): no other %s in this "
-                            "program to pass calls to (link ScaLAPACK)\n",
-                    name[i]);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
+        if (!f)           /* every process's program: said once */
+            pumma_stop_all("pumma: pumma_use(0): no other %s in this "
+                           "program to pass calls to (link ScaLAPACK)\n",
+                           name[i]);
         *(void **)&next[i] = f;
     }
     return next[i];

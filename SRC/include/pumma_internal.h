@@ -13,6 +13,7 @@
 #define PUMMA_INTERNAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <mpi.h>
 
@@ -563,8 +564,23 @@ const char *pumma_settings_default(int i);
  * build did not say. */
 const char *pumma_build_info(const char *key);
 /* The shared variables compared across a grid's communicator at its
- * first call: a difference stops every process with a message naming it. */
+ * first call: a difference stops every process with a message naming it
+ * (said once, by the grid's first process). */
 int pumma_settings_agree(MPI_Comm comm);
+/* Stops every process for a cause all may meet alike (a bad value), the
+ * message said once, not once per process (pumma_env.c). */
+void pumma_stop_all(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+/* Names of choices (PUMMA_ALGO=SDB, PUMMA_TUNE=Off) are compared without
+ * regard to case (pumma_env.c). */
+int pumma_name_eq(const char *a, const char *b);
+/* At the first call, once per program: MPI_COMM_WORLD's rank 0 names on
+ * standard error each PUMMA_* variable of its environment that is not in
+ * the table, with the closest known name when one is close; the run goes
+ * on (pumma_settings.c). */
+void pumma_settings_scan(void);
+/* Those names, one line each on out after lead (pumma-info lists them). */
+void pumma_settings_unknown(FILE *out, const char *lead);
 /* The readers env_opts calls at the first P?GEMM, so a bad value stops
  * the program there whichever paths its calls take. */
 double pumma_remap_latency(void);                   /* PUMMA_LATENCY */
@@ -589,7 +605,8 @@ size_t pumma_mem_cached(void);      /* bytes of kept blocks (PUMMA_CACHE) */
  * the process of most, are more than a quarter of the room last measured,
  * and every 64th call: in between, that measure). *why: the process of
  * the least room (rank in g->all) and, on that process, its limit. pumma_memlimit_stop: every process stops
- * with a message naming that limit (collective).
+ * with a message naming that limit, said once by the grid's first
+ * process (collective).
  */
 enum { PUMMA_MEMLIMIT_NONE, PUMMA_MEMLIMIT_AS, PUMMA_MEMLIMIT_DATA,
        PUMMA_MEMLIMIT_CGROUP };
@@ -625,6 +642,15 @@ void pumma_stats_decide(const char *op, int np, double bytes,
                         const char *variant, double seg, int source,
                         int model);
 void pumma_stats_model(const pumma_model_t *mo);   /* printed with the rest */
+/* A forced choice (PUMMA_ALGO, _BCAST, _REDUCE, _SHIFT, _SEGMENT,
+ * _TOPOLOGY or a per-call option) that a call could not take: kind
+ * "algo", asked its name, ran what ran instead ("-": nothing of the
+ * kind), why in a few words; reported once per kind, asked and ran as
+ * "pumma-stats: asked KIND=ASKED, ran RAN (WHY)". pumma_stats_note: any
+ * other line for the report ("pumma-stats: TEXT"), once per text. */
+void pumma_stats_forced(const char *kind, const char *asked, const char *ran,
+                        const char *why);
+void pumma_stats_note(const char *text);
 double pumma_stats_clock(void);
 void pumma_stats_gemm(double since);
 void pumma_stats_comm(double since);

@@ -36,6 +36,14 @@ typedef struct pumma_tune_keys {
 /* Collective over g->all (its processes 0 and 1 talk); the keys are made
  * on process 0 only, which alone reads and writes the file. */
 void pumma_tune_keys(const pumma_grid_t *g, pumma_tune_keys_t *k);
+/* The keys of a grid whose processes 0 and 1 both run on this process's
+ * host (what `make tune` on this host measures), made without a message:
+ * for a tool that runs on one process (pumma-info). Needs MPI_Init. */
+void pumma_tune_keys_here(pumma_tune_keys_t *k);
+/* The keys pumma_tune_keys last made on this process (its grid's process
+ * 0), NULL when it made none: what the tuner's decision file is written
+ * under (pumma_decide_write). */
+const pumma_tune_keys_t *pumma_tune_keys_last(void);
 /* The file's values for k into v; bit i set for each value found. */
 unsigned pumma_tune_read(const pumma_tune_keys_t *k, double *v);
 /* Puts v's values into the file under k: the local ones when every one of

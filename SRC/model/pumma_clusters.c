@@ -336,7 +336,7 @@ static int env_clusters(double **v, int *n)
     const char *e = pumma_env_get("PUMMA_CLUSTERS");
     *v = NULL;
     if (!e) return 0;
-    if (strcmp(e, "measure") == 0) return 1;
+    if (pumma_name_eq(e, "measure")) return 1;
     MPI_Comm_size(MPI_COMM_WORLD, n);
     char expect[160];
     snprintf(expect, sizeof expect,

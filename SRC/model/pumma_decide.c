@@ -11,18 +11,24 @@
  *                                           the next BYTES listed
  *   model  NP  MODEL                      the model for communicators of
  *                                           NP processes up to the next NP
+ *   keys host=H blas=B pair=H0,H1 mpi=M [btl=L]
+ *                                         where it was measured (the
+ *                                           tune file's keys): applied
+ *                                           only there (file_status)
  *
  * VARIANT is a name of the operation's table (README, Variants), not auto,
  * or `model`: the models (else the defaults) decide there -- the tuner
  * writes it beyond the communicator sizes it measured; SEGMENT the bytes
  * per piece, 0 for the variant's default (a variant that never cuts its
  * message, and `model`, take 0 only); MODEL hockney, logp, loggp or
- * plogp. NP and BYTES are integers from 1 and 0. A line that is none of
- * these is ignored with a warning naming it, as is a rule that repeats an
- * earlier one's operation, NP and BYTES, and a last line without an end
- * of line (cut short). Process 0 reads the file whole (only a regular
- * file, refused above PUMMA_FILE_MAX, never cut: pumma_file.c) and
- * broadcasts it; the tuner writes it through a temporary renamed over it.
+ * plogp. NP and BYTES are integers from 1 and 0. Names (operations,
+ * variants, models, `keys`) are read without regard to case. A line that
+ * is none of these is ignored with a warning naming it, as is a rule that
+ * repeats an earlier one's operation, NP and BYTES, a second keys line,
+ * and a last line without an end of line (cut short). Process 0 reads the
+ * file whole (only a regular file, refused above PUMMA_FILE_MAX, never
+ * cut: pumma_file.c) and broadcasts it; the tuner writes it through a
+ * temporary renamed over it.
  */
 #include <limits.h>
 #include <math.h>
@@ -44,8 +50,8 @@ const char *pumma_decide_source_name(int src)
 
 static int op_of(const char *s, pumma_table_kind_t *op)
 {
-    if (!strcmp(s, "bcast")) *op = PUMMA_BCAST_TABLE;
-    else if (!strcmp(s, "reduce")) *op = PUMMA_REDUCE_TABLE;
+    if (pumma_name_eq(s, "bcast")) *op = PUMMA_BCAST_TABLE;
+    else if (pumma_name_eq(s, "reduce")) *op = PUMMA_REDUCE_TABLE;
     else return -1;
     return 0;
 }
@@ -74,7 +80,7 @@ static int parse_line(pumma_decider_t *d, char *s, int *cap)
     if (n == 0) return 0;
     long long np;
     if (n < 2 || pumma_env_parse_int(tok[1], 1, INT_MAX, &np)) return -1;
-    if (!strcmp(tok[0], "model")) {            /* model NP [BYTES] MODEL */
+    if (pumma_name_eq(tok[0], "model")) {      /* model NP [BYTES] MODEL */
         int kind;
         long long from = 0;
         if ((n != 3 && n != 4) || (kind = pumma_nm_find(tok[n - 1])) < 0 ||
@@ -101,10 +107,11 @@ static int parse_line(pumma_decider_t *d, char *s, int *cap)
     if (n != 5 || op_of(tok[0], &r.op) ||
         pumma_env_parse_int(tok[2], 0, (long long)1 << 53, &bytes) ||
         pumma_env_parse_int(tok[4], 0, INT_MAX, &seg) ||
-        (strcmp(tok[3], "model") && !(r.v = pumma_comm_find(r.op, tok[3]))) ||
-        (seg > 0 && (!strcmp(tok[3], "model") || r.v->seg_default < 0)))
+        (!pumma_name_eq(tok[3], "model") &&
+         !(r.v = pumma_comm_find(r.op, tok[3]))) ||
+        (seg > 0 && (pumma_name_eq(tok[3], "model") || r.v->seg_default < 0)))
         return -1;
-    if (!strcmp(tok[3], "model")) r.v = NULL;
+    if (pumma_name_eq(tok[3], "model")) r.v = NULL;
     r.np = (int)np;
     r.bytes = (double)bytes;
     r.seg = (double)seg;
@@ -121,15 +128,29 @@ static int parse_line(pumma_decider_t *d, char *s, int *cap)
     return 0;
 }
 
+/* The text past "keys" when line (comment stripped) is the keys line,
+ * else NULL. */
+static const char *keys_of(const char *line)
+{
+    const char *s = line + strspn(line, " \t\r");
+    if (strspn(s, "keysKEYS") != 4 || (s[4] && !strchr(" \t\r", s[4])))
+        return NULL;
+    char kw[5];
+    memcpy(kw, s, 4);
+    kw[4] = '\0';
+    return pumma_name_eq(kw, "keys") ? s + 4 + strspn(s + 4, " \t\r") : NULL;
+}
+
 int pumma_decide_parse(pumma_decider_t *d, const char *text, const char *warn)
 {
     int cap = 0, bad = 0, lno = 0;
     d->nrules = 0;
     d->rules = NULL;
     d->nmodels = 0;
+    d->keys[0] = '\0';
     for (const char *p = text; *p;) {
         size_t len = strcspn(p, "\n");
-        char line[512];
+        char line[PUMMA_DECIDE_KEYS + 64];     /* a keys line fits */
         lno++;
         int rc = -1;
         /* a last line without an end of line was cut short (a full
@@ -139,7 +160,15 @@ int pumma_decide_parse(pumma_decider_t *d, const char *text, const char *warn)
             memcpy(line, p, len);
             line[len] = '\0';
             line[strcspn(line, "#")] = '\0';
-            rc = parse_line(d, line, &cap);
+            const char *k = keys_of(line);
+            if (k) {            /* the first keys line, its blanks trimmed */
+                size_t n = strlen(k);
+                while (n && strchr(" \t\r", k[n - 1])) n--;
+                rc = d->keys[0] || !n ? -1 : 0;
+                if (!rc) snprintf(d->keys, sizeof d->keys, "%.*s", (int)n, k);
+            } else {
+                rc = parse_line(d, line, &cap);
+            }
         }
         if (rc == -2) return -1;
         const char *s = p + strspn(p, " \t");
@@ -297,7 +326,7 @@ int pumma_decide_path(char *buf, size_t len)
 {
     const char *e = pumma_env_get("PUMMA_DECISION_FILE");
     if (e) {
-        if (!strcmp(e, "off")) return 0;
+        if (pumma_name_eq(e, "off")) return 0;
         return snprintf(buf, len, "%s", e) < (int)len;
     }
     char tune[4096];
@@ -306,6 +335,11 @@ int pumma_decide_path(char *buf, size_t len)
     if (!slash) return snprintf(buf, len, "decision") < (int)len;
     slash[1] = '\0';
     return snprintf(buf, len, "%sdecision", tune) < (int)len;
+}
+
+void pumma_decide_set_keys(pumma_decider_t *d, const pumma_tune_keys_t *k)
+{
+    snprintf(d->keys, sizeof d->keys, "%s %s", k->local, k->netkey);
 }
 
 int pumma_decide_write(const char *path, const pumma_decider_t *d,
@@ -323,6 +357,12 @@ int pumma_decide_write(const char *path, const pumma_decider_t *d,
             p += n + (p[n] == '\n');
         }
     }
+    /* where it was measured: applied there only */
+    const pumma_tune_keys_t *last = pumma_tune_keys_last();
+    if (d->keys[0] || last)
+        fprintf(f, "# measured on (applied only where these are the grid's "
+                   "own):\nkeys %s%s%s\n", d->keys[0] ? d->keys : last->local,
+                d->keys[0] ? "" : " ", d->keys[0] ? "" : last->netkey);
     fprintf(f, "# model NP BYTES MODEL\n");
     for (int i = 0; i < d->nmodels; i++)
         fprintf(f, "model %d %.0f %s\n", d->models[i].np, d->models[i].bytes,
@@ -345,6 +385,147 @@ static char *read_text(const char *path)
     return pumma_file_read(path, &text, &len) ? NULL : text;
 }
 
+/* ------------------------------------------------- where it was measured */
+
+/* The fields "name=value" of a keys text, at most MAXKEYS: 0, or -1 when
+ * one has no '=' or no name, or there are more (a keys line not valid). */
+enum { MAXKEYS = 16 };
+typedef struct field { const char *name, *value; int nlen, vlen; } field_t;
+static int split_keys(const char *s, field_t *k, int *n)
+{
+    *n = 0;
+    for (s += strspn(s, " \t\r"); *s; s += strspn(s, " \t\r")) {
+        const int len = (int)strcspn(s, " \t\r");
+        const char *eq = memchr(s, '=', (size_t)len);
+        if (!eq || eq == s || *n == MAXKEYS) return -1;
+        k[*n] = (field_t){s, eq + 1, (int)(eq - s), (int)(s + len - eq - 1)};
+        (*n)++;
+        s += len;
+    }
+    return 0;
+}
+
+/* The value of key `name` among k[0..n-1], NULL when absent. */
+static const field_t *key_find(const field_t *k, int n, const char *name,
+                               int len)
+{
+    for (int i = 0; i < n; i++)
+        if (k[i].nlen == len && !strncmp(k[i].name, name, (size_t)len))
+            return &k[i];
+    return NULL;
+}
+
+/* Appends " name=value" (value "-" when absent) to buf at *at. */
+static void put_key(char *buf, size_t n, size_t *at, const char *name,
+                    int nlen, const field_t *v)
+{
+    if (*at >= n) return;
+    int w = v ? snprintf(buf + *at, n - *at, " %.*s=%.*s", nlen, name,
+                         v->vlen, v->value)
+              : snprintf(buf + *at, n - *at, " %.*s=-", nlen, name);
+    *at += w > 0 ? (size_t)w : 0;
+}
+
+/* The verdict on a decision file's text (pumma_decide_file_status) from
+ * its keys line; why: the note, naming path. */
+static int text_status(const char *text, const char *path,
+                       const pumma_tune_keys_t *here, char *why, size_t n)
+{
+    char dummy[1];
+    if (!why || !n) {
+        why = dummy;
+        n = sizeof dummy;
+    }
+    why[0] = '\0';
+    /* the first keys line (the parser's: a later one is ignored) */
+    const char *keys = NULL;
+    size_t klen = 0;
+    for (const char *p = text; *p && !keys;) {
+        const size_t len = strcspn(p, "\n");
+        if (!p[len]) break;                 /* cut short: never read */
+        char line[PUMMA_DECIDE_KEYS + 64];
+        if (len < sizeof line) {
+            memcpy(line, p, len);
+            line[len] = '\0';
+            line[strcspn(line, "#")] = '\0';
+            const char *k = keys_of(line);
+            if (k) {
+                keys = p + (k - line);
+                klen = strlen(k);
+            }
+        }
+        p += len + 1;
+    }
+    if (!keys) {
+        snprintf(why, n, "decision file %s has no keys: applied as written",
+                 path);
+        return PUMMA_DECIDE_FILE_NOKEYS;
+    }
+    char mine[PUMMA_DECIDE_KEYS], theirs[PUMMA_DECIDE_KEYS];
+    snprintf(theirs, sizeof theirs, "%.*s", (int)klen, keys);
+    snprintf(mine, sizeof mine, "%s %s", here->local, here->netkey);
+    field_t a[MAXKEYS], b[MAXKEYS];
+    int na, nb;
+    if (split_keys(theirs, a, &na) || split_keys(mine, b, &nb) || !na) {
+        snprintf(why, n, "decision file %s ignored: its keys line is not "
+                         "valid", path);
+        return PUMMA_DECIDE_FILE_OTHER;
+    }
+    /* every key of either side that differs, the file's order first */
+    char was[PUMMA_DECIDE_KEYS], is[PUMMA_DECIDE_KEYS];
+    size_t at_was = 0, at_is = 0;
+    was[0] = is[0] = '\0';
+    for (int side = 0; side < 2; side++) {
+        const field_t *k = side ? b : a;
+        for (int i = 0; i < (side ? nb : na); i++) {
+            if (side && key_find(a, na, k[i].name, k[i].nlen)) continue;
+            const field_t *x = key_find(a, na, k[i].name, k[i].nlen),
+                         *y = key_find(b, nb, k[i].name, k[i].nlen);
+            if (x && y && x->vlen == y->vlen &&
+                !strncmp(x->value, y->value, (size_t)x->vlen))
+                continue;
+            put_key(was, sizeof was, &at_was, k[i].name, k[i].nlen, x);
+            put_key(is, sizeof is, &at_is, k[i].name, k[i].nlen, y);
+        }
+    }
+    if (!was[0]) {
+        snprintf(why, n, "decision file %s measured here", path);
+        return PUMMA_DECIDE_FILE_MATCH;
+    }
+    snprintf(why, n, "decision file %s ignored: measured on%s, this is%s",
+             path, was, is);
+    return PUMMA_DECIDE_FILE_OTHER;
+}
+
+int pumma_decide_file_status(const pumma_tune_keys_t *k, const char *path,
+                             char *why, size_t n)
+{
+    char buf[4096];
+    if (why && n) why[0] = '\0';
+    if (!path) {
+        if (!pumma_decide_path(buf, sizeof buf)) {
+            if (why && n)
+                snprintf(why, n, "no decision file (PUMMA_DECISION_FILE=off, "
+                                 "or PUMMA_TUNE=off and no "
+                                 "PUMMA_DECISION_FILE)");
+            return PUMMA_DECIDE_FILE_NONE;
+        }
+        path = buf;
+    }
+    char *text;
+    size_t len;
+    const int rc = pumma_file_read(path, &text, &len);
+    if (rc) {
+        if (why && n)
+            snprintf(why, n, "decision file %s: %s", path,
+                     rc > 0 ? "not there" : "refused (see the message above)");
+        return PUMMA_DECIDE_FILE_NONE;
+    }
+    const int st = text_status(text, path, k, why, n);
+    free(text);
+    return st;
+}
+
 pumma_decider_t *pumma_decider_load(const pumma_grid_t *g,
                                     const pumma_tune_keys_t *k,
                                     const pumma_model_t *mo)
@@ -352,17 +533,28 @@ pumma_decider_t *pumma_decider_load(const pumma_grid_t *g,
     int me;
     MPI_Comm_rank(g->all, &me);
     char path[4096] = "";
-    /* what process 0 found: the text's length, whether samples */
-    struct { double len, have, add; pumma_plogp_t s; } head;
+    /* what process 0 found: the text's length, whether samples, and a
+     * note for the statistics when the file was measured elsewhere (it
+     * is then not used) or says not where */
+    struct { double len, have, add; pumma_plogp_t s; char note[2048]; } head;
     memset(&head, 0, sizeof head);
     char *text = NULL;
     if (me == 0) {
         if (pumma_decide_path(path, sizeof path)) text = read_text(path);
+        const int st = text ? text_status(text, path, k, head.note,
+                                          sizeof head.note)
+                            : PUMMA_DECIDE_FILE_NONE;
+        if (st == PUMMA_DECIDE_FILE_OTHER) {
+            free(text);
+            text = NULL;
+        }
+        if (st == PUMMA_DECIDE_FILE_MATCH) head.note[0] = '\0';  /* silent */
         head.len = text ? (double)strlen(text) : 0;
         head.have = k->net && pumma_tune_mode() != PUMMA_TUNE_REFRESH &&
                     pumma_tune_read_plogp(k->netkey, &head.s, &head.add);
     }
     MPI_Bcast(&head, (int)sizeof head, MPI_BYTE, 0, g->all);
+    if (head.note[0]) pumma_stats_note(head.note);   /* once per text */
     const int len = (int)head.len;
     if (len == 0 && !head.have) {
         free(text);

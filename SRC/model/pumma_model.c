@@ -220,14 +220,16 @@ static int model_item(const char *tok, void *ctx)
 {
     const char *eq = strchr(tok, '=');
     size_t len = eq ? (size_t)(eq - tok) : 0;
+    char name[16];                  /* the longest name is 7 letters */
     int i;
     (void)ctx;
-    if (!eq) return -1;
+    if (!eq || len >= sizeof name) return -1;
+    memcpy(name, tok, len);
+    name[len] = '\0';
+    /* names without regard to case, as every name pumma reads */
     for (i = 0; i < NVAL; i++)
-        if (strlen(pumma_model_name(i)) == len &&
-            !strncmp(pumma_model_name(i), tok, len))
-            break;
-    if (i == NVAL && len == 5 && !strncmp(tok, "gamma", 5))
+        if (pumma_name_eq(pumma_model_name(i), name)) break;
+    if (i == NVAL && pumma_name_eq(name, "gamma"))
         i = PUMMA_V_GAMMA + 1;                                    /* D's */
     if (i == NVAL ||
         pumma_env_parse_double(eq + 1, 0, MODEL_MAX, &env_val[i]))

@@ -33,7 +33,7 @@ const char *pumma_nm_name(int kind)
 int pumma_nm_find(const char *name)
 {
     for (int i = 0; i < PUMMA_NM_COUNT; i++)
-        if (!strcmp(names[i], name)) return i;
+        if (pumma_name_eq(names[i], name)) return i;
     return -1;
 }
 

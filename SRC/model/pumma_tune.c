@@ -58,9 +58,9 @@ int pumma_tune_mode(void)
     static int mode = -1;
     if (mode >= 0) return mode;
     const char *e = pumma_env_get("PUMMA_TUNE");
-    if (!e || !strcmp(e, "auto")) mode = PUMMA_TUNE_AUTO;
-    else if (!strcmp(e, "refresh")) mode = PUMMA_TUNE_REFRESH;
-    else if (!strcmp(e, "off")) mode = PUMMA_TUNE_OFF;
+    if (!e || pumma_name_eq(e, "auto")) mode = PUMMA_TUNE_AUTO;
+    else if (pumma_name_eq(e, "refresh")) mode = PUMMA_TUNE_REFRESH;
+    else if (pumma_name_eq(e, "off")) mode = PUMMA_TUNE_OFF;
     else pumma_env_bad("PUMMA_TUNE", e, "auto, refresh or off");
     return mode;
 }
@@ -104,6 +104,43 @@ static void unblank(char *s)
         if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '#') *s = '_';
 }
 
+/* The keys of a grid whose processes 0 and 1 run on `host` and `peer`
+ * (net: it has two processes or more), made where this process runs: its
+ * BLAS, its MPI library, its OMPI_MCA_btl. */
+static void make_keys(char *host, char *peer, int net, pumma_tune_keys_t *k)
+{
+    k->net = net;
+    /* the BLAS: the file dgemm_ comes from */
+    char blas[PATH_MAX] = "unknown";
+    Dl_info di;
+    if (dladdr(*(void **)&pumma_type_d.gemm, &di) && di.dli_fname &&
+        !realpath(di.dli_fname, blas))
+        snprintf(blas, sizeof blas, "%s", di.dli_fname);
+    unblank(blas);
+    char mpi[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0;
+    MPI_Get_library_version(mpi, &len);
+    mpi[strcspn(mpi, ",\n")] = '\0';     /* its first words: name, version */
+    unblank(mpi);
+    snprintf(k->local, sizeof k->local, "host=%s blas=%s", host, blas);
+    /* Processes of one host that may not use shared memory (TCP between
+     * network namespaces, say) have a network of their own: its values
+     * are kept apart, and it overlaps like one. */
+    char btl[256] = "";
+    const char *b = getenv("OMPI_MCA_btl");
+    if (b && *b) {
+        snprintf(btl, sizeof btl, " btl=%s", b);
+        unblank(btl + 1);
+    }
+    snprintf(k->netkey, sizeof k->netkey, "pair=%s,%s mpi=%s%s", host, peer,
+             mpi, btl);
+    k->same_host = net && !strcmp(host, peer) && btl_has_shm(b);
+}
+
+/* The keys this process made last (pumma_tune_keys_last). */
+static pumma_tune_keys_t last_keys;
+static int have_last_keys = 0;
+
 void pumma_tune_keys(const pumma_grid_t *g, pumma_tune_keys_t *k)
 {
     int me, np;
@@ -121,30 +158,24 @@ void pumma_tune_keys(const pumma_grid_t *g, pumma_tune_keys_t *k)
     if (np >= 2)
         MPI_Recv(peer, (int)sizeof peer, MPI_CHAR, 1, PUMMA_TAG_MODEL, g->all,
                  MPI_STATUS_IGNORE);
-    /* the BLAS: the file dgemm_ comes from */
-    char blas[PATH_MAX] = "unknown";
-    Dl_info di;
-    if (dladdr(*(void **)&pumma_type_d.gemm, &di) && di.dli_fname &&
-        !realpath(di.dli_fname, blas))
-        snprintf(blas, sizeof blas, "%s", di.dli_fname);
-    unblank(blas);
-    char mpi[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-    MPI_Get_library_version(mpi, &len);
-    mpi[strcspn(mpi, ",\n")] = '\0';     /* its first words: name, version */
-    unblank(mpi);
-    snprintf(k->local, sizeof k->local, "host=%s blas=%s", host, blas);
-    /* Processes of one host that may not use shared memory (TCP between
-     * network namespaces, say) have a network of their own: its values
-     * are kept apart, and it overlaps like one. */
-    char btl[256] = "";
-    const char *b = getenv("OMPI_MCA_btl");
-    if (b && *b) {
-        snprintf(btl, sizeof btl, " btl=%s", b);
-        unblank(btl + 1);
-    }
-    snprintf(k->netkey, sizeof k->netkey, "pair=%s,%s mpi=%s%s", host, peer,
-             mpi, btl);
-    k->same_host = np >= 2 && !strcmp(host, peer) && btl_has_shm(b);
+    make_keys(host, peer, np >= 2, k);
+    last_keys = *k;
+    have_last_keys = 1;
+}
+
+void pumma_tune_keys_here(pumma_tune_keys_t *k)
+{
+    char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
+    int len = 0;
+    MPI_Get_processor_name(host, &len);
+    host[len] = '\0';
+    unblank(host);
+    make_keys(host, host, 1, k);
+}
+
+const pumma_tune_keys_t *pumma_tune_keys_last(void)
+{
+    return have_last_keys ? &last_keys : NULL;
 }
 
 /* Does the line (its kind stripped) start with exactly these key fields,

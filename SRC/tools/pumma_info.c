@@ -34,8 +34,6 @@
 #include "pumma_internal.h"
 #include "pumma_tune.h"
 
-void pumma_settings_unknown(FILE *, const char *);
-int pumma_decide_file_status(const pumma_tune_keys_t *, const char *, char *, size_t);
 static const char *const prog = "pumma-info";
 
 /* ScaLAPACK's BLACS, named so that its library is linked and found. */
@@ -306,8 +304,9 @@ static void report(void)
         if (n >= 0) {
             char why[512];
             const int st = pumma_decide_file_status(&k, path, why, sizeof why);
-            row("  applies here", "%s%s%s", st > 0 ? "yes" : "no",
-                *why ? ": " : "", why);
+            row("  applies here", "%s%s%s",
+                st == PUMMA_DECIDE_FILE_MATCH || st == PUMMA_DECIDE_FILE_NOKEYS
+                    ? "yes" : "no", *why ? ": " : "", why);
         }
     }
 }
