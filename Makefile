@@ -108,6 +108,21 @@ $(BUILD)/%.o: SRC/%.c $(HDRS) make.inc | havecc
 	@mkdir -p $(dir $@)
 	$(CC) $(CCFLAGS) $(SANFLAGS) -fvisibility=hidden $(CDEFS) $(INC) -c -o $@ $<
 
+# How this library was built, for pumma-info (pumma_version.c, which
+# includes it): rewritten when make.inc or the Makefile change.
+esc = $(subst ",\",$(subst \,\\,$(1)))
+$(BUILD)/pumma_build.h: Makefile make.inc | havecc
+	@mkdir -p $(BUILD)
+	@printf '%s\n' '/* written by make: how this pumma was built */' \
+	  '#define PUMMA_BUILD_SYSTEM "make"' \
+	  '#define PUMMA_BUILD_CC "$(call esc,$(CC)) ($(call esc,$(shell $(CC) --version 2>/dev/null | head -n 1)))"' \
+	  '#define PUMMA_BUILD_CFLAGS "$(call esc,$(strip $(CCFLAGS) $(SANFLAGS)))"' \
+	  '#define PUMMA_BUILD_FC "$(call esc,$(FC)) ($(call esc,$(shell $(FC) --version 2>/dev/null | head -n 1)))"' \
+	  '#define PUMMA_BUILD_MANGLING "$(MANGLING)"' \
+	  '#define PUMMA_BUILD_LIBS "$(call esc,$(strip $(LDFLAGS) $(LIBS)))"' > $@.tmp && mv $@.tmp $@
+$(BUILD)/core/pumma_version.o: $(BUILD)/pumma_build.h
+$(BUILD)/core/pumma_version.o: INC += -I$(BUILD)
+
 $(LIBA): $(OBJS)
 	@mkdir -p $(LIBOUT)
 	rm -f $@ && ar rcs $@ $^

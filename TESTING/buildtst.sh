@@ -188,7 +188,16 @@ for t in $TOOLS; do
     [ -x "$d/$t" ] || bad "$d/$t is not installed"
   done
 done
-[ -n "$TOOLS" ] && [ $stepfail -eq 0 ] && echo "buildtst: tools: $(echo $TOOLS) installed by CMake and make"
+# pumma-info of each build says which built it, and the installed version
+for b in "$CP/bin:cmake" "$T/clone-prefix/bin:make"; do
+  d=${b%%:*} sys=${b##*:}
+  [ -x "$d/pumma-info" ] || continue
+  v=$("$d/pumma-info" --version)
+  [ "$v" = "pumma $VERSION" ] || bad "$d/pumma-info --version: \"$v\""
+  "$d/pumma-info" > "$T/info-$sys.log" 2>&1 || bad "$d/pumma-info failed: $(tail -n 3 "$T/info-$sys.log")"
+  grep -Eq "^  built by +$sys( |$)" "$T/info-$sys.log" || bad "$d/pumma-info does not say $sys built it"
+done
+[ -n "$TOOLS" ] && [ $stepfail -eq 0 ] && echo "buildtst: tools: $(echo $TOOLS) installed by CMake and make; pumma-info names each build"
 [ -z "$TOOLS" ] && echo "buildtst: tools: SRC/tools has none"
 end
 

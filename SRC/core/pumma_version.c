@@ -6,7 +6,7 @@
  *
  * The build writes pumma_build.h (the Makefile into its build directory,
  * CMake from SRC/include/pumma_build.h.in) with PUMMA_BUILD_SYSTEM, _CC,
- * _CFLAGS, _FC, _MANGLING, _LIBS and _PREFIX as C strings.
+ * _CFLAGS, _FC, _MANGLING and _LIBS as C strings.
  */
 #include <string.h>
 
@@ -27,7 +27,6 @@ PUMMA_API const char *pumma_version(void) { return PUMMA_VERSION; }
 #define PUMMA_BUILD_FC "unknown"
 #define PUMMA_BUILD_MANGLING "unknown"
 #define PUMMA_BUILD_LIBS "unknown"
-#define PUMMA_BUILD_PREFIX "unknown"
 #endif
 
 const char *pumma_build_info(const char *key)
@@ -36,7 +35,6 @@ const char *pumma_build_info(const char *key)
         {"system", PUMMA_BUILD_SYSTEM}, {"cc", PUMMA_BUILD_CC},
         {"cflags", PUMMA_BUILD_CFLAGS}, {"fc", PUMMA_BUILD_FC},
         {"mangling", PUMMA_BUILD_MANGLING}, {"libs", PUMMA_BUILD_LIBS},
-        {"prefix", PUMMA_BUILD_PREFIX},
     };
     for (size_t i = 0; i < sizeof info / sizeof *info; i++)
         if (!strcmp(key, info[i].key)) return info[i].value;

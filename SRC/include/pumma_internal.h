@@ -560,7 +560,7 @@ const char *pumma_settings_name(int i, int *shared);
 /* What variable i unset means, in words (pumma-info shows it). */
 const char *pumma_settings_default(int i);
 /* How this library was built (pumma_version.c; pumma-info shows it):
- * key system, cc, cflags, fc, mangling, libs or prefix; "unknown" when the
+ * key system, cc, cflags, fc, mangling or libs; "unknown" when the
  * build did not say. */
 const char *pumma_build_info(const char *key);
 /* The shared variables compared across a grid's communicator at its

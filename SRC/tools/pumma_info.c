@@ -238,9 +238,14 @@ static void report(void)
     row("C compiler", "%s", pumma_build_info("cc"));
     row("C flags", "%s", pumma_build_info("cflags"));
     row("Fortran compiler", "%s", pumma_build_info("fc"));
-    row("Fortran names", "%s", pumma_build_info("mangling"));
+    const char *m = pumma_build_info("mangling");
+    row("Fortran names", "%s%s", m,
+        !strcmp(m, "Add_") ? " (pdgemm_)" : !strcmp(m, "NoChange") ? " (pdgemm)"
+        : !strcmp(m, "UpCase") ? " (PDGEMM)" : "");
     row("libraries", "%s", pumma_build_info("libs"));
-    row("installed under", "%s", pumma_build_info("prefix"));
+    char self[PATH_MAX];
+    row("this program", "%s", realpath("/proc/self/exe", self) ? self
+                                                                : "unknown");
 
     printf("\nrunning with\n");
     char f[PATH_MAX + 1];

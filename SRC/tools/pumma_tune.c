@@ -442,6 +442,7 @@ int main(int argc, char **argv)
     for (int op = 0; op < 2; op++)
         rules[nr++] = (pumma_rule_t){(pumma_table_kind_t)op, np + 1, 0, NULL, 0};
     d.rules = rules;
+    pumma_decide_set_keys(&d, &keys);   /* where it was measured */
     d.nrules = nr;
 
     char file[4096] = "";
