@@ -234,7 +234,7 @@ unset CALLS
 # The decision file keys where it was measured (the tune file's keys): one
 # from another host, MPI and BLAS is ignored, with a note (once, 3 calls);
 # one of this machine's is applied; one without keys (by hand, or by
-# pumma 0.5.0) is applied with a note. sdb-row on 1x2 broadcasts A.
+# pumma 0.4.0) is applied with a note. sdb-row on 1x2 broadcasts A.
 ddir=out/envtst-dec
 rm -rf $ddir; mkdir -p $ddir
 dec() { run PUMMA_TUNE_FILE=$ddir/tune PUMMA_DECISION_FILE=$ddir/decision PUMMA_ALGO=sdb-row PUMMA_STATS=1 "$@"; }

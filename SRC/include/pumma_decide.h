@@ -125,7 +125,7 @@ void pumma_decide_set_keys(pumma_decider_t *d,
  *     this is host=b mpi=y                                   (one line)
  *
  * naming the keys that differ. A file without a keys line (written by
- * hand, or by pumma 0.5.0 and before) is applied as it always was, with
+ * hand, or by pumma 0.4.0 and before) is applied as it always was, with
  * the note "decision file PATH has no keys: applied as written".
  *
  * pumma_decide_file_status: that verdict for the file at path (NULL: the
