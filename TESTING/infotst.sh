@@ -73,19 +73,18 @@ timeout 120 $mpiexec -n 2 -x PUMMA_TUNE_FILE -x PUMMA_DECISION_FILE \
 check "pumma-tune on 2 processes writes both files (status $status)" \
     '[ $status = 0 ] && grep -q "^local " $dir/tune && grep -q "^net " $dir/tune &&
      [ -s $dir/decision ]'
-timeout 60 $mpiexec -n 2 -x PUMMA_TUNE_FILE -x PUMMA_DECISION_FILE "$info" \
-    > "$dir/tuned.out" 2>&1
+files() {   # files LOG MEASURED APPLIES: pumma-info on 2 processes says so
+    timeout 60 $mpiexec -n 2 -x PUMMA_TUNE_FILE -x PUMMA_DECISION_FILE "$info" \
+        > "$dir/$1.out" 2>&1 &&
+    row " +this host and BLAS +$2" $1 >/dev/null &&
+    row " +this pair and MPI +$2" $1 >/dev/null &&
+    row " +applies here +$3" $1 >/dev/null
+}
 check "after pumma-tune: this host, this pair measured; the decision file applies" \
-    'row " +this host and BLAS +measured" tuned >/dev/null &&
-     row " +this pair and MPI +measured" tuned >/dev/null &&
-     row " +applies here +yes" tuned >/dev/null'
+    'files tuned measured yes'
 sed -i 's/host=[^ ]*/host=elsewhere/; s/pair=[^ ]*/pair=elsewhere,elsewhere/' "$dir/tune" "$dir/decision"
-timeout 60 $mpiexec -n 2 -x PUMMA_TUNE_FILE -x PUMMA_DECISION_FILE "$info" \
-    > "$dir/moved.out" 2>&1
 check "files of another host: not measured here, the decision file does not apply" \
-    'row " +this host and BLAS +not measured" moved >/dev/null &&
-     row " +this pair and MPI +not measured" moved >/dev/null &&
-     row " +applies here +no" moved >/dev/null'
+    'files moved "not measured" no'
 
 # --check against what a run shows
 src=$top/EXAMPLES/pdgemm_f77.f
