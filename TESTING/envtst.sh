@@ -183,7 +183,7 @@ typo PUMMA_XYZZY=1 ""
 NP=3 typo PUMMA_SEGMENTS=0 PUMMA_SEGMENT
 # Every known name (empty: unset) and the names of the build tools that
 # are no settings: not a word
-known=$(grep -oE '\{"PUMMA_[A-Z0-9_]+", *[01]\}' ../SRC/core/pumma_settings.c |
+known=$(grep -oE '\{"PUMMA_[A-Z0-9_]+", *[01][,}]' ../SRC/core/pumma_settings.c |
         grep -oE 'PUMMA_[A-Z0-9_]+')
 args=""
 for v in $known; do args="$args $v="; done
