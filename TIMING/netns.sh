@@ -16,7 +16,8 @@
 #                               one emulated processor share its link
 #   netns.sh down NRANKS        remove them (also safe when partly made)
 #
-# A platform of clusters (issue 15; seed 004's grid of sites, scaled):
+# A platform of clusters (issue 15; the grid of sites of Nasri, Steffenel
+# and Trystram 2007, scaled):
 #
 #   netns.sh clusters-up SIZES INTRA INTER LATS
 #       SIZES  ranks per cluster, "3,3,3"; rank k of the job in
