@@ -1,7 +1,7 @@
 /*
  * exectool.c -- the execution-time models of Ichikawa and Kawai 2008
  * built from xexectim's runs, judged, and asked: make exec's analysis and
- * the recommendation tool (README, "Execution-time models").
+ * the recommendation tool (doc/models.md).
  *
  *   xexectool configs KINDS MAXNP
  *       every configuration of KINDS with at most MAXNP processes, one

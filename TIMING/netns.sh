@@ -37,7 +37,7 @@
 #
 # The kernel has no netem here, so links get bandwidth only; latency can be
 # emulated by pumma itself for its heterogeneous multiplies (PUMMA_LATENCY,
-# see README), passed to the ranks like every PUMMA_* variable.
+# see doc/environment.md), passed to the ranks like every PUMMA_* variable.
 set -u
 SUBNET=10.77.0
 BR=pummabr
