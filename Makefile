@@ -22,8 +22,9 @@
 #                 BINDIR, INCLUDEDIR, DOCDIR: under PREFIX unless absolute)
 #   make uninstall PREFIX=/usr/local   (the same variables)
 #   make timing   the default TIMING run (pumma against ScaLAPACK's PDGEMM)
-#   make tune     measure the machine model into the tune file (README,
-#                 "The tune file"); without it the first call measures it
+#   make tune     measure the machine model into the tune file
+#                 (doc/choosing.md, "The tune file"); without it the first
+#                 call measures it
 #   make bench    the acceptance run (TIMING/BENCH.dat): targets table, variants
 #   make clean
 

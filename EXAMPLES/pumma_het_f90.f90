@@ -3,11 +3,11 @@
 ! layout (or the rectangular one when square-corner does not pay).
 !
 ! The speeds are measured (PUMMA_SPEEDS_MEASURE; run with PUMMA_SPEEDS to
-! emulate unequal processors), the layout is chosen by the seed's rule
-! (PUMMA_SQCORNER_RULE), block-cyclic A and B move into it and C back out
-! (PUMMA_PDGEMR2D), and the product is checked against ScaLAPACK-style
-! PDGEMM on the block-cyclic originals. Needs exactly 3 processes.
-! Prints PASSED/FAILED lines and "N passed, N failed".
+! emulate unequal processors), the layout is chosen by the rule of Becker
+! and Lastovetsky 2007 (PUMMA_SQCORNER_RULE), block-cyclic A and B move into
+! it and C back out (PUMMA_PDGEMR2D), and the product is checked against
+! ScaLAPACK-style PDGEMM on the block-cyclic originals. Needs exactly 3
+! processes. Prints PASSED/FAILED lines and "N passed, N failed".
 program pumma_het_f90
   use pumma
   implicit none

@@ -166,7 +166,7 @@ typo() {          # typo VAR=value SUGGESTION ("": none)
     local var=${1%%=*}
     run "$1"
     local want="pumma: $var is not a pumma variable; did you mean $2?"
-    [ -z "$2" ] && want="pumma: $var is not a pumma variable (README, \"Environment\")"
+    [ -z "$2" ] && want="pumma: $var is not a pumma variable (doc/environment.md)"
     local ok=1 why="" n=$(said "$want") all=$(grep -c '^pumma:' $log)
     if [ $status -ne 0 ] || ! grep -q '^envtst: PASSED' $log; then ok=0; why="status $status"
     elif [ $n -ne 1 ] || [ $all -ne 1 ]; then ok=0; why="'$want' said $n times, pumma: lines $all"
@@ -263,7 +263,8 @@ verdict "$([ $status = 0 ] && grep -q 'variant=linear segment=0 source=file' $lo
 # environment to some ranks): a variable the processes must share stops
 # every process at the grid's first call, with one line naming it and
 # both values (the grid's first process says it: all know the same); a
-# per-process one (README, "Environment") lets the call pass.
+# per-process one (doc/environment.md, "The processes must agree") lets
+# the call pass.
 mpmd() {          # mpmd VAR=value [N]: N ranks without it (1), one with it
     local t0=$(date +%s.%N)
     timeout $LIMIT $MPIEXEC -n ${2:-1} ./xenvtst : -n 1 env "$1" ./xenvtst > $log 2>&1

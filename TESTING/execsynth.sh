@@ -2,10 +2,11 @@
 # execsynth.sh XEXECTOOL -- make exec's analysis (TIMING/xexectool) on a
 # machine that follows NP-T exactly (exec-synth.models): the runs it would
 # measure (synth), then fit and eval, which must recover the machine --
-# every evaluation size's optimum found (seed 002's error 0), predictions
-# exact -- and recommend, which must name the optimum eval measured. The
-# optimum moves with N: one process at 500, four on 2x2 from 900, eight
-# at 6000. Prints PASSED/FAILED lines and "N passed, N failed".
+# every evaluation size's optimum found (the estimation error of Ichikawa
+# and Kawai 2008 is 0), predictions exact -- and recommend, which must name
+# the optimum eval measured. The optimum moves with N: one process at 500,
+# four on 2x2 from 900, eight at 6000. Prints PASSED/FAILED lines and
+# "N passed, N failed".
 tool=${1:-../TIMING/xexectool}
 kinds=1:4:2,0.5:4:1
 dir=out/execsynth

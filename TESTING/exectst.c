@@ -19,7 +19,8 @@
  *        processes), and a model of fewer terms fitted to them errs.
  * search every configuration of two processor kinds, against a search by
  *        hand over the same space: the optimum, the order of the kept
- *        few, the count; seed 002's estimation error.
+ *        few, the count; the estimation error of Ichikawa and Kawai
+ *        2008.
  * simulator  pumma_plan_predict (the simulator of whole calls) against
  *        schedules worked out by hand from the model: the local multiply
  *        on one process; SDB on 1 x Q (Q stages, Q - 1 rolls of A's slab)

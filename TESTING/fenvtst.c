@@ -1,6 +1,6 @@
 /*
  * fenvtst.c -- pumma leaves the caller's floating-point flags as it found
- * them (README, "Floating-point flags"): flags the caller raised before a
+ * them (doc/floating-point.md): flags the caller raised before a
  * call are still raised after it, pumma's own bookkeeping (timing, the
  * model, planning, layouts) leaves none, and the flags the caller's
  * numbers raise in the multiply -- in the BLAS or in pumma's own sums of

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fenvtst.sh "MPIEXEC" [BIN] -- pumma leaves the caller's floating-point
-# flags as it found them (README, "Floating-point flags"), on 2 processes:
+# flags as it found them (doc/floating-point.md), on 2 processes:
 #   - xfenvtst (fenvtst.c): the caller's flags kept, none from pumma's
 #     bookkeeping, the caller's data's own flags (overflow) kept;
 #   - xfenvtst_f (fenvtst.f90), a Fortran program that ends with STOP, as

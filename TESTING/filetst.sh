@@ -1,7 +1,7 @@
 #!/bin/bash
 # filetst.sh MPIEXEC -- pumma's own files cannot be turned against the
-# user, nor lost (SRC/core/pumma_file.c; README, "The tune file" and
-# "The decision file"):
+# user, nor lost (SRC/core/pumma_file.c; doc/choosing.md, "The tune file"
+# and "The decision file"):
 #   - a FIFO as the tune file or the decision file: refused with a message
 #     naming it, the program runs as without the file (no hang); likewise
 #     a directory and a device;

@@ -1,6 +1,7 @@
 /*
  * hettst.c -- heterogeneous layouts, descriptors and multiplies, checked
- * against the seed's formulas and against ScaLAPACK.
+ * against the formulas of Becker and Lastovetsky 2007 and against
+ * ScaLAPACK.
  *
  *   mpiexec -n 6 ./xhettst [brief]
  *
@@ -12,8 +13,8 @@
  *    square-corner sides, its feasibility rule (INFO = 1 when the
  *    slower processes' squares, of areas in proportion to speed, do not
  *    fit side by side along the short side of M x N: for N x N the
- *    seed's (S2/S1)(S3/S1) > 1/4) and the rule for when it moves less
- *    data;
+ *    (S2/S1)(S3/S1) > 1/4 of Becker and Lastovetsky 2007) and the rule for
+ *    when it moves less data;
  *    the constructors' INFO codes.
  * 2. PUMMA_P?GEMR2D between block-cyclic windows equals ScaLAPACK's
  *    P?GEMR2D; block-cyclic -> heterogeneous puts every entry where the
@@ -25,11 +26,12 @@
  *    and linear: C redistributed back equals ScaLAPACK's P?GEMM on the
  *    block-cyclic originals, and nothing of a process's box outside its
  *    region is written. The elements sent (all processes, relays
- *    included) equal the seed's formulas from the integer partition:
- *    N^2 + X + Y and N^2 + 2(X + Y) for the 3-process rectangular (fully
- *    connected, linear), 2N(a + b) for square-corner (both), 2qN for the
- *    two-process square-corner, N^2 for two strips, and N*(sum of
- *    half-perimeters) - 2N^2 for any layout of one rectangle per process.
+ *    included) equal the formulas of Becker and Lastovetsky 2007 from the
+ *    integer partition: N^2 + X + Y and N^2 + 2(X + Y) for the 3-process
+ *    rectangular (fully connected, linear), 2N(a + b) for square-corner
+ *    (both), 2qN for the two-process square-corner, N^2 for two strips,
+ *    and N*(sum of half-perimeters) - 2N^2 for any layout of one rectangle
+ *    per process.
  *    Then any product (test_any): random M, N, K, transposes, windows,
  *    and A, B and C each on its own layout or block-cyclic, sub(C)
  *    computed where the planner chooses, on C's own distribution, or
@@ -325,7 +327,8 @@ static void test_layouts(void)
                 }
             }
         }
-        /* The rule (seed 3.1, 3.2) at a few points, and constructor errors. */
+        /* The rule (Becker and Lastovetsky 2007, sections 3.1, 3.2) at a few
+         * points, and constructor errors. */
         double v1, v2;
         double a9[3] = {90, 5, 5}, a5[3] = {50, 25, 25}, a8[3] = {60, 20, 20};
         if (!bad && (pumma_sqcorner_rule(3, a9, PUMMA_TOPO_FULL, &v1, &v2) != 1 ||
@@ -648,7 +651,8 @@ static void gemm_case(ty_t *types, int ntypes, int P, int Q, int kind,
                             &info);
                         ncalls++;
                         if (info) { bad = 1; sprintf(why, "P%cGEMM INFO %d", t->letter, info); }
-                        /* The seed's formulas are for C = A*B. */
+                        /* The formulas of Becker and Lastovetsky 2007 are
+                         * for C = A*B. */
                         double want = ta == 'N' && tb == 'N' ? formula(L, topo) : -1;
                         double each = brute_volume(L, ta, tb, topo);
                         if (!bad && ((want >= 0 && total != want) || total != each)) {

@@ -29,9 +29,9 @@ static int me_world;
 
 /* ------------------------------------------------------------ clusters */
 
-/* Seed 004, Table 2: Grid'5000 latencies (microseconds) inside and
- * between its six logical clusters, and their sizes. C23 is one machine
- * (no link inside). */
+/* Nasri, Steffenel and Trystram 2007, Table 2: Grid'5000 latencies
+ * (microseconds) inside and between its six logical clusters, and their
+ * sizes. C23 is one machine (no link inside). */
 enum { T2 = 6 };
 static const int t2_size[T2] = {20, 11, 7, 1, 20, 19};
 static const double t2_lat[T2][T2] = {
@@ -52,7 +52,8 @@ static int same_partition(int n, const int *cl, const int *want)
 }
 
 /* The 78 machines of Table 2, in the order perm gives (perm[k]: the
- * machine at position k), grouped with the seed's 20% bound. */
+ * machine at position k), grouped with the 20% bound of Nasri, Steffenel
+ * and Trystram 2007. */
 static void table2_case(const char *group, const int *perm)
 {
     int n = 0, of[128];
@@ -81,7 +82,8 @@ static void table2_case(const char *group, const int *perm)
 
 static void test_clusters(void)
 {
-    const char *G = "clusters: seed 004 Table 2, 78 machines into its six";
+    const char *G = "clusters: Table 2 of Nasri, Steffenel and Trystram "
+                    "2007, 78 machines into its six";
     int perm[128];
     for (int i = 0; i < 78; i++) perm[i] = i;
     table2_case(G, perm);

@@ -6,10 +6,10 @@
  *
  *   mpiexec -n NP ./xlimittst pumma|scalapack N [TRANSA TRANSB [BALLAST]]
  *
- * limittst.sh runs it under `ulimit -v` (RLIMIT_AS) and RLIMIT_DATA: a
- * call whose operands fit must either pass or stop with pumma's message
- * naming the limit; it must never spin (README, "Memory"). Prints the
- * processes' largest virtual and data sizes before and after the call
+ * limittst.sh runs it under `ulimit -v` (RLIMIT_AS) and RLIMIT_DATA: a call
+ * whose operands fit must either pass or stop with pumma's message naming
+ * the limit; it must never spin (doc/memory.md, "Memory limits"). Prints
+ * the processes' largest virtual and data sizes before and after the call
  * (kB), then "limittst: PASSED" (status 0) or "limittst: FAILED ..."
  * (status 1).
  */

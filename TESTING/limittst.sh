@@ -1,5 +1,6 @@
 #!/bin/bash
-# limittst.sh -- PDGEMM under memory limits (README, "Memory").
+# limittst.sh -- PDGEMM under memory limits (doc/memory.md, "Memory
+# limits").
 #
 #   bash limittst.sh "mpiexec --oversubscribe"    (from TESTING/, after
 #                                                   make xlimittst)

@@ -6,14 +6,15 @@
  *   mpiexec -n NP ./xmodeltst        (NP >= 2 for the schedule group)
  *
  * closed     the simulator against closed forms, for each of the five
- *            models with parameters given here: seed 004's Table 3 for the
- *            linear broadcast and the segmented chain (pipeline, and
- *            ring-inc as a chain of one piece), exactly; binomial against
- *            the hypercube tree's own form (a process whose relative rank
- *            has s bits set, the highest bit 2^H, is reached after s
- *            transfers and H+1-s extra gaps), which is Table 3's at powers
- *            of two; binary under Table 3's bound; the flat (direct) and
- *            chain (ring) reduces and both shifts worked by hand.
+ *            models with parameters given here: Table 3 of Nasri, Steffenel
+ *            and Trystram 2007 for the linear broadcast and the segmented
+ *            chain (pipeline, and ring-inc as a chain of one piece),
+ *            exactly; binomial against the hypercube tree's own form (a
+ *            process whose relative rank has s bits set, the highest bit
+ *            2^H, is reached after s transfers and H+1-s extra gaps), which
+ *            is Table 3's at powers of two; binary under Table 3's bound;
+ *            the flat (direct) and chain (ring) reduces and both shifts
+ *            worked by hand.
  * complete   every variant of the tables, every model, np 1 to 40, every
  *            root, several sizes and segments: the schedule completes (no
  *            receive waits for a message never sent) and costs more with

@@ -1,8 +1,8 @@
 """comm.py CSV PNG -- predicted against measured time per variant and
-message size from xcommtim's CSV, as seed 004's figures draw them: one
-panel per operation and communicator size, time against bytes (log-log),
-a marker per measurement and a line per prediction of the poly-model
-(the model xcommtim chose for that communicator)."""
+message size from xcommtim's CSV, as the figures of Nasri, Steffenel and
+Trystram 2007 draw them: one panel per operation and communicator size, time
+against bytes (log-log), a marker per measurement and a line per prediction
+of the poly-model (the model xcommtim chose for that communicator)."""
 import csv
 import sys
 

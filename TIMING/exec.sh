@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# exec.sh -- make exec: the runs of seed 002's execution-time models, on
-# processor kinds emulated by PUMMA_SPEEDS, then the models fitted and
-# judged (xexectool). Every configuration of the kinds with at most MAXNP
-# processes (xexectool configs) runs xexectim on every grid of its
-# processes at the BUILD and EVAL sizes: its ranks at SPEED/M each
-# (PUMMA_SPEED_BASE=1: speeds relative to this machine's processor), on
+# exec.sh -- make exec: the runs of the execution-time models of Ichikawa
+# and Kawai 2008, on processor kinds emulated by PUMMA_SPEEDS, then the
+# models fitted and judged (xexectool). Every configuration of the kinds
+# with at most MAXNP processes (xexectool configs) runs xexectim on every
+# grid of its processes at the BUILD and EVAL sizes: its ranks at SPEED/M
+# each (PUMMA_SPEED_BASE=1: speeds relative to this machine's processor), on
 # shared memory or (NET=netns, root) in network namespaces whose links are
-# shaped to RATE, the processes of one processor sharing one namespace.
-# NP-T models are fitted per kind and processes per processor from the
-# homogeneous configurations at the BUILD sizes, N-T per configuration;
-# each is judged at the EVAL sizes against the measured optimum.
+# shaped to RATE, the processes of one processor sharing one namespace. NP-T
+# models are fitted per kind and processes per processor from the
+# homogeneous configurations at the BUILD sizes, N-T per configuration; each
+# is judged at the EVAL sizes against the measured optimum.
 #
 #   exec.sh OUT   (OUT.csv: the runs; OUT.models; OUT.txt: the report)
 #
@@ -59,7 +59,7 @@ while read -r label speeds map; do
 done < "$out.configs"
 echo "== runs: $(( $(date +%s) - t0 )) s, $(wc -l < "$out.csv") rows in $out.csv"
 {
-  echo "Execution-time models (seed 002): kinds $KINDS (speed:count:maxper),"
+  echo "Execution-time models (Ichikawa and Kawai 2008): kinds $KINDS (speed:count:maxper),"
   echo "$NET$([ "$NET" = netns ] && echo " links $RATE"), at most $MAXNP processes, algorithms $ALGOS,"
   echo "built from sizes $BUILD, judged at $EVAL; best of $REPS."
   echo

@@ -1,7 +1,7 @@
 /*
  * exectim.c -- the runs the execution-time models are built from and
- * judged by (seed 002; TIMING/exec.sh, make exec): square PDGEMMs
- * C = A B of order N on every grid of this run's processes, timed.
+ * judged by (Ichikawa and Kawai 2008; TIMING/exec.sh, make exec): square
+ * PDGEMMs C = A B of order N on every grid of this run's processes, timed.
  *
  *   mpiexec -n NP ./xexectim -l LABEL [-n N,N,..] [-g PxQ,..] [-a ALGO,..]
  *                            [-r R] [-b NB] [-o FILE.csv]

@@ -1,7 +1,7 @@
 /*
- * exectool.c -- the execution-time models of seed 002 (Ichikawa and
- * Yamashita) built from xexectim's runs, judged, and asked: make exec's
- * analysis and the recommendation tool (README, "Execution-time models").
+ * exectool.c -- the execution-time models of Ichikawa and Kawai 2008
+ * built from xexectim's runs, judged, and asked: make exec's analysis and
+ * the recommendation tool (doc/models.md).
  *
  *   xexectool configs KINDS MAXNP
  *       every configuration of KINDS with at most MAXNP processes, one
@@ -15,7 +15,8 @@
  *   xexectool eval KINDS BUILD CSV
  *       fit as above, then for every other size of CSV: the measured
  *       optimum, the optimum each model estimates among the measured
- *       configurations, and seed 002's estimation error (tau - T)/T
+ *       configurations, and the estimation error of Ichikawa and Kawai
+ *       2008, (tau - T)/T
  *   xexectool synth KINDS MAXNP SIZES MODELS
  *       for the tests: the CSV xexectim would write on a machine that
  *       follows MODELS exactly (every configuration, grid and size, T by
@@ -36,11 +37,12 @@
  * "P_0xM_0+P_1xM_1+...". CSV: xexectim's rows (label,np,p,q,n,nb,algo,
  * best,median,reps); the best time of each is used.
  *
- * A configuration's time is its slowest kind's, T = max_i T_i (seed 002:
- * block-cyclic gives every process an equal share), T_i from the NP-T
- * model of kind i with M_i processes per processor at the whole run's
- * p x q. In recommend, counts may exceed those measured: NP-T extrapolates
- * in P (the seed's point), which N-T cannot.
+ * A configuration's time is its slowest kind's, T = max_i T_i (Ichikawa and
+ * Kawai 2008: block-cyclic gives every process an equal share), T_i from
+ * the NP-T model of kind i with M_i processes per processor at the whole
+ * run's p x q. In recommend, counts may exceed those measured: NP-T
+ * extrapolates in P (the point of Ichikawa and Kawai 2008), which N-T
+ * cannot.
  */
 #include <math.h>
 #include <stdio.h>
@@ -375,9 +377,9 @@ static int cmd_eval(models_t *m, const row_t *r, int nr, const int *build,
         for (int j = i; j > 0 && sizes[j] < sizes[j - 1]; j--) {
             int t = sizes[j]; sizes[j] = sizes[j - 1]; sizes[j - 1] = t;
         }
-    printf("\nEstimation error (seed 002: (tau - T)/T, tau the measured time "
-           "of the estimated optimum, T the measured optimum's), sizes not "
-           "used to build the models:\n\n");
+    printf("\nEstimation error (Ichikawa and Kawai 2008: (tau - T)/T, tau the "
+           "measured time of the estimated optimum, T the measured "
+           "optimum's), sizes not used to build the models:\n\n");
     printf("%6s %4s  %-24s %10s | %-24s %10s %10s %7s | %-24s %7s\n", "N",
            "runs", "measured optimum", "T (s)", "NP-T estimate", "predicted",
            "tau (s)", "error", "N-T estimate", "error");

@@ -1,8 +1,8 @@
 /*
- * hetbench.c -- the seed's section 4 on 3 processes, for square and
- * rectangular products: PDGEMM with A, B and C each on a heterogeneous
- * layout of its own shape, on a fully connected network and on a linear
- * array with the fastest process in the middle.
+ * hetbench.c -- section 4 of Becker and Lastovetsky 2007 on 3 processes,
+ * for square and rectangular products: PDGEMM with A, B and C each on a
+ * heterogeneous layout of its own shape, on a fully connected network and
+ * on a linear array with the fastest process in the middle.
  *
  *   PUMMA_SPEEDS=S1,S2,S3 mpiexec -n 3 ./xhetbench N REPS [SHAPES]
  *
@@ -13,11 +13,14 @@
  * shape and topology:
  *
  *   inputs         where          schedule
- *   rectangular    given          het           the seed's rectangular
+ *   rectangular    given          het           the rectangular of Becker
+ *                                               and Lastovetsky 2007
  *   rectangular    given          het-overlap   the same overlap as
  *                                               square-corner's (the fair
  *                                               baseline)
- *   square-corner  given          het, het-overlap   the seed's
+ *   square-corner  given          het, het-overlap   the square-corner
+ *                                               of Becker and Lastovetsky
+ *                                               2007
  *   rectangular    columns        het-overlap   sub(C) remapped to a
  *   rectangular    square-corner  het-overlap   layout of the measured
  *                                               speeds and back

@@ -1,8 +1,8 @@
 """hetbench.py RAW PREFIX -- the section-4 tables and chart from xhetbench
-lines: PREFIX.txt (tables, with the seed's figures beside ours and the
-targets), PREFIX.csv and PREFIX.png (communication and execution times
-against S2 = S3, per topology, for the square shape, as the seed's
-Figs. 8-11)."""
+lines: PREFIX.txt (tables, with the figures of Becker and Lastovetsky 2007
+beside ours and the targets), PREFIX.csv and PREFIX.png (communication and
+execution times against S2 = S3, per topology, for the square shape, as
+Figs. 8-11 of Becker and Lastovetsky 2007)."""
 import sys
 
 raw, prefix = sys.argv[1], sys.argv[2]
@@ -35,9 +35,9 @@ def ratio_name(shape):
     return "%g:%g:%g" % (round(m / g), round(n / g), round(k / g))
 
 
-# The seed's figures (Becker and Lastovetsky, section 4: N = 5000,
+# The figures of Becker and Lastovetsky 2007 (section 4: N = 5000,
 # 100 Mbit/s, ATLAS): what they state in the text.
-SEED = {
+PAPER = {
     "linear": "comm: square-corner below rectangular at every ratio, 40% less on "
               "average; exec: 14% less on average without overlap, 38% faster "
               "with overlap at 90:5:5",
@@ -46,7 +46,7 @@ SEED = {
             "than rectangular up to about 60:20:20 with overlap",
 }
 
-out = ["Section 4 of the seed on this machine: " + head,
+out = ["Section 4 of Becker and Lastovetsky 2007 on this machine: " + head,
        "times in seconds (slowest process; comm: until it had all its data; "
        "exec: the whole call, remaps included), best of the repeats"]
 csv = ["s1,s2,s3,m,n,k,inputs,where,schedule,topology,comm,exec,elements,chosen"]
@@ -63,7 +63,8 @@ for r in rows:
         shapes.append(r["shape"])
 square = next((s for s in shapes if s[0] == s[1] == s[2]), None)
 
-# 1. The seed's comparison on the square shape, with the fair baseline.
+# 1. The comparison of Becker and Lastovetsky 2007 on the square shape, with
+# the fair baseline.
 for topo in ("linear", "full"):
     if square is None:
         break
@@ -90,17 +91,18 @@ for topo in ("linear", "full"):
                        b["comm"] / a["comm"], a["exe"], ao["exe"], b["exe"], c["exe"],
                        100 * (1 - b["exe"] / a["exe"]), 100 * (1 - c["exe"] / a["exe"]),
                        100 * (1 - c["exe"] / ao["exe"])))
-    out.append("(sq, sq+o: how much faster than rectangular without overlap, as the "
-               "seed compares; fair: square-corner with overlap against rectangular "
-               "with the same overlap)")
-    out.append("seed: " + SEED[topo])
+    out.append("(sq, sq+o: how much faster than rectangular without overlap, as "
+               "Becker and Lastovetsky 2007 compare; fair: square-corner with "
+               "overlap against rectangular with the same overlap)")
+    out.append("Becker and Lastovetsky 2007: " + PAPER[topo])
     first = (get(square, topo, 5.0, "rectangular", "given", "het"),
              get(square, topo, 5.0, "square-corner", "given", "het-overlap"))
     if all(first):
         gain = 1 - first[1]["exe"] / first[0]["exe"]
         t = gain >= 0.25
         ok &= t
-        out.append("target (seed) 90:5:5 square-corner with overlap >= 25%% faster than "
+        out.append("target (Becker and Lastovetsky 2007) 90:5:5 square-corner with "
+                   "overlap >= 25%% faster than "
                    "rectangular without: %.1f%% %s" % (100 * gain, "ok" if t else "MISSED"))
     if topo == "linear":
         ok &= comm_below

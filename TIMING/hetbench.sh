@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# hetbench.sh -- the seed's section 4 (Becker & Lastovetsky): 3 ranks, one
-# per network namespace, links shaped to RATE (netns.sh); for S2 = S3 in
-# RATIOS and S1 = 100 - S2 - S3, xhetbench times PDGEMM of N**3
-# multiply-adds in each M:N:K of SHAPES, A, B and C on rectangular or
-# square-corner layouts of their shapes (with and without overlap), and
-# from rectangular inputs remapped to columns, to square-corner, and as
-# the planner chooses; fully connected and linear. hetbench.py turns the
-# lines into out/hetbench.txt (with the seed's figures beside ours and
-# the targets), .csv and .png.
+# hetbench.sh -- section 4 of Becker and Lastovetsky 2007: 3 ranks, one per
+# network namespace, links shaped to RATE (netns.sh); for S2 = S3 in RATIOS
+# and S1 = 100 - S2 - S3, xhetbench times PDGEMM of N**3 multiply-adds in
+# each M:N:K of SHAPES, A, B and C on rectangular or square-corner layouts
+# of their shapes (with and without overlap), and from rectangular inputs
+# remapped to columns, to square-corner, and as the planner chooses; fully
+# connected and linear. hetbench.py turns the lines into out/hetbench.txt
+# (with the paper's figures beside ours and the targets), .csv and .png.
 #
 #   hetbench.sh [N] [RATE] [REPS] [RATIOS] [LATENCY] [SHAPES]
 #        (2000 250mbit 3 "5 10 15 20 25" 0 1:1:1,4:1:1,1:1:4)

@@ -1,6 +1,6 @@
 /*
  * layouttool.c -- xlayout: look at pumma's heterogeneous layouts, and
- * reproduce the seed's comparison of them with the lower bound.
+ * compare them with the lower bound as Becker and Lastovetsky 2007 do.
  *
  *   xlayout show KIND M N S1 S2 ... [FILE]
  *       KIND: columns, strips, rect3 or square-corner (pumma_codes.h).
@@ -10,18 +10,19 @@
  *       (volumes per N^2, fully connected and linear). FILE receives the
  *       rectangles for layout.py, which draws them (PNG).
  *   xlayout areas [COUNT] [SEED]
- *       The seed's section 3.3 (Becker and Lastovetsky): COUNT (2,000,000)
+ *       Section 3.3 of Becker and Lastovetsky 2007: COUNT (2,000,000)
  *       random partitions of a square among 3 processes, kept where the
  *       square-corner layout exists and moves less data than the
  *       rectangular one on a fully connected network; for each, pumma's
  *       column-based rectangular and square-corner layouts of a 10000 x
  *       10000 matrix, and their sum of half-perimeters over the lower
- *       bound. Prints the average and minimum ratios beside the seed's,
- *       also with a_max/a_min <= 100; exits 1 when an average is more than
- *       0.01 from the seed's.
+ *       bound. Prints the average and minimum ratios beside those of Becker
+ *       and Lastovetsky 2007, also with a_max/a_min <= 100; exits 1 when an
+ *       average is more than 0.01 from theirs.
  *
- * Random areas: three numbers uniform in (0, 1), normalised to sum 1 (the
- * seed does not say how it drew them; this reading reproduces its figures).
+ * Random areas: three numbers uniform in (0, 1), normalised to sum 1
+ * (Becker and Lastovetsky 2007 do not say how they drew them; this reading
+ * reproduces their figures).
  * Runs as one process; links against libpumma.a (the layout internals).
  */
 #include <math.h>
@@ -161,23 +162,24 @@ static int areas(int argc, char **argv)
         pumma_layout_destroy(hr);
         pumma_layout_destroy(hs);
     }
-    /* The seed's figures (section 3.3). */
-    const double seed_avg[2][2] = {{1.128, 1.079}, {1.104, 1.062}};
-    const double seed_min[2][2] = {{1.0595, 1.0001}, {1.059, 1.008}};
+    /* The figures of Becker and Lastovetsky 2007 (section 3.3). */
+    const double paper_avg[2][2] = {{1.128, 1.079}, {1.104, 1.062}};
+    const double paper_min[2][2] = {{1.0595, 1.0001}, {1.059, 1.008}};
     int bad = 0;
-    printf("Seed section 3.3: sum of half-perimeters / lower bound, 3 processes, "
-           "%ld random partitions (%ld and %ld kept), %d x %d\n", count, kept[0],
-           kept[1], N, N);
-    printf("%-26s %-13s %8s %8s %8s %8s\n", "", "layout", "avg", "seed", "min", "seed");
+    printf("Becker and Lastovetsky 2007, section 3.3: sum of half-perimeters / "
+           "lower bound, 3 processes, %ld random partitions (%ld and %ld kept), "
+           "%d x %d\n", count, kept[0], kept[1], N, N);
+    printf("%-26s %-13s %8s %8s %8s %8s\n", "", "layout", "avg", "paper", "min",
+           "paper");
     for (int c = 0; c < 2; c++)
         for (int l = 0; l < 2; l++) {
             double avg = kept[c] ? sum[c][l] / kept[c] : 0;
             printf("%-26s %-13s %8.4f %8.4f %8.4f %8.4f%s\n",
                    l ? "" : c ? "a_max/a_min <= 100" : "all kept",
-                   l ? "square-corner" : "rectangular", avg, seed_avg[c][l],
-                   mn[c][l], seed_min[c][l],
-                   fabs(avg - seed_avg[c][l]) > 0.01 ? "  (average off by > 0.01)" : "");
-            if (fabs(avg - seed_avg[c][l]) > 0.01) bad = 1;
+                   l ? "square-corner" : "rectangular", avg, paper_avg[c][l],
+                   mn[c][l], paper_min[c][l],
+                   fabs(avg - paper_avg[c][l]) > 0.01 ? "  (average off by > 0.01)" : "");
+            if (fabs(avg - paper_avg[c][l]) > 0.01) bad = 1;
         }
     return bad;
 }

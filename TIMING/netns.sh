@@ -16,7 +16,8 @@
 #                               one emulated processor share its link
 #   netns.sh down NRANKS        remove them (also safe when partly made)
 #
-# A platform of clusters (issue 15; seed 004's grid of sites, scaled):
+# A platform of clusters (issue 15; the grid of sites of Nasri, Steffenel
+# and Trystram 2007, scaled):
 #
 #   netns.sh clusters-up SIZES INTRA INTER LATS
 #       SIZES  ranks per cluster, "3,3,3"; rank k of the job in
@@ -36,7 +37,7 @@
 #
 # The kernel has no netem here, so links get bandwidth only; latency can be
 # emulated by pumma itself for its heterogeneous multiplies (PUMMA_LATENCY,
-# see README), passed to the ranks like every PUMMA_* variable.
+# see doc/environment.md), passed to the ranks like every PUMMA_* variable.
 set -u
 SUBNET=10.77.0
 BR=pummabr

@@ -10,7 +10,8 @@
  * A is K x M (TRANSA T) or M x K, B likewise, C is M x N, all filled with
  * small integers (C := A*B + C is exact, so both give the same C); prints
  * the seconds of the call, the checksum of C and pumma_mem_peak. `make -C
- * TIMING onecall` runs the cases of README's "Memory" with both.
+ * TIMING onecall` runs the cases of doc/results.md, "One large call
+ * (onecall)" with both.
  */
 #include <dlfcn.h>
 #include <mpi.h>

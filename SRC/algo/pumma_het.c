@@ -1,6 +1,6 @@
 /*
- * pumma_het.c -- C := alpha*op(A)*op(B) + beta*C when any of A, B and C
- * is on a heterogeneous layout: the schedules of Becker and Lastovetsky,
+ * pumma_het.c -- C := alpha*op(A)*op(B) + beta*C when any of A, B and C is
+ * on a heterogeneous layout: the schedules of Becker and Lastovetsky 2007,
  * and a pipelined refinement of their overlap, for any M, N, K, any
  * TRANSA/TRANSB and any submatrices, each operand on its own layout or
  * block-cyclic (over the same processes).
@@ -14,20 +14,21 @@
  * 3-process rectangular, 2N(a + b) for square-corner, whose two slower
  * processes exchange nothing).
  *
- *   het           gather both panels, then multiply (the seed's
- *                 "rectangular" and "square-corner without overlap").
- *   het-overlap   first every partial product whose data the process
- *                 holds itself (when A, B and C are all on layouts) --
- *                 for square-corner's fastest process on one layout this
- *                 contains the whole of C1 (the paper's Fig. 6), computed
- *                 while data moves, as in the seed -- and then the rest,
- *                 in slices of K: the panels are gathered slice by slice
- *                 (two in flight) and each slice is multiplied as soon as
- *                 it is in, so the slower processes compute while their
- *                 data is still arriving. The seed overlaps only C1; this
- *                 also hides the slower processes' transfers, which are
- *                 the critical path when the fastest one has little left
- *                 to do.
+ *   het           gather both panels, then multiply (the "rectangular" and
+ *                 "square-corner without overlap" of Becker and Lastovetsky
+ *                 2007).
+ *   het-overlap   first every partial product whose data the process holds
+ *                 itself (when A, B and C are all on layouts) -- for
+ *                 square-corner's fastest process on one layout this
+ *                 contains the whole of C1 (Fig. 6 of Becker and
+ *                 Lastovetsky 2007), computed while data moves, as there --
+ *                 and then the rest, in slices of K: the panels are
+ *                 gathered slice by slice (two in flight) and each slice is
+ *                 multiplied as soon as it is in, so the slower processes
+ *                 compute while their data is still arriving. Becker and
+ *                 Lastovetsky 2007 overlap only C1; this also hides the
+ *                 slower processes' transfers, which are the critical path
+ *                 when the fastest one has little left to do.
  *
  * C is scaled by beta first; every product then adds into it. With
  * PUMMA_TOPO_LINEAR the remaps relay messages between processes that are

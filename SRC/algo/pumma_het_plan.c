@@ -23,7 +23,8 @@
  * The candidate with the least slowest-process time wins; on ties C's own
  * distribution (no remap). Candidates: C's own; columns (any number of
  * processes); square-corner where it exists for M x N and the speeds.
- * PUMMA_HET_LAYOUT forces one (README).
+ * PUMMA_HET_LAYOUT forces one (doc/heterogeneous.md, "Where sub(C) is
+ * computed").
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,12 +1,13 @@
 /*
- * pumma_bcast_hier.c -- broadcast variant "hier": two levels on a line
- * that spans clusters (seed 004, section 4.3). The message goes once to
- * one process of each cluster (its coordinator; the root's own cluster's
- * is the root) on an ECEF schedule built for the slow links between
- * clusters (pumma_ecef.c), and each coordinator, as soon as it holds the
- * message, broadcasts it inside its cluster with the variant the
- * cluster's own model prices fastest there (the poly-algorithm of seed
- * 004's Table 4), while it still forwards it to other clusters.
+ * pumma_bcast_hier.c -- broadcast variant "hier": two levels on a line that
+ * spans clusters (Nasri, Steffenel and Trystram 2007, section 4.3). The
+ * message goes once to one process of each cluster (its coordinator; the
+ * root's own cluster's is the root) on an ECEF schedule built for the slow
+ * links between clusters (pumma_ecef.c), and each coordinator, as soon as
+ * it holds the message, broadcasts it inside its cluster with the variant
+ * the cluster's own model prices fastest there (the poly-algorithm of Table
+ * 4 of Nasri, Steffenel and Trystram 2007), while it still forwards it to
+ * other clusters.
  *
  * On a line inside one cluster (or a grid without clusters: PUMMA_CLUSTERS
  * unset) it is that single-level choice on the whole line: auto's

@@ -3,8 +3,8 @@
  * root sends the message to every other process in turn (root+1, ...,
  * root-1), which only receive. One hop, np-1 sends from the root: the
  * cheapest for two or three processes, or for tiny messages where a
- * tree's extra hops cost more than the root's extra sends (seed 004's
- * "Linear (Flat Tree)").
+ * tree's extra hops cost more than the root's extra sends ("Linear (Flat
+ * Tree)" of Nasri, Steffenel and Trystram 2007).
  */
 #include "pumma_comm.h"
 

@@ -4,12 +4,13 @@
  *
  * ECEF and ECEF-LA are Bhat, Raghavendra and Prasanna's heuristics for
  * heterogeneous networks (ICDCS 1999): every step sends the message over
- * the edge that would complete first, counting the time its sender
- * becomes free; the look-ahead adds the receiver's best edge onward, so a
+ * the edge that would complete first, counting the time its sender becomes
+ * free; the look-ahead adds the receiver's best edge onward, so a
  * well-connected receiver goes early. ECEF-LAt (Barchet-Estefanel and
- * Mounie, the hierarchical schedule seed 004 builds on) adds instead the
- * receiver cluster's own broadcast, the time it needs once reached. Each
- * is cheap (nc^3 per schedule for nc clusters, a handful in practice).
+ * Mounie, the hierarchical schedule Nasri, Steffenel and Trystram 2007
+ * build on) adds instead the receiver cluster's own broadcast, the time it
+ * needs once reached. Each is cheap (nc^3 per schedule for nc clusters, a
+ * handful in practice).
  */
 #include <string.h>
 

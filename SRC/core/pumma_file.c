@@ -1,7 +1,7 @@
 /*
  * pumma_file.c -- pumma's own files (the tune file, the decision file,
  * the tuner's reports) read and written so that they cannot be turned
- * against the user, nor lost (README, "The tune file").
+ * against the user, nor lost (doc/choosing.md, "The tune file").
  *
  * Reading: only a regular file. It is opened without blocking (opening a
  * FIFO would wait for a writer, and the other processes of the grid with

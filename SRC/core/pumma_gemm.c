@@ -72,7 +72,7 @@ static const char *env_choice(const char *var)
     return (!v || pumma_name_eq(v, "auto")) ? NULL : v;
 }
 
-/* The environment's defaults, read once (see README, "Environment"). */
+/* The environment's defaults, read once (see doc/environment.md). */
 enum { PANEL_UNSET = -1 };   /* PUMMA_PANEL not given: set per call kind */
 static const pumma_opts_t *env_opts(void)
 {
@@ -179,7 +179,7 @@ static int apply_options(const pumma_options_t *u, pumma_opts_t *o)
 
 /* A call's forced choices (the environment's and the call's own), kept
  * before the plan fills in or replaces them: what PUMMA_STATS reports as
- * "asked" when the call ran something else (README, "Statistics"). */
+ * "asked" when the call ran something else (doc/statistics.md). */
 typedef struct asked {
     const char *algo;
     const pumma_coll_ops_t *bcast, *reduce;
@@ -529,8 +529,8 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
     const int bcast_named = opts.bcast != NULL;
     const int reduce_named = opts.reduce != NULL;
     pumma_grid_hier(g);
-    /* Under a memory limit, the room it leaves bounds the plan (README,
-     * "Memory"); 0: none. */
+    /* Under a memory limit, the room it leaves bounds the plan
+     * (doc/memory.md, "Memory limits"); 0: none. */
     pumma_memlimit_t why;
     const double room =
         pumma_memlimit_room(g, t->rout, pumma_plan_operands(&have), &why);

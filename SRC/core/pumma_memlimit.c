@@ -1,6 +1,6 @@
 /*
  * pumma_memlimit.c -- the room a process's memory limit leaves pumma's
- * temporaries (README, "Memory").
+ * temporaries (doc/memory.md, "Memory limits").
  *
  * Under a limit (ulimit -v: RLIMIT_AS; ulimit -d: RLIMIT_DATA; a batch
  * system's cgroup, v2 memory.max or v1 memory.limit_in_bytes), a plan
@@ -224,7 +224,7 @@ static void stop(const pumma_grid_t *g, const char *rout, const char *what,
         fprintf(stderr,
                 "pumma: %s: %s; %s of rank %.0f (%.1f MiB) leaves %.1f MiB: "
                 "raise the limit (PUMMA_MAX_WORKSPACE cannot lower the need; "
-                "README, \"Memory\")\n",
+                "doc/memory.md, \"Memory limits\")\n",
                 rout, what,
                 kind > 0 && kind <= 3 ? kind_name[kind] : "the memory limit",
                 v[3], v[1] / 1048576, v[2] / 1048576);

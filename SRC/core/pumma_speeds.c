@@ -4,18 +4,18 @@
  *
  * PUMMA_SPEEDS=s0,s1,... gives MPI_COMM_WORLD rank r the relative speed
  * s_r: after every local multiply, rank r sleeps until the multiply has
- * lasted f = base/s_r times the processor time it used (f at least 1 and
- * at most 1000, SPEED_CAP), so it computes f times slower, as the seed's
- * experiments slowed their CPUs. The base is the largest speed, or
- * PUMMA_SPEED_BASE: the speed, in the same units, of this machine's
- * processor. With a base, speeds are absolute, so a run on processors
- * of speed 0.25 and 0.5 takes as long as on such processors (the
- * execution-time models' kinds and processes per processor, seed 002).
- * Processor time, not elapsed time, is the measure: when ranks share a
- * core, the elapsed time of a multiply includes waiting for the core,
- * which must not be multiplied by f. Sleeping (not spinning) leaves the
- * core to the others, so slowed ranks can share cores. (Assumes a single-threaded BLAS per rank, as the
- * timings here use.)
+ * lasted f = base/s_r times the processor time it used (f at least 1 and at
+ * most 1000, SPEED_CAP), so it computes f times slower, as the experiments
+ * of Becker and Lastovetsky 2007 slowed their CPUs. The base is the largest
+ * speed, or PUMMA_SPEED_BASE: the speed, in the same units, of this
+ * machine's processor. With a base, speeds are absolute, so a run on
+ * processors of speed 0.25 and 0.5 takes as long as on such processors (the
+ * execution-time models' kinds and processes per processor, Ichikawa and
+ * Kawai 2008). Processor time, not elapsed time, is the measure: when ranks
+ * share a core, the elapsed time of a multiply includes waiting for the
+ * core, which must not be multiplied by f. Sleeping (not spinning) leaves
+ * the core to the others, so slowed ranks can share cores. (Assumes a
+ * single-threaded BLAS per rank, as the timings here use.)
  *
  * PUMMA_SPEEDS_MEASURE( ICTXT, N, SPEEDS, INFO ) times an N x N x N local
  * DGEMM on every process of the grid (padded as above) and returns their
@@ -48,13 +48,13 @@
 #define MEASURE_MAXREP 50
 
 /*
- * The most PUMMA_SPEEDS slows a rank: speeds further apart are emulated
- * as this ratio (a note on standard error says so). Speeds are relative,
- * so any finite positive ones are legal, but sleeping 1e300 times a
- * multiply is a hang, not an emulation; three orders of magnitude cover
- * the heterogeneity the layouts are for (the seed's experiments go to
- * 90:5, 18 times) while a slowed multiply still ends: a 1 ms multiply
- * takes at most 1 s.
+ * The most PUMMA_SPEEDS slows a rank: speeds further apart are emulated as
+ * this ratio (a note on standard error says so). Speeds are relative, so
+ * any finite positive ones are legal, but sleeping 1e300 times a multiply
+ * is a hang, not an emulation; three orders of magnitude cover the
+ * heterogeneity the layouts are for (the experiments of Becker and
+ * Lastovetsky 2007 go to 90:5, 18 times) while a slowed multiply still
+ * ends: a 1 ms multiply takes at most 1 s.
  */
 #define SPEED_CAP 1000.0
 

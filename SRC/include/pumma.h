@@ -31,7 +31,8 @@
  * and aborts the BLACS; a program that defines its own PB_Cabort (as ScaLAPACK's
  * testers do) receives the code instead.
  *
- * The environment variables that steer pumma are listed in README.
+ * The environment variables that steer pumma are listed in README and
+ * described in doc/environment.md.
  */
 #ifndef PUMMA_H
 #define PUMMA_H
@@ -117,7 +118,8 @@ PUMMA_DECL_OPTS(pumma_pzgemm_opts, double)
 
 /*
  * Fortran entry points (the Fortran 90 module `pumma` and the F77 include
- * file pumma.fh declare them; see the README, "Fortran: the module pumma"):
+ * file pumma.fh declare them; see doc/routines.md, "Fortran: the module
+ * `pumma` and pumma.fh"):
  *
  *   PUMMA_P?GEMM( TRANSA, ..., DESCC, ALGO, BCAST, INFO )
  *     INTEGER ALGO (PUMMA_ALGO_*), BCAST (PUMMA_BCAST_*): input;
@@ -148,10 +150,10 @@ PUMMA_DECL_F77X(PUMMA_F77(pumma_pcgemmx, PUMMA_PCGEMMX), float, const int *opts)
 PUMMA_DECL_F77X(PUMMA_F77(pumma_pzgemmx, PUMMA_PZGEMMX), double, const int *opts)
 
 /*
- * Heterogeneous layouts (README, "Heterogeneous layouts"). Like P?GEMM,
- * these take every argument by address and have Fortran names, for
- * Fortran and C alike. Processes are numbered 0..NP-1 in row-major order
- * of the grid; indices are 1-based.
+ * Heterogeneous layouts (doc/heterogeneous.md, "Heterogeneous layouts").
+ * Like P?GEMM, these take every argument by address and have Fortran
+ * names, for Fortran and C alike. Processes are numbered 0..NP-1 in
+ * row-major order of the grid; indices are 1-based.
  *
  * PUMMA_LAYOUT_NEW( KIND, M, N, NP, SPEEDS, LAYOUT, INFO )
  *   KIND (PUMMA_LAYOUT_*), M, N, NP, SPEEDS(NP) > 0: global input, the

@@ -4,7 +4,8 @@
  * not installed): the decision file, else the communication models, else
  * the defaults.
  *
- * The decision file (written by `make tune`, README "The decision file")
+ * The decision file (written by `make tune`; doc/choosing.md, "The
+ * decision file")
  * holds rules in the spirit of Open MPI's coll_tuned dynamic rules: per
  * operation, communicator size and message size, a variant and its
  * segment size; and the keys of where it was measured

@@ -1,7 +1,7 @@
 /*
- * pumma_exec.h -- execution-time models of whole PDGEMM runs (seed 002,
- * Ichikawa and Yamashita): coefficients fitted by non-negative least
- * squares to measured times (SRC/model; not installed).
+ * pumma_exec.h -- execution-time models of whole PDGEMM runs (Ichikawa and
+ * Kawai 2008): coefficients fitted by non-negative least squares to
+ * measured times (SRC/model; not installed).
  */
 #ifndef PUMMA_EXEC_H
 #define PUMMA_EXEC_H
@@ -21,7 +21,8 @@ int pumma_nnls(int m, int n, const double *A, const double *b,
 /*
  * The models' terms.
  *
- * N-T (seed 002, eq. 2), one configuration, a square problem of order N:
+ * N-T (Ichikawa and Kawai 2008, eq. 2), one configuration, a square
+ * problem of order N:
  *   T = k0 N^3 + k1 N^2 + k2 N + k3.
  *
  * NP-T for pumma, the terms of its algorithms' own costs (pumma_mdb.c's
@@ -43,8 +44,9 @@ int pumma_nnls(int m, int n, const double *A, const double *b,
  *                                     tree latencies, a cast per block;
  *   t7 = q - 1  (row: p - 1)          the rolls, one per stage;
  *   t8 = k, t9 = 1                    per block of K and per call.
- * Ten coefficients, as seed 002's NP-T for HPL; on a 1 x 1 grid t4..t7
- * vanish (no messages). N-T is NP-T's first and last terms on one grid.
+ * Ten coefficients, as the NP-T of Ichikawa and Kawai 2008 for HPL; on a
+ * 1 x 1 grid t4..t7 vanish (no messages). N-T is NP-T's first and last
+ * terms on one grid.
  */
 enum { PUMMA_NT_TERMS = 4, PUMMA_NPT_TERMS = 10 };
 void pumma_nt_terms(double n, double *t);
@@ -59,11 +61,11 @@ int pumma_exec_fit(int ns, int nt, const double *rows, const double *T,
                    double *k);
 
 /*
- * Configurations (seed 002): per processor kind i, P_i of its processors
- * used and M_i processes on each (M_i = 0 when P_i = 0), P = sum P_i M_i
- * processes on a p x q grid. The time of a configuration is the slowest
- * kind's, T = max_i T_i, each T_i from the model of kind i with M_i
- * processes per processor.
+ * Configurations (Ichikawa and Kawai 2008): per processor kind i, P_i of
+ * its processors used and M_i processes on each (M_i = 0 when P_i = 0),
+ * P = sum P_i M_i processes on a p x q grid. The time of a configuration
+ * is the slowest kind's, T = max_i T_i, each T_i from the model of kind i
+ * with M_i processes per processor.
  */
 enum { PUMMA_EXEC_MAXKINDS = 4 };
 typedef struct pumma_exec_kind {
@@ -88,8 +90,9 @@ int pumma_exec_search(int nkind, const pumma_exec_kind_t *kinds,
                       pumma_exec_model_fn model, void *ctx, double m,
                       double n, double k, pumma_exec_config_t *best,
                       int nbest);
-/* Seed 002's estimation error: (tau - T)/T, tau the measured time of the
- * estimated optimum, T the measured time of the measured optimum. */
+/* The estimation error of Ichikawa and Kawai 2008: (tau - T)/T, tau the
+ * measured time of the estimated optimum, T the measured time of the
+ * measured optimum. */
 double pumma_exec_error(double tau, double T);
 
 #endif

@@ -9,7 +9,8 @@
  * the slow links many times; one that does sends the message once to one
  * process of each cluster (its coordinator), on a schedule built for the
  * slow links, and each coordinator then broadcasts inside its cluster
- * with the variant best there (seed 004, section 4.3).
+ * with the variant best there (Nasri, Steffenel and Trystram 2007,
+ * section 4.3).
  */
 #ifndef PUMMA_HIER_H
 #define PUMMA_HIER_H
@@ -18,14 +19,15 @@
 
 /*
  * pumma_clusters_group: logical clusters of n processes from their
- * latency matrix, as seed 004 (section 3.3) groups the nodes of a grid
- * after Lowekamp and Beguelin's ECO: processes go together when every
- * link among them has about the same latency.
+ * latency matrix, as Nasri, Steffenel and Trystram 2007 (section 3.3) group
+ * the nodes of a grid after Lowekamp and Beguelin's ECO: processes go
+ * together when every link among them has about the same latency.
  *   n      (input) number of processes, >= 1.
  *   lat    (input) n x n, lat[i*n+j] the latency (seconds) between i and
  *          j; read above the diagonal only (i < j).
  *   bound  (input) the spread allowed inside a cluster: its largest link
- *          at most (1 + bound) times its smallest (seed 004: 0.2).
+ *          at most (1 + bound) times its smallest (Nasri, Steffenel and
+ *          Trystram 2007: 0.2).
  *   floor  (input) latencies below it count as `floor` (seconds; 0:
  *          none): links of a few microseconds differ by more than 20% in
  *          noise alone, and are one cluster's.

@@ -1,7 +1,7 @@
 /*
  * pumma_internal.h -- the types every layer of pumma shares.
  *
- * Layers (see README "Inside"):
+ * Layers (see doc/internals.md, "The source tree"):
  *   core/    type descriptors, argument checks, the P?GEMM driver, local kernels
  *   desc/    1D distributions, descriptor views, redistribution
  *   comm/    BLACS context -> MPI communicators; broadcast/reduce/shift tables
@@ -427,7 +427,7 @@ double pumma_plan_operands(const pumma_problem_t *have);
 /* The workspace limit for the call `have` (bytes): o->workspace when set,
  * else PUMMA_MAX_WORKSPACE, else the default, PUMMA_WORKSPACE_FACTOR times
  * the largest local parts of sub(A), sub(B) and sub(C), at least
- * PUMMA_WORKSPACE_FLOOR (README, "Memory"). */
+ * PUMMA_WORKSPACE_FLOOR (doc/memory.md, "The workspace limit"). */
 double pumma_plan_limit(const pumma_problem_t *have, const pumma_opts_t *o);
 /* pumma_plan_workspace of the last call's plan (pumma_gemm.c; tests). */
 size_t pumma_last_workspace(void);
@@ -507,7 +507,7 @@ int pumma_wait_napping(MPI_Request *req);
 /* ---------------------------------------------------------- environment */
 
 /*
- * Every environment variable pumma reads (README "Environment" says more),
+ * Every environment variable pumma reads (doc/environment.md says more),
  * with what it accepts. Unset or empty: the default. Anything else stops
  * the program with "pumma: VAR=value is not valid; expected ..." (numbers,
  * through the helpers below) or "... is not known; choose one of: ..."

@@ -112,9 +112,10 @@ int pumma_layout_destroy(int layout);
 const pumma_layout_t *pumma_layout_get(int handle);
 /* The lower bound of the sum of half-perimeters, 2 sum sqrt(area_p). */
 double pumma_layout_lower(const pumma_layout_t *L);
-/* The seed's volumes per N^2 (square-corner, rectangular) for 2 or 3
- * processes; returns 1 when square-corner moves less, 0 when not (or it
- * does not exist: *vol_sq = -1), < 0 for bad arguments. */
+/* The volumes per N^2 of Becker and Lastovetsky 2007 (square-corner,
+ * rectangular) for 2 or 3 processes; returns 1 when square-corner moves
+ * less, 0 when not (or it does not exist: *vol_sq = -1), < 0 for bad
+ * arguments. */
 int pumma_sqcorner_rule(int np, const double *speeds, int topo,
                         double *vol_sq, double *vol_rect);
 
@@ -122,7 +123,7 @@ int pumma_sqcorner_rule(int np, const double *speeds, int topo,
 int pumma_layout_spans(const pumma_layout_t *L, int p, int dim,
                        pumma_ilist_t *out);
 /* Sum over processes of (rows spanned + columns spanned) of their regions:
- * the seed's "sum of half-perimeters". */
+ * the "sum of half-perimeters" of Becker and Lastovetsky 2007. */
 long pumma_layout_halfperim(const pumma_layout_t *L);
 /* The process owning (i, j), 0-based. */
 int pumma_layout_owner_of(const pumma_layout_t *L, int i, int j);

@@ -17,9 +17,9 @@
 #include "pumma_comm.h"
 
 /* PLOGPC: pLogP on processors the processes of a node share (the node's
- * contention for its processors; seed 004's Table 1 lists contention
- * among what models differ on): see pumma_plogp_t.cores below and
- * pumma_sim.c. */
+ * contention for its processors; Table 1 of Nasri, Steffenel and Trystram
+ * 2007 lists contention among what models differ on): see
+ * pumma_plogp_t.cores below and pumma_sim.c. */
 enum {
     PUMMA_NM_HOCKNEY, PUMMA_NM_LOGP, PUMMA_NM_LOGGP, PUMMA_NM_PLOGP,
     PUMMA_NM_PLOGPC, PUMMA_NM_COUNT
@@ -128,10 +128,10 @@ double pumma_sim_shift(const pumma_shift_ops_t *v, const pumma_netmodel_t *nm,
                        int kind, int np, double bytes);
 
 /*
- * The closed forms of seed 004's Table 3 (pLogP) for the broadcasts they
- * cover, and their Hockney counterparts: linear (flat tree), segmented
- * chain (k pieces of s bytes), binary (an upper bound) and binomial.
- * For tests and reports.
+ * The closed forms of Table 3 of Nasri, Steffenel and Trystram 2007 (pLogP)
+ * for the broadcasts they cover, and their Hockney counterparts: linear
+ * (flat tree), segmented chain (k pieces of s bytes), binary (an upper
+ * bound) and binomial. For tests and reports.
  */
 double pumma_closed_linear(const pumma_netmodel_t *nm, int kind, int np,
                            double m);
@@ -203,11 +203,12 @@ void pumma_search_model(pumma_search_t *s, const pumma_netmodel_t *nm,
                         int kind, int k);
 
 /*
- * The poly-model (seed 004's first level of adaptation): per communicator
- * and per size class of message, the model whose predictions err least
- * on a few collectives of that class measured on the communicator -- the
- * seed's choice "in terms of the size of data to communicate, the number
- * of nodes". Classes: below 8 KiB, below 256 KiB, the rest.
+ * The poly-model (the first level of adaptation of Nasri, Steffenel and
+ * Trystram 2007): per communicator and per size class of message, the model
+ * whose predictions err least on a few collectives of that class measured
+ * on the communicator -- their choice "in terms of the size of data to
+ * communicate, the number of nodes". Classes: below 8 KiB, below 256 KiB,
+ * the rest.
  */
 enum { PUMMA_POLY_NCLASS = 3, PUMMA_POLY_NTRAIN = 9 };
 extern const double pumma_poly_class_lo[PUMMA_POLY_NCLASS];

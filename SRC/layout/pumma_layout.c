@@ -368,10 +368,11 @@ double pumma_layout_lower(const pumma_layout_t *L)
 }
 
 /*
- * The seed's rule for 3 processes (normalised speeds S1 >= S2, S3, sum 1):
- * square-corner moves less data than the 2D rectangular one when
- * sqrt(S2) + sqrt(S3) < 1 - S1/2 (fully connected) or < 1.5 - S1 (linear
- * array, fastest in the middle); it exists when (S2/S1)(S3/S1) <= 1/4.
+ * The rule of Becker and Lastovetsky 2007 for 3 processes (normalised
+ * speeds S1 >= S2, S3, sum 1): square-corner moves less data than the 2D
+ * rectangular one when sqrt(S2) + sqrt(S3) < 1 - S1/2 (fully connected)
+ * or < 1.5 - S1 (linear array, fastest in the middle); it exists when
+ * (S2/S1)(S3/S1) <= 1/4.
  * For 2 processes: 2qN against N^2, q = N sqrt(S2/(S1+S2)), i.e. when
  * S2/(S1+S2) < 1/4 (S1 > 3 S2). Volumes are per N^2.
  */

@@ -1,9 +1,9 @@
 /*
- * pumma_layout_clusters.c -- two-level layouts (issue 15; seed 000's
- * stated next step): the matrix is first partitioned among clusters by
- * one of the heterogeneous kinds (square-corner, rect3, columns, strips),
- * each cluster weighing the sum of its members' speeds, and each
- * cluster's region is then shared among its members.
+ * pumma_layout_clusters.c -- two-level layouts (issue 15; the next step
+ * Becker and Lastovetsky 2007 state): the matrix is first partitioned among
+ * clusters by one of the heterogeneous kinds (square-corner, rect3,
+ * columns, strips), each cluster weighing the sum of its members' speeds,
+ * and each cluster's region is then shared among its members.
  *
  * Inside a cluster the members take vertical bands of its region, of
  * areas proportional to their speeds: a block distribution, one block per

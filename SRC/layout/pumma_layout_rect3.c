@@ -1,10 +1,11 @@
 /*
  * pumma_layout_rect3.c -- the 2D rectangular layout of three processes
- * (Becker and Lastovetsky, Fig. 2): the fastest gets the left part, full
- * height; the other two share the right column of width q, one above the
- * other, each in proportion to its speed. Moving N^2 + N q = N^2 + X + Y
- * elements on a fully connected network (X, Y the two small areas), and
- * N^2 + 2(X + Y) on a linear array with the fastest in the middle.
+ * (Becker and Lastovetsky 2007, Fig. 2): the fastest gets the left part,
+ * full height; the other two share the right column of width q, one above
+ * the other, each in proportion to its speed. Moving N^2 + N q =
+ * N^2 + X + Y elements on a fully connected network (X, Y the two small
+ * areas), and N^2 + 2(X + Y) on a linear array with the fastest in the
+ * middle.
  */
 #include <stdlib.h>
 

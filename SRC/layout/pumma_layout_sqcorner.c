@@ -19,8 +19,9 @@
  *   two processes    q^2 = S2/(S1+S2) MN <= min(M,N)^2:  u <= r (1 + u)
  *   three processes  (sqrt(S2) + sqrt(S3))^2 MN <= min(M,N)^2:
  *                    (sqrt(u) + sqrt(v))^2 <= r (1 + u + v)
- * For a square matrix the first always holds and the second is the seed's
- * (S2/S1)(S3/S1) <= 1/4 (2 sqrt(uv) <= 1). Otherwise INFO = 1.
+ * For a square matrix the first always holds and the second is the
+ * (S2/S1)(S3/S1) <= 1/4 of Becker and Lastovetsky 2007 (2 sqrt(uv) <= 1).
+ * Otherwise INFO = 1.
  * Sides are rounded to whole rows and columns; with the fastest owning
  * whole rows and columns outside the squares, it can compute that part of
  * C (C1 in the paper's Fig. 6) without communicating.

@@ -2,14 +2,14 @@
  * pumma_clusters.c -- logical clusters: which processes of a grid share a
  * fast network (pumma_hier.h).
  *
- * Grouping (seed 004, section 3.3, after Lowekamp and Beguelin's ECO):
- * links are taken in increasing latency; a link between two clusters
- * merges them when every link inside the union stays within the bound of
- * its fastest one, and the link itself within the bound of each end's own
- * fastest link (else two lone machines of two sites would pair up: their
- * one link is uniform). A union only grows its spread as it grows (its slowest
- * link can only get slower, its fastest only faster), so a pair of
- * clusters refused once stays refused: each pair is judged once.
+ * Grouping (Nasri, Steffenel and Trystram 2007, section 3.3, after Lowekamp
+ * and Beguelin's ECO): links are taken in increasing latency; a link
+ * between two clusters merges them when every link inside the union stays
+ * within the bound of its fastest one, and the link itself within the bound
+ * of each end's own fastest link (else two lone machines of two sites would
+ * pair up: their one link is uniform). A union only grows its spread as it
+ * grows (its slowest link can only get slower, its fastest only faster), so
+ * a pair of clusters refused once stays refused: each pair is judged once.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -16,17 +16,17 @@
  *                                           tune file's keys): applied
  *                                           only there (file_status)
  *
- * VARIANT is a name of the operation's table (README, Variants), not auto,
- * or `model`: the models (else the defaults) decide there -- the tuner
- * writes it beyond the communicator sizes it measured; SEGMENT the bytes
- * per piece, 0 for the variant's default (a variant that never cuts its
- * message, and `model`, take 0 only); MODEL hockney, logp, loggp or
- * plogp. NP and BYTES are integers from 1 and 0. Names (operations,
- * variants, models, `keys`) are read without regard to case. A line that
- * is none of these is ignored with a warning naming it, as is a rule that
- * repeats an earlier one's operation, NP and BYTES, a second keys line,
- * and a last line without an end of line (cut short). Process 0 reads the
- * file whole (only a regular file, refused above PUMMA_FILE_MAX, never
+ * VARIANT is a name of the operation's table (doc/algorithms.md,
+ * "Variants"), not auto, or `model`: the models (else the defaults) decide
+ * there -- the tuner writes it beyond the communicator sizes it measured;
+ * SEGMENT the bytes per piece, 0 for the variant's default (a variant that
+ * never cuts its message, and `model`, take 0 only); MODEL hockney, logp,
+ * loggp or plogp. NP and BYTES are integers from 1 and 0. Names
+ * (operations, variants, models, `keys`) are read without regard to case. A
+ * line that is none of these is ignored with a warning naming it, as is a
+ * rule that repeats an earlier one's operation, NP and BYTES, a second keys
+ * line, and a last line without an end of line (cut short). Process 0 reads
+ * the file whole (only a regular file, refused above PUMMA_FILE_MAX, never
  * cut: pumma_file.c) and broadcasts it; the tuner writes it through a
  * temporary renamed over it.
  */
@@ -177,12 +177,13 @@ int pumma_decide_parse(pumma_decider_t *d, const char *text, const char *warn)
             bad++;
             if (warn && cut)
                 fprintf(stderr, "pumma: %s:%d: cut short (no end of line); "
-                                "ignored (README, \"The decision file\")\n",
+                                "ignored (doc/choosing.md, \"The decision "
+                                "file\")\n",
                         warn, lno);
             else if (warn)
                 fprintf(stderr, "pumma: %s:%d: not a rule, a model line or a "
-                                "comment; ignored (README, \"The decision "
-                                "file\")\n", warn, lno);
+                                "comment; ignored (doc/choosing.md, \"The "
+                                "decision file\")\n", warn, lno);
         }
         p += len + (p[len] == '\n');
     }
@@ -348,8 +349,8 @@ int pumma_decide_write(const char *path, const pumma_decider_t *d,
     pumma_file_new_t nf;
     if (pumma_file_begin(path, 0, &nf)) return -1;
     FILE *f = nf.out;
-    fprintf(f, "# pumma decision file (README, \"The decision file\"): what "
-               "auto runs.\n");
+    fprintf(f, "# pumma decision file (doc/choosing.md, \"The decision "
+               "file\"): what auto runs.\n");
     if (comment) {
         for (const char *p = comment; *p;) {
             size_t n = strcspn(p, "\n");

@@ -4,7 +4,8 @@
  * pLogP samples, and the closed forms that check the simulator
  * (pumma_netmodel.h).
  *
- * The models, for a message of m bytes (seed 004, Table 1):
+ * The models, for a message of m bytes (Nasri, Steffenel and Trystram
+ * 2007, Table 1):
  *   Hockney  alpha + beta*m; the sender is blocked all along (a send is a
  *            transfer: two in a row cost twice one).
  *   LogP     fixed-size packets of w bytes: ceil(m/w) of them, each costing
@@ -13,7 +14,8 @@
  *            starts g + (m-1)*G after it (Alexandrov et al.).
  *   pLogP    measured functions of m: os(m), or(m), g(m) and L; a message
  *            is complete g(m) + L after its start, the next may start g(m)
- *            after it (Kielmann et al.; seed 004's Table 3 rests on this).
+ *            after it (Kielmann et al.; Table 3 of Nasri, Steffenel and
+ *            Trystram 2007 rests on this).
  *   pLogPC   pLogP's message, its receive overhead charged to the receiver,
  *            on processors the processes of a node share (pumma_sim.c).
  */

@@ -2,14 +2,14 @@
  * pumma_search.c -- choosing a broadcast's or reduce's variant and segment
  * size by experiment (pumma_netmodel.h, "search"): the candidates, the
  * timing of one, and four searches over them -- exhaustive, modified
- * gradient descent (MGD), scanning MGD (SMGD; seed 001, section 3.2) and a
- * search guided by the simulator's predictions.
+ * gradient descent (MGD), scanning MGD (SMGD; Vadhiyar, Fagg and Dongarra
+ * 2004, section 3.2) and a search guided by the simulator's predictions.
  *
  * Along the segment axis each variant's candidates run from the largest
- * piece (the whole message) down to 1 KiB by halves, as seed 001's Fig. 2
- * draws them: time first falls as pieces overlap, then rises as their
- * number grows. An experiment costs more the smaller its pieces, which is
- * why the descents start at the large end.
+ * piece (the whole message) down to 1 KiB by halves, as Fig. 2 of Vadhiyar,
+ * Fagg and Dongarra 2004 draws them: time first falls as pieces overlap,
+ * then rises as their number grows. An experiment costs more the smaller
+ * its pieces, which is why the descents start at the large end.
  */
 #include <limits.h>
 #include <math.h>
@@ -150,10 +150,10 @@ static void span(const pumma_search_t *s, int v, int *lo, int *hi)
 
 /*
  * MGD down one variant's segments from the largest: go on while the time
- * falls; past a minimum, look `ahead` more steps before stopping (seed
- * 001: the curves have several local minima near the best). Stops early,
- * too, when the time has risen above `cut` (the best any variant has):
- * smaller pieces only cost more from there.
+ * falls; past a minimum, look `ahead` more steps before stopping (Vadhiyar,
+ * Fagg and Dongarra 2004: the curves have several local minima near the
+ * best). Stops early, too, when the time has risen above `cut` (the best
+ * any variant has): smaller pieces only cost more from there.
  */
 static void descend(pumma_search_t *s, int lo, int hi, int ahead, double cut)
 {
@@ -186,8 +186,9 @@ void pumma_search_mgd(pumma_search_t *s)
  * gives its time and the slope of its curve; then MGD over the variants in
  * the order of the time the slope predicts they reach, skipping those that
  * even on that prediction cannot come within `threshold` of the best
- * measured so far (seed 001's pruning of methods considerably worse than
- * the others), and with one step of look-ahead instead of two.
+ * measured so far (the pruning, in Vadhiyar, Fagg and Dongarra 2004, of
+ * methods considerably worse than the others), and with one step of
+ * look-ahead instead of two.
  */
 void pumma_search_smgd(pumma_search_t *s)
 {

@@ -1,7 +1,7 @@
 /*
  * pumma_tune.c -- the tune file: the machine model's measured values kept
  * per user, so that a program's first PDGEMM does not measure them again
- * (README, "The tune file").
+ * (doc/choosing.md, "The tune file").
  *
  * Where: PUMMA_TUNE_FILE, else $XDG_CACHE_HOME/pumma/tune, else
  * $HOME/.cache/pumma/tune. PUMMA_TUNE: auto (the default: read it,
@@ -230,7 +230,7 @@ static char *cut_line(const char *path, char *text)
         int lno = 1;
         for (const char *c = text; c < tail; c++) lno += *c == '\n';
         fprintf(stderr, "pumma: %s:%d: cut short (no end of line); ignored "
-                        "(README, \"The tune file\")\n", path, lno);
+                        "(doc/choosing.md, \"The tune file\")\n", path, lno);
         told = 1;
     }
     return tail;
@@ -296,7 +296,8 @@ unsigned pumma_tune_read(const pumma_tune_keys_t *k, double *v)
         }
         if (hit && bad && tell_line(lno))
             fprintf(stderr, "pumma: %s:%d: not a valid line for this machine "
-                            "(measuring instead; README, \"The tune file\")\n",
+                            "(measuring instead; doc/choosing.md, \"The tune "
+                            "file\")\n",
                     path, lno);
     }
     free(text);
@@ -356,8 +357,8 @@ static void put_lines(int n, const char *const *kind, const char *const *key,
     }
     if (!header && !nf.len)
         fprintf(out, "# pumma tune file: the machine model's measured values "
-                     "(README, \"The tune file\").\n# Edit a value to use "
-                     "yours; delete a line to measure it again.\n");
+                     "(doc/choosing.md, \"The tune file\").\n# Edit a value "
+                     "to use yours; delete a line to measure it again.\n");
     for (int i = 0; i < n; i++)
         fprintf(out, "%s %s %s\n", kind[i], key[i], body[i]);
     pumma_file_commit(&nf);
@@ -480,7 +481,8 @@ int pumma_tune_read_plogp(const char *netkey, pumma_plogp_t *s, double *add)
         if (bad) {
             if (tell_line(lno))
                 fprintf(stderr, "pumma: %s:%d: not a valid plogp line "
-                                "(ignored; README, \"The tune file\")\n",
+                                "(ignored; doc/choosing.md, \"The tune "
+                                "file\")\n",
                         path, lno);
             continue;
         }

@@ -99,8 +99,8 @@ static void usage(void)
             prog);
 }
 
-/* The search report (-S): one line per case, as Table 2 of Vadhiyar et
- * al. */
+/* The search report (-S): one line per case, as Table 2 of Vadhiyar, Fagg
+ * and Dongarra 2004. */
 static void search_report(int np, const pumma_netmodel_t *nm0,
                           int (*kind_of)[PUMMA_POLY_NCLASS],
                           const double *theta_of, const double *wake_of,
@@ -119,8 +119,9 @@ static void search_report(int np, const pumma_netmodel_t *nm0,
         fprintf(out, "np,op,bytes,method,seconds,experiments,variant,"
                      "segment,time_s,vs_exhaustive\n");
     if (me == 0)
-        printf("\nSearch for the variant and segment size (Vadhiyar et al. "
-               "2004, Table 2): seconds spent, experiments, and the optimum found\n"
+        printf("\nSearch for the variant and segment size (Vadhiyar, Fagg and "
+               "Dongarra 2004, Table 2): seconds spent, experiments, and the "
+               "optimum found\n"
                "relative to the exhaustive search's (searches replayed on "
                "the exhaustive measurements)\n\n%-22s %18s %18s %18s %18s "
                "%8s %8s\n",

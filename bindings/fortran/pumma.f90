@@ -13,10 +13,11 @@
 ! pumma_codes.h, so C and Fortran share one list. The module holds
 ! interfaces and constants only: nothing of it needs to be linked.
 !
-! Arguments follow ScaLAPACK's P?GEMM (see README): A, B and C are the local
-! arrays (any rank; they are passed by sequence association), DESCA, DESCB,
-! DESCC descriptors of 9 or 11 integers. INFO is 0 or the (negative) code
-! of the first illegal argument; these routines never abort the program.
+! Arguments follow ScaLAPACK's P?GEMM (see doc/routines.md, "P?GEMM"): A, B
+! and C are the local arrays (any rank; they are passed by sequence
+! association), DESCA, DESCB, DESCC descriptors of 9 or 11 integers. INFO is
+! 0 or the (negative) code of the first illegal argument; these routines
+! never abort the program.
 module pumma
   implicit none
   private :: sp, dp
@@ -154,8 +155,9 @@ module pumma
       integer(selected_int_kind(18)) :: pumma_memrelease
     end function pumma_memrelease
   end interface
-  ! Heterogeneous layouts (README, "Heterogeneous layouts"). Processes are
-  ! numbered 0..NP-1 in row-major order of the grid; indices are 1-based.
+  ! Heterogeneous layouts (doc/heterogeneous.md, "Heterogeneous layouts").
+  ! Processes are numbered 0..NP-1 in row-major order of the grid; indices
+  ! are 1-based.
   interface
     subroutine pumma_layout_new(kind, m, n, np, speeds, layout, info)
       import :: dp
