@@ -252,7 +252,13 @@ void pumma_stats_end(void)
 
 void pumma_stats_het(const pumma_grid_t *g, double elements)
 {
-    if (!cur) return;
+    /* A collective: every process of the grid must take part, so it may
+     * depend only on what they share (PUMMA_STATS, compared at the grid's
+     * first call), never on this process's records -- their table fills
+     * at different calls on different processes (local products run on
+     * some only), and a process that skipped the gather went on to its
+     * next call's messages while the others waited here. */
+    if (!pumma_stats_on()) return;
     int np = g->nprow * g->npcol, me;
     double mine[3] = {elements, MPI_Wtime() - t_begin, call_gemm};
     double all[3 * MAXELEM];
