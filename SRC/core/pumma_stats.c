@@ -35,6 +35,7 @@ typedef struct rec {
 
 enum { MAXREC = 64 };
 static rec_t recs[MAXREC];
+static long unlisted;           /* calls of plans beyond the MAXREC listed */
 static int nrec = 0, enabled = -1, world_rank = -1;
 static rec_t *cur = NULL;
 static double t_begin;
@@ -115,6 +116,9 @@ static void report_all(void)
                r->layout[0] ? " layout=" : "", r->layout, r->total, r->gemm,
                r->comm, r->bytes, mem_peak, cached, r->limited);
     }
+    if (unlisted)
+        printf("pumma-stats: %ld calls of further plans not listed (%d plans "
+               "are)\n", unlisted, MAXREC);
     for (int i = 0; i < nnote; i++)
         printf("pumma-stats: %s\n", notes[i].text);
     for (int i = 0; i < ndrec; i++) {
@@ -163,6 +167,7 @@ static void begin(const char *rout, const char *algo, const char *bcast,
         snprintf(cur->layout, sizeof cur->layout, "%s", layout);
     }
     if (cur) cur->calls++;
+    else unlisted++;
     call_gemm = 0;
     t_begin = MPI_Wtime();
 }
