@@ -61,15 +61,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blacs.h"
 #include "pumma.h"
 #include "pumma_remap.h"
 #include "pumma_internal.h"
 
-typedef void gemm_fn(const char *, const char *, const int *, const int *,
-                     const int *, const void *, const void *, const int *,
-                     const int *, const int *, const void *, const int *,
-                     const int *, const int *, const void *, void *,
-                     const int *, const int *, const int *);
 typedef void gemr_fn(const int *, const int *, const void *, const int *,
                      const int *, const int *, void *, const int *,
                      const int *, const int *, const int *);
@@ -82,15 +78,6 @@ typedef void opts_fn(const char *, const char *, const int *, const int *,
 typedef void pgemr_fn(const int *, const int *, const void *, const int *,
                       const int *, const int *, void *, const int *,
                       const int *, const int *, int *);
-
-void Cblacs_pinfo(int *, int *);
-void Cblacs_get(int, int, int *);
-void Cblacs_gridinit(int *, const char *, int, int);
-void Cblacs_gridinfo(int, int *, int *, int *, int *);
-void Cblacs_gridexit(int);
-int numroc_(const int *, const int *, const int *, const int *, const int *);
-void descinit_(int *, const int *, const int *, const int *, const int *,
-               const int *, const int *, const int *, const int *, int *);
 
 static int npass, nfail, me_world;
 static int brief;                   /* the argument `brief` */
