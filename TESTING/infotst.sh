@@ -6,6 +6,7 @@
 #     is listed once, "(default)" when unset, "(environment)" with its
 #     value when set; the build part names the build system; a PUMMA_*
 #     name pumma does not know is listed with the one it probably meant;
+#   - a FIFO as the tune file: refused, never a hang;
 #   - the tune and decision files: absent, then written by pumma-tune on 2
 #     processes (measured here: "measured", "applies here yes"), then with
 #     their keys changed to another host ("not measured", "no");
@@ -59,6 +60,10 @@ check "the BLAS and ScaLAPACK this process runs with are files" \
 check "the tune file named, absent" \
     'row "tune file" plain | grep -qF "$dir/tune (absent"'
 
+mkfifo "$dir/fifo"
+PUMMA_TUNE_FILE=$dir/fifo timeout 20 "$info" > "$dir/fifo.out" 2>&1; status=$?
+check "a FIFO as the tune file: refused as pumma refuses it, no hang (status $status)" \
+    '[ $status = 0 ] && row "tune file" fifo | grep -qF "$dir/fifo (refused"'
 PUMMA_STATS=1 PUMMA_ALGO=sdb timeout 60 "$info" > "$dir/env.out" 2>&1
 check "set variables: value and (environment)" \
     'row "PUMMA_STATS +1  \\(environment\\)" env >/dev/null &&

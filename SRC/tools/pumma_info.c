@@ -31,6 +31,7 @@
 
 #include "pumma.h"
 #include "pumma_decide.h"
+#include "pumma_file.h"
 #include "pumma_internal.h"
 #include "pumma_tune.h"
 
@@ -204,16 +205,21 @@ static void row(const char *key, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Lines of a text file (-1: none or unreadable). */
-static long lines_of(const char *path)
+/* Whether a file is there to read: 0 yes, 1 absent, -1 refused (a FIFO,
+ * a device, too large: pumma_file_read has said why). Read as pumma reads
+ * it, so that a FIFO cannot hang the report. */
+static int file_state(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    long n = 0;
-    int c;
-    while ((c = getc(f)) != EOF) n += c == '\n';
-    fclose(f);
-    return n;
+    char *text = NULL;
+    size_t len;
+    const int rc = pumma_file_read(path, &text, &len);
+    free(text);
+    return rc;
+}
+
+static const char *absent_or_refused(int st, const char *absent)
+{
+    return st == 0 ? "" : st > 0 ? absent : " (refused: see the line above)";
 }
 
 static void report(void)
@@ -281,10 +287,11 @@ static void report(void)
     if (!pumma_tune_path(path, sizeof path)) {
         row("tune file", "none (PUMMA_TUNE=off, or no HOME)");
     } else {
-        const long n = lines_of(path);
-        row("tune file", "%s%s", path, n < 0 ? " (absent: the first call "
-                                               "measures and writes it)" : "");
-        if (n >= 0) {
+        const int st = file_state(path);
+        row("tune file", "%s%s", path,
+            absent_or_refused(st, " (absent: the first call measures and "
+                                  "writes it)"));
+        if (st == 0) {
             double v[PUMMA_NVAL];
             const unsigned have = pumma_tune_read(&k, v);
             row("  this host and BLAS", "%s (%s)",
@@ -302,11 +309,11 @@ static void report(void)
         row("decision file", "none (PUMMA_DECISION_FILE=off, or no tune "
                              "file)");
     } else {
-        const long n = lines_of(path);
+        const int fs = file_state(path);
         row("decision file", "%s%s", path,
-            n < 0 ? " (absent: auto follows the models; pumma-tune writes "
-                    "it)" : "");
-        if (n >= 0) {
+            absent_or_refused(fs, " (absent: auto follows the models; "
+                                  "pumma-tune writes it)"));
+        if (fs == 0) {
             char why[512];
             const int st = pumma_decide_file_status(&k, path, why, sizeof why);
             row("  applies here", "%s%s%s",
