@@ -313,6 +313,14 @@ static const pumma_grid_t *enter(const pumma_type_t *t, int ctxt)
     return g;
 }
 
+/* PUMMA_STATS=2's line for the call p, said by its grid's first process. */
+static void trace(const pumma_problem_t *p, const char *plan)
+{
+    pumma_stats_trace(p->g->myrow == 0 && p->g->mycol == 0, p->t->rout,
+                      p->transa, p->transb, p->m, p->n, p->k, p->g->nprow,
+                      p->g->npcol, plan);
+}
+
 /* ------------------------------------------------- the local multiply */
 
 /* Along one grid dimension, who holds all of a distribution's indices:
@@ -354,6 +362,7 @@ static void local_call(const pumma_problem_t *p, const asked_t *asked)
     snprintf(last_plan, sizeof last_plan,
              "algo=local bcast=- reduce=- shift=-");
     last_workspace = pumma_blas_gemm_workspace(t, p->m, p->n, p->c.ld);
+    trace(p, last_plan);
     pumma_stats_begin(t->rout, "local", "-", "-", "-");
     if (pumma_view_mloc(&p->c, g->myrow) > 0 &&
         pumma_view_nloc(&p->c, g->mycol) > 0)
@@ -419,6 +428,7 @@ static void het_call(const pumma_type_t *t, int ctxt, const char *transa,
     snprintf(last_plan, sizeof last_plan,
              "algo=%s bcast=- reduce=- shift=- topo=%s layout=%s", name,
              NAME_OF(topo_codes, topo), pumma_het_kind_name(pl.kind));
+    trace(&p, last_plan);
     pumma_stats_begin_het(t->rout, name, pumma_het_kind_name(pl.kind));
     double before = pumma_remap_sent();
     if (!pl.kind) {
@@ -558,6 +568,12 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
     pumma_problem_t run;
     algo->align(&have, &run);
     last_workspace = pumma_plan_workspace(&have, algo, &run);
+    if (pumma_stats_on()) {
+        char line[200];
+        snprintf(line, sizeof line, "%s segment=%d piece=%.0f ws=%zu",
+                 last_plan, opts.segment, opts.piece, last_workspace);
+        trace(&have, line);
+    }
     /* Even the least plan would not fit: stop with the limit's name
      * rather than fail a mapping, or leave the BLAS none (every process
      * has the same room and estimate). */

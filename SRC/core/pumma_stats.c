@@ -65,9 +65,27 @@ static pumma_model_t model;          /* the last model measured or set */
 int pumma_stats_on(void)
 {
     if (enabled < 0)
-        enabled = (int)pumma_env_int("PUMMA_STATS", 0, 0, 1,
-                                     "0 or 1 (1: print statistics at exit)");
-    return enabled;
+        enabled = (int)pumma_env_int(
+            "PUMMA_STATS", 0, 0, 2,
+            "0, 1 or 2 (1: print statistics at exit; 2: and each call's "
+            "plan)");
+    return enabled > 0;
+}
+
+/* PUMMA_STATS=2: one line per call, said by the grid's first process, so
+ * that the plans of two builds can be compared call by call (the line is
+ * one write: processes sharing a terminal do not cut into it). */
+void pumma_stats_trace(int lead, const char *rout, char ta, char tb, int m,
+                       int n, int k, int nprow, int npcol, const char *plan)
+{
+    static long seq = 0;
+    if (!pumma_stats_on() || enabled < 2) return;
+    seq++;
+    if (!lead) return;
+    char line[512];
+    snprintf(line, sizeof line, "pumma-plan: %ld %s %c%c %d %d %d %dx%d %s\n",
+             seq, rout, ta, tb, m, n, k, nprow, npcol, plan);
+    fputs(line, stderr);
 }
 
 /* Heterogeneous multiplies, per process of the last grid that ran one

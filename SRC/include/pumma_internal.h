@@ -633,6 +633,10 @@ void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
 void pumma_stats_begin_het(const char *rout, const char *algo,
                            const char *layout);
 void pumma_stats_end(void);
+/* PUMMA_STATS=2: the call's sizes and plan on one line of standard error
+ * (by the process with lead set; every process counts the call). */
+void pumma_stats_trace(int lead, const char *rout, char ta, char tb, int m,
+                       int n, int k, int nprow, int npcol, const char *plan);
 /* The call just begun runs another plan than it would have without the
  * workspace limit (changed = 1). */
 void pumma_stats_limited(int changed);
