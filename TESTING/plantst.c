@@ -318,9 +318,34 @@ static pumma_problem_t problem(const pumma_grid_t *g, char ta, char tb, int m,
     return p;
 }
 
+/* The planner's plan of p asking for o (pumma_plan_make): its row. */
+static const pumma_algo_t *plan_make(pumma_problem_t *p, const pumma_opts_t *o,
+                                     pumma_plan_t *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    pumma_plan_make(p, o, pl);
+    return pl->algo;
+}
+
+/* The variants b, r, s priced as a plan with o's sizes. */
+static pumma_plan_t variants(const pumma_opts_t *o, const pumma_coll_ops_t *b,
+                             const pumma_coll_ops_t *r,
+                             const pumma_shift_ops_t *s)
+{
+    pumma_plan_t t;
+    memset(&t, 0, sizeof t);
+    t.bcast = b;
+    t.reduce = r;
+    t.shift = s;
+    t.segment = o->segment;
+    t.piece = o->piece;
+    t.panel = o->panel;
+    return t;
+}
+
 /* The plan's cost recomputed: the same pricing, done here. */
 static double price(const pumma_problem_t *have, const pumma_algo_t *a,
-                    pumma_opts_t *o)
+                    const pumma_plan_t *o)
 {
     const pumma_grid_t *g = have->g;
     pumma_problem_t h = *have, want;
@@ -344,14 +369,14 @@ static double price(const pumma_problem_t *have, const pumma_algo_t *a,
 /* Plan p with o's choices; return the cost of the plan and of the cheapest
  * combination enumerated here, and in *first the first combination priced
  * within MARGIN of it (what auto must choose, up to unused kinds). */
-static const pumma_algo_t *plan(pumma_problem_t *p, pumma_opts_t *o,
-                                double *chosen, double *cheapest,
-                                pumma_opts_t *first, const pumma_algo_t **fa)
+static const pumma_algo_t *plan(pumma_problem_t *p, const pumma_opts_t *o,
+                                pumma_plan_t *got, double *chosen,
+                                double *cheapest, pumma_plan_t *first,
+                                const pumma_algo_t **fa)
 {
-    pumma_opts_t keep = *o;
-    const pumma_algo_t *a = pumma_plan(p, o);
-    pumma_opts_t got = *o;
-    *chosen = price(p, a, &got);
+    const pumma_opts_t keep = *o;
+    const pumma_algo_t *a = plan_make(p, o, got);
+    *chosen = price(p, a, got);
     *cheapest = HUGE_VAL;
     *fa = NULL;
     for (int pass = 0; pass < 2; pass++) {
@@ -359,15 +384,14 @@ static const pumma_algo_t *plan(pumma_problem_t *p, pumma_opts_t *o,
         const pumma_coll_ops_t *b, *r;
         const pumma_shift_ops_t *s;
         for (int i = 0; (x = pumma_algo_at(i)); i++) {
-            if (!x->handles(p->transa, p->transb)) continue;
+            if (x->kind != PUMMA_CALL_BLOCK ||
+                !x->handles(p->transa, p->transb))
+                continue;
             for (int ib = 0; (b = pumma_comm_at(PUMMA_BCAST_TABLE, ib)); ib++)
                 for (int ir = 0; (r = pumma_comm_at(PUMMA_REDUCE_TABLE, ir));
                      ir++)
                     for (int is = 0; (s = pumma_shift_at(is)); is++) {
-                        pumma_opts_t t = keep;
-                        t.bcast = b;
-                        t.reduce = r;
-                        t.shift = s;
+                        const pumma_plan_t t = variants(&keep, b, r, s);
                         double c = price(p, x, &t);
                         if (pass == 0 && c < *cheapest) *cheapest = c;
                         if (pass == 1 && !*fa &&
@@ -405,30 +429,39 @@ static void test_search(void)
                     const int *z = sizes[iz];
                     pumma_problem_t p =
                         problem(&g, tr[it][0], tr[it][1], z[0], z[1], z[2], z[3]);
-                    pumma_opts_t o, f;
+                    pumma_opts_t o;
+                    pumma_plan_t pl, f;
                     memset(&o, 0, sizeof o);
                     double chosen, cheapest;
                     const pumma_algo_t *fa;
-                    const pumma_algo_t *a =
-                        plan(&p, &o, &chosen, &cheapest, &f, &fa);
                     cases++;
+                    /* a product each process holds whole is the local
+                     * row's, never searched */
+                    if (pumma_plan_kind(&p) == PUMMA_CALL_LOCAL) {
+                        const pumma_algo_t *l = plan_make(&p, &o, &pl);
+                        check(!strcmp(l->name, "local"), G,
+                              "%s for a local product", l->name);
+                        continue;
+                    }
+                    const pumma_algo_t *a =
+                        plan(&p, &o, &pl, &chosen, &cheapest, &f, &fa);
                     check(a && a->handles(p.transa, p.transb), G,
                           "%s chosen for %c%c", a ? a->name : "nothing",
                           p.transa, p.transb);
-                    check(o.bcast && o.reduce && o.shift, G, "variant unset");
+                    check(pl.bcast && pl.reduce && pl.shift, G, "variant unset");
                     check(chosen <= cheapest * (1 + MARGIN) * (1 + 1e-12), G,
                           "model %d grid %dx%d %c%c size %d: %s at %g, "
                           "cheapest %g", im, g.nprow, g.npcol, p.transa,
                           p.transb, iz, a->name, chosen, cheapest);
                     unsigned u = a->uses(&p);
                     check(a == fa &&
-                              (!(u & PUMMA_USES_BCAST) || o.bcast == f.bcast) &&
-                              (!(u & PUMMA_USES_REDUCE) || o.reduce == f.reduce) &&
-                              (!(u & PUMMA_USES_SHIFT) || o.shift == f.shift),
+                              (!(u & PUMMA_USES_BCAST) || pl.bcast == f.bcast) &&
+                              (!(u & PUMMA_USES_REDUCE) || pl.reduce == f.reduce) &&
+                              (!(u & PUMMA_USES_SHIFT) || pl.shift == f.shift),
                           G, "model %d grid %dx%d %c%c size %d: chose %s/%s/%s/%s,"
                           " the first within 3%% is %s/%s/%s/%s", im, g.nprow,
-                          g.npcol, p.transa, p.transb, iz, a->name, o.bcast->name,
-                          o.reduce->name, o.shift->name, fa ? fa->name : "-",
+                          g.npcol, p.transa, p.transb, iz, a->name, pl.bcast->name,
+                          pl.reduce->name, pl.shift->name, fa ? fa->name : "-",
                           f.bcast ? f.bcast->name : "-",
                           f.reduce ? f.reduce->name : "-",
                           f.shift ? f.shift->name : "-");
@@ -436,17 +469,18 @@ static void test_search(void)
                      * kept; an algorithm that does not is replaced. */
                     const pumma_algo_t *x;
                     for (int i = 0; (x = pumma_algo_at(i)); i++) {
+                        if (x->kind != PUMMA_CALL_BLOCK) continue;
                         memset(&o, 0, sizeof o);
                         o.algo = x->name;
                         o.reduce = pumma_comm_find(PUMMA_REDUCE_TABLE, "ring");
                         o.shift = pumma_shift_find("oddeven");
-                        const pumma_algo_t *y = pumma_plan(&p, &o);
+                        const pumma_algo_t *y = plan_make(&p, &o, &pl);
                         int applies = x->handles(p.transa, p.transb);
                         check(applies ? y == x : y->handles(p.transa, p.transb),
                               G2, "forced %s gave %s for %c%c", x->name,
                               y->name, p.transa, p.transb);
-                        check(!strcmp(o.reduce->name, "ring") &&
-                                  !strcmp(o.shift->name, "oddeven"),
+                        check(!strcmp(pl.reduce->name, "ring") &&
+                                  !strcmp(pl.shift->name, "oddeven"),
                               G2, "forced variants changed");
                     }
                 }
@@ -459,7 +493,8 @@ static void test_search(void)
 static void test_sense(void)
 {
     const char *G = "auto's choices follow the machine";
-    pumma_opts_t o, f;
+    pumma_opts_t o;
+    pumma_plan_t pl, f;
     const pumma_algo_t *fa;
     double c1, c2;
     /* Latency-bound, small NN on 6x1: B is broadcast over 6 processes. */
@@ -468,26 +503,26 @@ static void test_sense(void)
     pumma_problem_t p = problem(&g, 'N', 'N', 60, 60, 60, 10);
     memset(&o, 0, sizeof o);
     o.algo = "mdb2";
-    plan(&p, &o, &c1, &c2, &f, &fa);
-    const char *bn = o.bcast->name;
+    plan(&p, &o, &pl, &c1, &c2, &f, &fa);
+    const char *bn = pl.bcast->name;
     check(!strcmp(bn, "mpi") || !strcmp(bn, "mst") || !strcmp(bn, "binomial") ||
               !strcmp(bn, "ring-split"),
           G, "latency-bound 6-process broadcast: %s", bn);
     /* Latency-bound TN on 6x1: partial products summed over 6. */
     p = problem(&g, 'T', 'N', 60, 60, 60, 10);
     memset(&o, 0, sizeof o);
-    plan(&p, &o, &c1, &c2, &f, &fa);
-    check(!strcmp(o.reduce->name, "mst") || !strcmp(o.reduce->name, "mpi"), G,
-          "latency-bound 6-process reduce: %s", o.reduce->name);
+    plan(&p, &o, &pl, &c1, &c2, &f, &fa);
+    check(!strcmp(pl.reduce->name, "mst") || !strcmp(pl.reduce->name, "mpi"), G,
+          "latency-bound 6-process reduce: %s", pl.reduce->name);
     /* Bandwidth-bound, large NN on 6x1: pipelined chain. */
     pumma_model_t bw = model(1e-9, 1e-6, 1e-15, 1e-15, 1e-15, 1.0);
     g = grid(6, 1, &bw);
     p = problem(&g, 'N', 'N', 3000, 3000, 3000, 64);
     memset(&o, 0, sizeof o);
     o.algo = "mdb2";
-    plan(&p, &o, &c1, &c2, &f, &fa);
-    check(!strcmp(o.bcast->name, "pipeline"), G,
-          "bandwidth-bound broadcast of large slabs: %s", o.bcast->name);
+    plan(&p, &o, &pl, &c1, &c2, &f, &fa);
+    check(!strcmp(pl.bcast->name, "pipeline"), G,
+          "bandwidth-bound broadcast of large slabs: %s", pl.bcast->name);
     /* Dear transposing copies: tt-local for TT, no -row form for NN. */
     pumma_model_t dt = model(1e-6, 1e-10, 1e-11, 1e-10, 1e-7, 1.0);
     const int grids[][2] = {{1, 2}, {2, 1}, {2, 3}};
@@ -495,13 +530,13 @@ static void test_sense(void)
         g = grid(grids[i][0], grids[i][1], &dt);
         p = problem(&g, 'T', 'T', 1000, 1000, 1000, 64);
         memset(&o, 0, sizeof o);
-        const pumma_algo_t *a = plan(&p, &o, &c1, &c2, &f, &fa);
+        const pumma_algo_t *a = plan(&p, &o, &pl, &c1, &c2, &f, &fa);
         check(!strcmp(a->name, "tt-local"), G,
               "TT with dear transposing copies on %dx%d: %s", g.nprow,
               g.npcol, a->name);
         p = problem(&g, 'N', 'N', 1000, 1000, 1000, 64);
         memset(&o, 0, sizeof o);
-        a = plan(&p, &o, &c1, &c2, &f, &fa);
+        a = plan(&p, &o, &pl, &c1, &c2, &f, &fa);
         check(!strstr(a->name, "-row"), G,
               "NN with dear transposing copies on %dx%d: %s", g.nprow,
               g.npcol, a->name);
@@ -512,7 +547,7 @@ static void test_sense(void)
         g = grid(grids[i][0], grids[i][1], &tg);
         p = problem(&g, 'T', 'T', 1000, 1000, 1000, 64);
         memset(&o, 0, sizeof o);
-        const pumma_algo_t *a = plan(&p, &o, &c1, &c2, &f, &fa);
+        const pumma_algo_t *a = plan(&p, &o, &pl, &c1, &c2, &f, &fa);
         check(!strcmp(a->name, "tt"), G,
               "TT with dear transposed GEMMs on %dx%d: %s", g.nprow, g.npcol,
               a->name);
@@ -530,7 +565,8 @@ static void test_sense(void)
 static void test_remembered(void)
 {
     const char *G = "remembered plans are the search's";
-    pumma_opts_t o, f;
+    pumma_opts_t o;
+    pumma_plan_t pl, f;
     const pumma_algo_t *fa;
     double c1, c2;
     pumma_model_t dt = model(1e-6, 1e-10, 1e-11, 1e-10, 1e-7, 1.0);
@@ -544,7 +580,7 @@ static void test_remembered(void)
         pumma_problem_t p = problem(&g, 'T', 'T', 1000, 1000, 1000, 64);
         memset(&o, 0, sizeof o);
         if (i == 4) o.algo = "tt";          /* forced: its own entry */
-        const pumma_algo_t *a = plan(&p, &o, &c1, &c2, &f, &fa);
+        const pumma_algo_t *a = plan(&p, &o, &pl, &c1, &c2, &f, &fa);
         check(!strcmp(a->name, want[i]), G,
               "TT 1000 planned %d times: %s, expected %s", i + 1, a->name,
               want[i]);
@@ -560,7 +596,7 @@ static void test_remembered(void)
             pumma_grid_t g = grid(1, 2, &here);
             pumma_problem_t p = problem(&g, 'N', 'N', 3000, 128, 3000, 64);
             memset(&o, 0, sizeof o);
-            const pumma_algo_t *a = plan(&p, &o, &c1, &c2, &f, &fa);
+            const pumma_algo_t *a = plan(&p, &o, &pl, &c1, &c2, &f, &fa);
             check(!strcmp(a->name, ov ? "mdb2" : "stat-a"), G,
                   "3000x128x3000 on 1x2, overlap %d: %s", ov, a->name);
         }
@@ -583,7 +619,8 @@ static size_t least_workspace(pumma_problem_t *p, const pumma_opts_t *o,
     const pumma_coll_ops_t *b, *r;
     const pumma_shift_ops_t *s;
     for (int i = 0; (x = pumma_algo_at(i)); i++) {
-        if (!x->handles(p->transa, p->transb)) continue;
+        if (x->kind != PUMMA_CALL_BLOCK || !x->handles(p->transa, p->transb))
+            continue;
         if (keep && o->algo && pumma_algo_find(o->algo)->handles(p->transa, p->transb) &&
             strcmp(o->algo, x->name))
             continue;
@@ -594,8 +631,7 @@ static size_t least_workspace(pumma_problem_t *p, const pumma_opts_t *o,
                                  (o->reduce && r != o->reduce) ||
                                  (o->shift && s != o->shift)))
                         continue;
-                    pumma_opts_t t = *o;
-                    t.bcast = b; t.reduce = r; t.shift = s;
+                    pumma_plan_t t = variants(o, b, r, s);
                     t.piece = PUMMA_PIECE_MIN;
                     pumma_problem_t h = *p, want;
                     h.opts = &t;
@@ -631,12 +667,13 @@ static void test_limit(void)
                     memset(&o, 0, sizeof o);
                     o.piece = 64.0 * 1024 * 1024;
                     o.workspace = 1e30;
-                    const pumma_algo_t *a = pumma_plan(&p, &o);
+                    pumma_plan_t pl;
+                    const pumma_algo_t *a = plan_make(&p, &o, &pl);
                     pumma_problem_t want;
                     a->align(&p, &want);
                     const size_t free_ws = pumma_plan_workspace(&p, a, &want);
-                    check(o.limited == PUMMA_LIMIT_NONE, G2,
-                          "no limit, yet limited %d", o.limited);
+                    check(pl.limited == PUMMA_LIMIT_NONE, G2,
+                          "no limit, yet limited %d", pl.limited);
                     static const double scale[] = {1.01, 0.9, 0.5, 0.01};
                     memset(&o, 0, sizeof o);
                     o.piece = 64.0 * 1024 * 1024;
@@ -650,12 +687,12 @@ static void test_limit(void)
                     int fits, fits_kept;
                     const size_t lw = least_workspace(&p, &o, 0, lim, &fits);
                     least_workspace(&p, &o, 1, lim, &fits_kept);
-                    const pumma_algo_t *b = pumma_plan(&p, &o);
+                    const pumma_algo_t *b = plan_make(&p, &o, &pl);
                     b->align(&p, &want);
                     const size_t ws = pumma_plan_workspace(&p, b, &want);
                     cases++;
-                    changed += o.limited == PUMMA_LIMIT_FIT;
-                    least += o.limited == PUMMA_LIMIT_LEAST;
+                    changed += pl.limited == PUMMA_LIMIT_FIT;
+                    least += pl.limited == PUMMA_LIMIT_LEAST;
                     check(b->handles(p.transa, p.transb), G, "%s for %c%c",
                           b->name, p.transa, p.transb);
                     if (fits)
@@ -663,22 +700,22 @@ static void test_limit(void)
                               "limit %.0f: %s needs %zu", g.nprow, g.npcol,
                               p.transa, p.transb, iz, lim, b->name, ws);
                     else
-                        check(ws == lw && o.limited == PUMMA_LIMIT_LEAST, G,
+                        check(ws == lw && pl.limited == PUMMA_LIMIT_LEAST, G,
                               "grid %dx%d %c%c size %d limit %.0f: nothing "
                               "fits, %s needs %zu, the least is %zu (%d)",
                               g.nprow, g.npcol, p.transa, p.transb, iz, lim,
-                              b->name, ws, lw, o.limited);
+                              b->name, ws, lw, pl.limited);
                     if (fits_kept && asked.algo &&
                         pumma_algo_find(asked.algo)->handles(p.transa, p.transb))
                         check(!strcmp(b->name, asked.algo), G2,
                               "forced %s fits but %s ran", asked.algo, b->name);
                     if (il == 0 && !asked.algo)
-                        check(o.limited == PUMMA_LIMIT_NONE && b == a, G2,
+                        check(pl.limited == PUMMA_LIMIT_NONE && b == a, G2,
                               "a limit above the plan changed it: %s, %d",
-                              b->name, o.limited);
+                              b->name, pl.limited);
                     if (il >= 2 && fits)
-                        check(o.limited == PUMMA_LIMIT_FIT || ws == free_ws,
-                              G2, "limited %d", o.limited);
+                        check(pl.limited == PUMMA_LIMIT_FIT || ws == free_ws,
+                              G2, "limited %d", pl.limited);
                 }
     }
     group_end(G);

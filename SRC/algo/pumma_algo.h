@@ -49,6 +49,7 @@ static inline pumma_coll_t pumma_coll_of(const pumma_problem_t *p, void *buf,
     c.comm = comm;
     c.tag = tag;
     c.dec = p->g->model.dec;
+    c.decided = p->opts->decided;
     c.hier = pumma_hier_line_of(p->g, comm);
     return c;
 }

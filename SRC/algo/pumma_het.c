@@ -494,6 +494,88 @@ int pumma_het_scale(const pumma_type_t *t, const pumma_grid_t *g,
     return rc;
 }
 
+/* What one process multiplies: its blocks of sub(C) (bl), and, when
+ * A, B and C all lie on layouts (inplace), the pieces of op(A) along its
+ * rows (pr) and of op(B) along its columns (pc) with what it holds of
+ * them; kloc, krest: scratch lists of K's indices. */
+typedef struct work {
+    blk_t *bl;
+    piece_t *pr, *pc;
+    int nbl, npr, npc, inplace;
+    pumma_ilist_t kloc, krest;
+} work_t;
+
+/* Phase 1 (het-overlap on layouts): the products of data the process
+ * holds itself, read where it holds it (the slices' remaps fill the
+ * panels later). */
+static void products_held(het_t *h, work_t *w)
+{
+    for (int q = 0; q < w->nbl && w->inplace && !h->rc; q++)
+        for (int i = 0; i < w->npr; i++)
+            for (int j = 0; j < w->npc; j++) {
+                pumma_ivl_t ri, cj;
+                if (!clip(&w->bl[q], &w->pr[i], &w->pc[j], &ri, &cj)) continue;
+                pumma_ilist_meet(&w->pr[i].mine, &w->pc[j].mine, &w->kloc);
+                if (w->kloc.n == 0) continue;
+                product(h, &w->bl[q], &ri, &cj, &w->kloc, 1, 1);
+            }
+}
+
+/* Phase 2: slice by slice, the rest (on layouts, less what phase 1
+ * did). */
+static void products_sliced(het_t *h, work_t *w)
+{
+    for (int s = 0; s < h->nslice && !h->rc; s++) {
+        if (slice_wait(h, s)) break;
+        pumma_ilist_t sk = {1, &(pumma_ivl_t){h->sl[s].k0, h->sl[s].k1}};
+        const int more = s + 1 < h->nslice;
+        for (int q = 0; q < w->nbl; q++) {
+            const blk_t *b = &w->bl[q];
+            if (!w->inplace) {        /* the whole block */
+                product(h, b, &(pumma_ivl_t){b->r0, b->r1},
+                        &(pumma_ivl_t){b->c0, b->c1}, &sk, 0, more);
+                continue;
+            }
+            for (int i = 0; i < w->npr; i++)
+                for (int j = 0; j < w->npc; j++) {
+                    pumma_ivl_t ri, cj;
+                    if (!clip(b, &w->pr[i], &w->pc[j], &ri, &cj)) continue;
+                    pumma_ilist_meet(&w->pr[i].mine, &w->pc[j].mine,
+                                     &w->kloc);
+                    pumma_ilist_minus(&sk, &w->kloc, &w->krest);
+                    if (w->krest.n)
+                        product(h, b, &ri, &cj, &w->krest, 0, more);
+                }
+        }
+    }
+}
+
+/* The end of a run, also after an error: slices still in flight
+ * completed, everything freed, the times kept (pumma_het_times). */
+static int finish(het_t *h, work_t *w)
+{
+    for (int s = 0; h->sl && s < h->nslice; s++) {
+        if (h->sl[s].ra) pumma_remap_wait(h->sl[s].ra);
+        if (h->sl[s].rb) pumma_remap_wait(h->sl[s].rb);
+    }
+    free(w->kloc.v);
+    free(w->krest.v);
+    pieces_free(w->pr, w->npr);
+    pieces_free(w->pc, w->npc);
+    free(w->bl);
+    pumma_free(h->pa);
+    pumma_free(h->pbp);
+    for (int p = 0; h->rows && p < h->np; p++) pumma_ilist_free(&h->rows[p]);
+    for (int p = 0; h->cols && p < h->np; p++) pumma_ilist_free(&h->cols[p]);
+    free(h->rows);
+    free(h->cols);
+    free(h->kl);
+    free(h->sl);
+    last_comm = h->t_comm;
+    last_total = MPI_Wtime() - h->t0;
+    return h->rc;
+}
+
 int pumma_het_run(const pumma_problem_t *pb, const pumma_het_opnd_t *A,
                   const pumma_het_opnd_t *B, const pumma_het_opnd_t *C,
                   int overlap, int topo)
@@ -502,10 +584,7 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_het_opnd_t *A,
     const pumma_grid_t *g = pb->g;
     const int m = pb->m, n = pb->n, k = pb->k;
     het_t h = {0};
-    piece_t *pr = NULL, *pcl = NULL;
-    blk_t *bl = NULL;
-    int npr = 0, npc = 0, nbl = 0;
-    pumma_ilist_t kloc = {0}, krest = {0};
+    work_t w = {0};
     h.pb = pb;
     h.A = A; h.B = B; h.C = C;
     h.line = C->lay ? C->lay : A->lay ? A->lay : B->lay;
@@ -524,13 +603,13 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_het_opnd_t *A,
         if (!(h.rc = pumma_het_spans(C, g, m, n, p, 0, &h.rows[p])))
             h.rc = pumma_het_spans(C, g, m, n, p, 1, &h.cols[p]);
     if (h.rc) goto out;
-    if ((h.rc = c_blocks(t, C, me, m, n, &h.rows[me], &h.cols[me], &bl, &nbl)))
+    if ((h.rc = c_blocks(t, C, me, m, n, &h.rows[me], &h.cols[me], &w.bl, &w.nbl)))
         goto out;
 
     /* C := beta*C on my part: every product below adds into it. */
-    for (int i = 0; i < nbl; i++)
-        pumma_local_scale(t, bl[i].r1 - bl[i].r0, bl[i].c1 - bl[i].c0,
-                          pb->beta, bl[i].c, C->side.ld);
+    for (int i = 0; i < w.nbl; i++)
+        pumma_local_scale(t, w.bl[i].r1 - w.bl[i].r0, w.bl[i].c1 - w.bl[i].c0,
+                          pb->beta, w.bl[i].c, C->side.ld);
     if (k == 0) goto out;
 
     /* Panels: op(A)(my rows, :) and op(B)(:, my columns), stored as A and
@@ -555,76 +634,119 @@ int pumma_het_run(const pumma_problem_t *pb, const pumma_het_opnd_t *A,
     /* What I hold of op(A) along my rows and of op(B) along my columns, to
      * multiply in place: only when all three lie on layouts (C's blocks
      * are then stretches of sub(C)'s rows and columns). */
-    const int inplace = overlap && A->lay && B->lay && C->lay;
-    if (inplace &&
-        ((h.rc = pieces(A, pb->transa != 'N', 0, me, &h.rows[me], m, k, bl,
-                        nbl, &pr, &npr)) ||
-         (h.rc = pieces(B, pb->transb != 'N', 1, me, &h.cols[me], n, k, bl,
-                        nbl, &pcl, &npc))))
+    w.inplace = overlap && A->lay && B->lay && C->lay;
+    if (w.inplace &&
+        ((h.rc = pieces(A, pb->transa != 'N', 0, me, &h.rows[me], m, k, w.bl,
+                        w.nbl, &w.pr, &w.npr)) ||
+         (h.rc = pieces(B, pb->transb != 'N', 1, me, &h.cols[me], n, k, w.bl,
+                        w.nbl, &w.pc, &w.npc))))
         goto out;
 
     progress(&h);                     /* the first slices start moving */
     if (h.rc) goto out;
 
-    kloc.v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * k + 2));
-    krest.v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * k + 2));
-    if (!kloc.v || !krest.v) { h.rc = PUMMA_ENOMEM; goto out; }
-
-    /* Phase 1 (het-overlap on layouts): the products of data I hold
-     * myself, read where I hold it (the slices' remaps fill the panels
-     * later). */
-    for (int q = 0; q < nbl && inplace && !h.rc; q++)
-        for (int i = 0; i < npr; i++)
-            for (int j = 0; j < npc; j++) {
-                pumma_ivl_t ri, cj;
-                if (!clip(&bl[q], &pr[i], &pcl[j], &ri, &cj)) continue;
-                pumma_ilist_meet(&pr[i].mine, &pcl[j].mine, &kloc);
-                if (kloc.n == 0) continue;
-                product(&h, &bl[q], &ri, &cj, &kloc, 1, 1);
-            }
-
-    /* Phase 2: slice by slice, the rest. */
-    for (int s = 0; s < h.nslice && !h.rc; s++) {
-        if (slice_wait(&h, s)) break;
-        pumma_ilist_t sk = {1, &(pumma_ivl_t){h.sl[s].k0, h.sl[s].k1}};
-        const int more = s + 1 < h.nslice;
-        for (int q = 0; q < nbl; q++) {
-            if (!inplace) {           /* the whole block */
-                product(&h, &bl[q], &(pumma_ivl_t){bl[q].r0, bl[q].r1},
-                        &(pumma_ivl_t){bl[q].c0, bl[q].c1}, &sk, 0, more);
-                continue;
-            }
-            for (int i = 0; i < npr; i++)
-                for (int j = 0; j < npc; j++) {
-                    pumma_ivl_t ri, cj;
-                    if (!clip(&bl[q], &pr[i], &pcl[j], &ri, &cj)) continue;
-                    pumma_ilist_meet(&pr[i].mine, &pcl[j].mine, &kloc);
-                    pumma_ilist_minus(&sk, &kloc, &krest);
-                    if (krest.n) product(&h, &bl[q], &ri, &cj, &krest, 0, more);
-                }
-        }
-    }
+    w.kloc.v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * k + 2));
+    w.krest.v = malloc(sizeof(pumma_ivl_t) * (size_t)(2 * k + 2));
+    if (!w.kloc.v || !w.krest.v) { h.rc = PUMMA_ENOMEM; goto out; }
+    products_held(&h, &w);
+    products_sliced(&h, &w);
     if (h.t_comm == 0) h.t_comm = MPI_Wtime() - h.t0;
 out:
-    /* Slices still in flight after an error: complete them. */
-    for (int s = 0; h.sl && s < h.nslice; s++) {
-        if (h.sl[s].ra) pumma_remap_wait(h.sl[s].ra);
-        if (h.sl[s].rb) pumma_remap_wait(h.sl[s].rb);
-    }
-    free(kloc.v);
-    free(krest.v);
-    pieces_free(pr, npr);
-    pieces_free(pcl, npc);
-    free(bl);
-    pumma_free(h.pa);
-    pumma_free(h.pbp);
-    for (int p = 0; h.rows && p < h.np; p++) pumma_ilist_free(&h.rows[p]);
-    for (int p = 0; h.cols && p < h.np; p++) pumma_ilist_free(&h.cols[p]);
-    free(h.rows);
-    free(h.cols);
-    free(h.kl);
-    free(h.sl);
-    last_comm = h.t_comm;
-    last_total = MPI_Wtime() - h.t0;
-    return h.rc;
+    return finish(&h, &w);
 }
+
+/* ------------------------------------------------ the table's rows */
+
+static pumma_het_plan_t het_last;
+
+const pumma_het_plan_t *pumma_het_last(void) { return &het_last; }
+
+extern const pumma_algo_t pumma_algo_het_overlap;
+
+static int overlaps(const pumma_plan_t *pl)
+{
+    return pl->algo == &pumma_algo_het_overlap;
+}
+
+/* Where sub(C) is computed: its own distribution, or a layout of the
+ * measured speeds (pumma_het_plan.c). */
+static int prepare(const pumma_problem_t *p, pumma_plan_t *pl)
+{
+    int rc = pumma_het_plan(p, p->ha, p->hb, p->hc, overlaps(pl), pl->topo,
+                            &het_last);
+    pl->layout = het_last.kind;
+    pl->layout_id = het_last.layout;
+    pl->cost = het_last.t;
+    pl->from[PUMMA_CH_LAYOUT] =
+        pumma_het_layout_env() >= 0 ? PUMMA_FROM_ENV : PUMMA_FROM_MODEL;
+    return rc;
+}
+
+/* The schedule on sub(C) where it is, or: sub(C) into the plan's layout
+ * (unless BETA = 0), the schedule there, and back -- on a linear array
+ * relayed along the new layout's line, as the schedule's own messages
+ * then are. */
+static int run_on(const pumma_problem_t *p, int overlap)
+{
+    const pumma_plan_t *pl = p->opts;
+    const pumma_type_t *t = p->t;
+    const pumma_grid_t *g = p->g;
+    const int m = p->m, n = p->n, topo = pl->topo;
+    if (!pl->layout) return pumma_het_run(p, p->ha, p->hb, p->hc, overlap,
+                                          topo);
+    const pumma_layout_t *L = pumma_layout_get(pl->layout_id);
+    const int me = g->myrow * g->npcol + g->mycol;
+    const pumma_rect_t *box = &L->box[me];
+    const int ml = box->r1 - box->r0, nl = box->c1 - box->c0;
+    int d[9] = {PUMMA_DTYPE_LAYOUT, p->hc->desc[1], m, n, pl->layout_id,
+                0, 0, 0, ml > 1 ? ml : 1};
+    char *w = pumma_malloc((size_t)d[8] * (size_t)(nl > 0 ? nl : 0) *
+                           t->size);
+    pumma_het_opnd_t D;
+    pumma_het_opnd(t, g, d, 0, 0, m, n, w, &D);
+    int rc = ml > 0 && nl > 0 && !w ? PUMMA_ENOMEM : PUMMA_OK;
+    pumma_side_t sc = pumma_het_window(t, g, p->hc, 0, 0, m, n);
+    pumma_side_t sd = pumma_het_window(t, g, &D, 0, 0, m, n);
+    pumma_remap_t *r = NULL;
+    if (!rc && !t->is_zero(p->beta) &&
+        !(rc = pumma_remap_start(t, g, &sc, &sd, topo, L, PUMMA_HET_ID_IN(g),
+                                 &r)))
+        rc = pumma_remap_wait(r);
+    if (!rc) rc = pumma_het_run(p, p->ha, p->hb, &D, overlap, topo);
+    if (!rc && !(rc = pumma_remap_start(t, g, &sd, &sc, topo, L,
+                                        PUMMA_HET_ID_OUT(g), &r)))
+        rc = pumma_remap_wait(r);
+    pumma_free(w);
+    return rc;
+}
+
+/* The run, and the elements it sent gathered for PUMMA_STATS (collective
+ * over the grid, on every process alike). */
+static int run_counted(const pumma_problem_t *p, int overlap)
+{
+    const double before = pumma_remap_sent();
+    const int rc = run_on(p, overlap);
+    pumma_stats_het(p->g, pumma_remap_sent() - before);
+    return rc;
+}
+
+static int run_het(const pumma_problem_t *p) { return run_counted(p, 0); }
+static int run_overlap(const pumma_problem_t *p) { return run_counted(p, 1); }
+
+static int handles(char ta, char tb)
+{
+    (void)ta;
+    (void)tb;
+    return 1;
+}
+
+const pumma_algo_t pumma_algo_het = {
+    "het",
+    "heterogeneous descriptors: each process gathers its panels of op(A) "
+    "and op(B), then multiplies",
+    handles, NULL, run_het, NULL, NULL, NULL, PUMMA_CALL_HET, prepare};
+const pumma_algo_t pumma_algo_het_overlap = {
+    "het-overlap",
+    "heterogeneous descriptors: K in slices, the next gathered while the "
+    "last is multiplied",
+    handles, NULL, run_overlap, NULL, NULL, NULL, PUMMA_CALL_HET, prepare};

@@ -47,7 +47,7 @@ static double cost_row(const pumma_problem_t *p, const pumma_model_t *mo)
 
 const pumma_algo_t pumma_algo_mdb1 = {
     "mdb1", "MDB1, one message per group of K-blocks (LCM class), one multiply per block; B column-cast, A rolled",
-    pumma_mdb_handles, align_col, run_col, cost_col, uses_col, workspace_col};
+    pumma_mdb_handles, align_col, run_col, cost_col, uses_col, workspace_col, PUMMA_CALL_BLOCK, NULL};
 const pumma_algo_t pumma_algo_mdb1_row = {
     "mdb1-row", "MDB1, one message per group of K-blocks (LCM class), one multiply per block; A row-cast, B rolled",
-    pumma_mdb_handles, align_row, run_row, cost_row, uses_row, workspace_row};
+    pumma_mdb_handles, align_row, run_row, cost_row, uses_row, workspace_row, PUMMA_CALL_BLOCK, NULL};

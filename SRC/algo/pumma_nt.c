@@ -205,4 +205,4 @@ static size_t workspace(const pumma_problem_t *p)
 
 const pumma_algo_t pumma_algo_nt = {
     "nt", "A*B**T: partial products summed along grid rows, B rolled up",
-    handles, align, run, cost, uses, workspace};
+    handles, align, run, cost, uses, workspace, PUMMA_CALL_BLOCK, NULL};

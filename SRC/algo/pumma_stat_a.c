@@ -224,4 +224,4 @@ const pumma_algo_t pumma_algo_stat_a = {
     "stat-a",
     "A stays; op(B)'s K-slices sent to it, partial products of C (N small) "
     "reduced along A's K dimension",
-    handles, align, run, cost, uses, workspace};
+    handles, align, run, cost, uses, workspace, PUMMA_CALL_BLOCK, NULL};

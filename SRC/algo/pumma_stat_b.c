@@ -229,4 +229,4 @@ const pumma_algo_t pumma_algo_stat_b = {
     "stat-b",
     "B stays; op(A)'s K-slices sent to it, partial products of C (M small) "
     "reduced along B's K dimension",
-    handles, align, run, cost, uses, workspace};
+    handles, align, run, cost, uses, workspace, PUMMA_CALL_BLOCK, NULL};

@@ -209,4 +209,4 @@ static size_t workspace(const pumma_problem_t *p)
 
 const pumma_algo_t pumma_algo_tn = {
     "tn", "A**T*B: partial products summed down grid columns, A rolled",
-    handles, align, run, cost, uses, workspace};
+    handles, align, run, cost, uses, workspace, PUMMA_CALL_BLOCK, NULL};

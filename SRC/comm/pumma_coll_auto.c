@@ -29,9 +29,27 @@ static int start_op(pumma_table_kind_t op, pumma_coll_t *c)
     c->via = d.v;
     if (c->segment <= 0 && d.seg > 0)
         c->segment = d.seg >= esize ? (int)(d.seg / esize) : 1;
-    pumma_stats_decide(op == PUMMA_BCAST_TABLE ? "bcast" : "reduce", np,
-                       bytes, d.v->name, d.seg, d.source, d.model);
+    const char *name = op == PUMMA_BCAST_TABLE ? "bcast" : "reduce";
+    pumma_stats_decide(name, np, bytes, d.v->name, d.seg, d.source, d.model);
+    if (c->decided) pumma_decided_add(c->decided, name, d.v->name);
     return d.v->start(c);
+}
+
+/* The plan's record of auto's choices: messages per operation and
+ * variant (the first PUMMA_DECIDED_MAX pairs; PUMMA_STATS counts all). */
+void pumma_decided_add(pumma_decided_t *d, const char *op,
+                       const char *variant)
+{
+    for (int i = 0; i < d->n; i++)
+        if (d->v[i].op == op && d->v[i].variant == variant) {
+            d->v[i].messages++;
+            return;
+        }
+    if (d->n == PUMMA_DECIDED_MAX) return;
+    d->v[d->n].op = op;
+    d->v[d->n].variant = variant;
+    d->v[d->n].messages = 1;
+    d->n++;
 }
 
 static int bcast_start(pumma_coll_t *c) { return start_op(PUMMA_BCAST_TABLE, c); }

@@ -36,15 +36,31 @@
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pumma.h"
 #include "pumma_decide.h"
+#include "pumma_hier.h"
 #include "pumma_internal.h"
+#include "pumma_remap.h"
 
 #define MARGIN 0.03
+
+/* The name of a PUMMA_TOPO_* code (pumma_codes.h). */
+static const char *topo_name(int code)
+{
+#define PUMMA_TOPO_ROW(N, v, s) if (code == v) return s;
+    PUMMA_TOPO_LIST(PUMMA_TOPO_ROW)
+#undef PUMMA_TOPO_ROW
+    return "?";
+}
+
+static void report_forced(const pumma_problem_t *have, const pumma_opts_t *o,
+                          const pumma_plan_t *pl, int kind);
 
 /* ---------------------------------------------------- the workspace limit */
 
@@ -199,56 +215,57 @@ typedef struct choice {
 } choice_t;
 
 /*
- * The workspace of algorithm a on `have` (want: aligned, its opts o) at
+ * The workspace of algorithm a on `have` (want: aligned, its plan pl) at
  * the largest piece, from `piece` down to PUMMA_PIECE_MIN, that keeps it
  * within lim: smaller pieces shrink the redistributions' buffers (tt's
  * transpose of C above all) and tn's and nt's partial products, for some
- * more messages. The piece is left in o->piece; *ws is SIZE_MAX when even
- * the least piece does not fit.
+ * more messages. The piece is left in pl->piece; *ws is SIZE_MAX when
+ * even the least piece does not fit.
  */
 static void fit_piece(pumma_problem_t *have, const pumma_algo_t *a,
-                      pumma_problem_t *want, pumma_opts_t *o, double piece,
+                      pumma_problem_t *want, pumma_plan_t *pl, double piece,
                       double lim, size_t *ws)
 {
-    o->piece = piece;
+    pl->piece = piece;
     *ws = pumma_plan_workspace(have, a, want);
     if ((double)*ws <= lim || piece <= PUMMA_PIECE_MIN) {
         if ((double)*ws > lim) *ws = SIZE_MAX;
         return;
     }
-    o->piece = PUMMA_PIECE_MIN;
+    pl->piece = PUMMA_PIECE_MIN;
     if ((double)pumma_plan_workspace(have, a, want) > lim) {
-        o->piece = piece;
+        pl->piece = piece;
         *ws = SIZE_MAX;
         return;
     }
     double lo = PUMMA_PIECE_MIN, hi = piece;   /* lo fits, hi does not */
     while (hi > lo * 1.125) {
-        o->piece = floor(sqrt(lo * hi));
-        if ((double)pumma_plan_workspace(have, a, want) <= lim) lo = o->piece;
-        else hi = o->piece;
+        pl->piece = floor(sqrt(lo * hi));
+        if ((double)pumma_plan_workspace(have, a, want) <= lim) lo = pl->piece;
+        else hi = pl->piece;
     }
-    o->piece = lo;
+    pl->piece = lo;
     *ws = pumma_plan_workspace(have, a, want);
 }
 
 /*
  * The combinations open to the call -- the forced algorithm and variants
- * of f, or every one that computes p's TRANSA/TRANSB -- searched in the
- * tables' order: the first priced within MARGIN of the cheapest among
- * those whose workspace is at most lim (at the configured piece, or a
- * smaller one: fit_piece); with least, the one of least workspace (at
- * the least piece; the first of the cheapest of those) whatever lim says.
- * Returns 0 when no combination qualifies. o's variants are overwritten.
+ * of f, or every block-cyclic row that computes have's TRANSA/TRANSB --
+ * searched in the tables' order: the first priced within MARGIN of the
+ * cheapest among those whose workspace is at most lim (at the configured
+ * piece, or a smaller one: fit_piece); with least, the one of least
+ * workspace (at the least piece; the first of the cheapest of those)
+ * whatever lim says. Returns 0 when no combination qualifies. The plan
+ * have->opts points at (pl) is the scratch the candidates are priced in.
  */
-static int search(pumma_problem_t *have, pumma_opts_t *o,
+static int search(pumma_problem_t *have, pumma_plan_t *pl,
                   const pumma_opts_t *f, const pumma_algo_t *fa,
                   const pumma_model_t *mo, double lim, int least,
                   choice_t *out)
 {
     const char ta = have->transa, tb = have->transb;
     const int check = least || lim < INFINITY;
-    const double piece = o->piece;
+    const double piece = pl->piece;
     const pumma_algo_t *a;
     const pumma_coll_ops_t *b, *r;
     const pumma_shift_ops_t *s;
@@ -261,6 +278,7 @@ static int search(pumma_problem_t *have, pumma_opts_t *o,
     static size_t cap = 0;
     size_t n = 0;
     for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++) {
+        if (a->kind != PUMMA_CALL_BLOCK) continue;
         if (fa ? a != fa : !a->handles(ta, tb)) continue;
         pumma_problem_t want;
         a->align(have, &want);
@@ -275,21 +293,21 @@ static int search(pumma_problem_t *have, pumma_opts_t *o,
                 for (int is = 0;
                      (s = shift_at(f->shift, u & PUMMA_USES_SHIFT, is));
                      is++) {
-                    o->bcast = b;
-                    o->reduce = r;
-                    o->shift = s;
+                    pl->bcast = b;
+                    pl->reduce = r;
+                    pl->shift = s;
                     size_t ws = 0;
                     if (least) {
-                        o->piece = piece < PUMMA_PIECE_MIN ? piece
-                                                           : PUMMA_PIECE_MIN;
+                        pl->piece = piece < PUMMA_PIECE_MIN ? piece
+                                                            : PUMMA_PIECE_MIN;
                         ws = pumma_plan_workspace(have, a, &want);
                     } else if (check) {
-                        fit_piece(have, a, &want, o, piece, lim, &ws);
+                        fit_piece(have, a, &want, pl, piece, lim, &ws);
                         if (ws == SIZE_MAX) continue;
                     }
                     const double c = moves + a->cost(&want, mo);
-                    const choice_t x = {a, b, r, s, u, c, ws, o->piece};
-                    o->piece = piece;
+                    const choice_t x = {a, b, r, s, u, c, ws, pl->piece};
+                    pl->piece = piece;
                     if (!found || (least && ws < best.ws) ||
                         ((!least || ws == best.ws) && c < best.cost)) {
                         best = x;
@@ -316,6 +334,18 @@ static int search(pumma_problem_t *have, pumma_opts_t *o,
     return 1;
 }
 
+/* The plan takes choice c. */
+static void take(pumma_plan_t *pl, const choice_t *c)
+{
+    pl->algo = c->a;
+    pl->bcast = c->b;
+    pl->reduce = c->r;
+    pl->shift = c->s;
+    pl->uses = c->u;
+    pl->piece = c->piece;
+    pl->cost = c->cost;
+}
+
 /* ----------------------------------------------------- remembered plans */
 
 enum { PLAN_SLOTS = 64 };
@@ -332,8 +362,7 @@ typedef struct plan_key {
 typedef struct plan_slot {
     plan_key_t key;
     int used;
-    const pumma_algo_t *a;
-    pumma_opts_t out;             /* the variants, uses, piece, limited */
+    pumma_plan_t out;
 } plan_slot_t;
 static plan_slot_t plans[PLAN_SLOTS];
 
@@ -377,83 +406,350 @@ static plan_slot_t *plan_slot(const plan_key_t *k)
     return &plans[h % PLAN_SLOTS];
 }
 
-static const pumma_algo_t *plan_search(pumma_problem_t *have, pumma_opts_t *o,
-                                       const pumma_algo_t *forced);
+/* ------------------------------------------------------------ the search */
 
-const pumma_algo_t *pumma_plan(pumma_problem_t *have, pumma_opts_t *o)
+/* The block-cyclic plan: the search under the model, then, when the
+ * workspace limit excludes its choice, what fits (keeping the forced
+ * choices if possible), else the least workspace there is. */
+static void plan_search(pumma_problem_t *have, const pumma_opts_t *f,
+                        const pumma_algo_t *forced, pumma_plan_t *pl)
+{
+    pl->limited = PUMMA_LIMIT_NONE;
+    const double lim = pl->limit = pumma_plan_limit(have, f);
+    pumma_problem_t want;
+    choice_t c = {0};
+    const pumma_model_t *mo = pumma_grid_model(have->g);
+    if (forced && f->bcast && f->reduce && f->shift) {
+        /* Everything forced: no model needed, unless it does not fit. */
+        pl->algo = forced;
+        pl->bcast = f->bcast;
+        pl->reduce = f->reduce;
+        pl->shift = f->shift;
+        forced->align(have, &want);
+        if ((double)pumma_plan_workspace(have, forced, &want) <= lim) {
+            pl->uses = forced->uses(have);
+            return;
+        }
+    } else {
+        search(have, pl, f, forced, mo, INFINITY, 0, &c);
+        take(pl, &c);
+        if (lim == INFINITY) return;
+        c.a->align(have, &want);
+        if ((double)pumma_plan_workspace(have, c.a, &want) <= lim) return;
+    }
+    const pumma_opts_t any = {0};
+    if (search(have, pl, f, forced, mo, lim, 0, &c) ||
+        search(have, pl, &any, NULL, mo, lim, 0, &c)) {
+        pl->limited = PUMMA_LIMIT_FIT;
+    } else {
+        /* the forced choices still win a tie */
+        choice_t k;
+        search(have, pl, &any, NULL, mo, lim, 1, &c);
+        if (search(have, pl, f, forced, mo, lim, 1, &k) && k.ws <= c.ws)
+            c = k;
+        pl->limited = PUMMA_LIMIT_LEAST;
+    }
+    take(pl, &c);
+}
+
+/* The block-cyclic plan of `have` (remembered: see the top of the file). */
+static void plan_block(pumma_problem_t *have, const pumma_opts_t *o,
+                       pumma_plan_t *pl)
 {
     const char ta = have->transa, tb = have->transb;
     const pumma_algo_t *forced = o->algo ? pumma_algo_find(o->algo) : NULL;
-    if (forced && !forced->handles(ta, tb)) forced = NULL;
-    have->opts = o;
+    if (forced && (forced->kind != PUMMA_CALL_BLOCK ||
+                   !forced->handles(ta, tb)))
+        forced = NULL;
     plan_key_t key;
     plan_key(have, o, forced, &key);
     plan_slot_t *s = plan_slot(&key);
     if (s->used && !memcmp(&s->key, &key, sizeof key)) {
-        o->bcast = s->out.bcast;
-        o->reduce = s->out.reduce;
-        o->shift = s->out.shift;
-        o->uses = s->out.uses;
-        o->piece = s->out.piece;
-        o->limited = s->out.limited;
-        return s->a;
+        pumma_decided_t *d = pl->decided;
+        *pl = s->out;
+        pl->decided = d;
+        return;
     }
-    const pumma_algo_t *a = plan_search(have, o, forced);
+    plan_search(have, o, forced, pl);
+    pumma_problem_t want;
+    pl->algo->align(have, &want);
+    pl->workspace = pumma_plan_workspace(have, pl->algo, &want);
     s->key = key;
     s->used = 1;
-    s->a = a;
-    s->out = *o;
-    return a;
+    s->out = *pl;
+    s->out.decided = NULL;
 }
 
-/* ------------------------------------------------------------ the search */
+/* ------------------------------------------------------ the kind of call */
 
-static const pumma_algo_t *plan_search(pumma_problem_t *have, pumma_opts_t *o,
-                                       const pumma_algo_t *forced)
+/* Along one grid dimension, who holds all of a distribution's indices:
+ * every coordinate (-1: replicated, or one process along it), one (its
+ * coordinate), or nobody (-2: they are spread). */
+static int holder(const pumma_dist_t *d)
 {
-    o->limited = PUMMA_LIMIT_NONE;
-    const pumma_opts_t f = *o;           /* the forced choices */
-    const double lim = pumma_plan_limit(have, o);
-    pumma_problem_t want;
-    choice_t c = {0};
-    if (forced && o->bcast && o->reduce && o->shift) {
-        /* Everything forced: no model needed, unless it does not fit. */
-        forced->align(have, &want);
-        if ((double)pumma_plan_workspace(have, forced, &want) <= lim) {
-            o->uses = forced->uses(have);
-            return forced;
+    if (d->src < 0 || d->np == 1) return -1;
+    return pumma_dist_nblocks(d) <= 1 ? d->src : -2;
+}
+
+/* 1 when every process holding a piece of sub(C) holds all of it, and all
+ * of sub(A) and sub(B) too: the product is then local to each of them (a
+ * 1x1 grid always; else submatrices inside one block, or replicated). From
+ * the descriptors only, so every process decides alike. */
+static int product_is_local(const pumma_problem_t *p)
+{
+    const int cr = holder(&p->c.row), cc = holder(&p->c.col);
+    if (cr == -2 || cc == -2) return 0;
+    const pumma_dist_t *op[4] = {&p->a.row, &p->b.row, &p->a.col, &p->b.col};
+    for (int i = 0; i < 4; i++) {
+        const int need = i < 2 ? cr : cc, have = holder(op[i]);
+        if (!(have == -1 || (need >= 0 && need == have))) return 0;
+    }
+    return 1;
+}
+
+int pumma_plan_kind(const pumma_problem_t *have)
+{
+    if (have->hc) return PUMMA_CALL_HET;
+    return product_is_local(have) ? PUMMA_CALL_LOCAL : PUMMA_CALL_BLOCK;
+}
+
+/* The one row of a kind of call that is not searched: the forced one if
+ * it is of that kind, else the kind's first row (local; het-overlap). */
+static const pumma_algo_t *row_of(int kind, const char *name)
+{
+    const pumma_algo_t *a = name ? pumma_algo_find(name) : NULL;
+    if (a && a->kind == kind) return a;
+    const char *dflt = kind == PUMMA_CALL_HET ? "het-overlap" : "local";
+    return pumma_algo_find(dflt);
+}
+
+/* ------------------------------------------------------------ the plan */
+
+/* Where each choice of the plan came from, once it is made: a forced
+ * choice taken is the environment's or the call's; the rest are the
+ * model's (the search), the decider's (auto), the clusters' (hier), the
+ * limit's or pumma's defaults. */
+static void sources(const pumma_opts_t *o, int kind, pumma_plan_t *pl)
+{
+    const int lim = pl->limited != PUMMA_LIMIT_NONE;
+    unsigned char *fr = pl->from;
+    const int block = kind == PUMMA_CALL_BLOCK;
+    const pumma_algo_t *fa = o->algo ? pumma_algo_find(o->algo) : NULL;
+    fr[PUMMA_CH_ALGO] = fa == pl->algo ? o->from[PUMMA_CH_ALGO]
+                        : !block       ? PUMMA_FROM_DEFAULT
+                        : lim          ? PUMMA_FROM_LIMIT
+                                       : PUMMA_FROM_MODEL;
+    const void *asked[3] = {o->bcast, o->reduce, o->shift};
+    const void *ran[3] = {pl->bcast, pl->reduce, pl->shift};
+    for (int i = 0; i < 3; i++) {
+        const int ch = PUMMA_CH_BCAST + i;
+        const char *name = i == 0 ? pl->bcast ? pl->bcast->name : NULL
+                           : i == 1 ? pl->reduce ? pl->reduce->name : NULL
+                                    : NULL;
+        fr[ch] = asked[i] && asked[i] == ran[i] ? o->from[ch]
+                 : !block || !ran[i]            ? PUMMA_FROM_DEFAULT
+                 : name && !strcmp(name, "hier") ? PUMMA_FROM_CLUSTERS
+                 : name && !strcmp(name, "auto") ? PUMMA_FROM_DECIDER
+                 : lim                           ? PUMMA_FROM_LIMIT
+                                                 : PUMMA_FROM_MODEL;
+    }
+    fr[PUMMA_CH_SEGMENT] = o->from[PUMMA_CH_SEGMENT];
+    fr[PUMMA_CH_PANEL] = o->from[PUMMA_CH_PANEL];
+    fr[PUMMA_CH_PIECE] = pl->piece != o->piece ? PUMMA_FROM_LIMIT
+                                               : o->from[PUMMA_CH_PIECE];
+    fr[PUMMA_CH_TOPO] = o->from[PUMMA_CH_TOPO];
+}
+
+int pumma_plan_make(pumma_problem_t *have, const pumma_opts_t *o,
+                    pumma_plan_t *pl)
+{
+    pumma_decided_t *decided = pl->decided;
+    memset(pl, 0, sizeof *pl);
+    pl->decided = decided;
+    pl->segment = o->segment;
+    pl->panel = o->panel;
+    pl->piece = o->piece;
+    pl->slice = o->slice;
+    pl->repl = 1;
+    pl->limit = INFINITY;
+    have->opts = pl;
+    const int kind = pumma_plan_kind(have);
+    int rc = PUMMA_OK;
+    if (kind == PUMMA_CALL_BLOCK) {
+        plan_block(have, o, pl);
+        /* A grid that spans clusters broadcasts and reduces in two
+         * levels, unless the call or the environment names a variant
+         * (the search does not price them: a variant's price knows the
+         * size of its line, not its clusters). */
+        if (have->g->hier && (!o->bcast || !o->reduce)) {
+            if (!o->bcast) pl->bcast = &pumma_bcast_hier;
+            if (!o->reduce) pl->reduce = &pumma_reduce_hier;
+            pumma_problem_t want;
+            pl->algo->align(have, &want);
+            pl->workspace = pumma_plan_workspace(have, pl->algo, &want);
         }
     } else {
-        search(have, o, &f, forced, pumma_grid_model(have->g), INFINITY, 0,
-               &c);
-        o->bcast = c.b;
-        o->reduce = c.r;
-        o->shift = c.s;
-        o->uses = c.u;
-        if (lim == INFINITY) return c.a;
-        c.a->align(have, &want);
-        if ((double)pumma_plan_workspace(have, c.a, &want) <= lim) return c.a;
+        pl->algo = row_of(kind, o->algo);
+        pl->bcast = o->bcast ? o->bcast : pumma_comm_at(PUMMA_BCAST_TABLE, 0);
+        pl->reduce =
+            o->reduce ? o->reduce : pumma_comm_at(PUMMA_REDUCE_TABLE, 0);
+        pl->shift = o->shift ? o->shift : pumma_shift_at(0);
+        pl->topo = kind == PUMMA_CALL_HET
+                       ? (o->topo ? o->topo : PUMMA_TOPO_FULL) : 0;
+        if (pl->algo->workspace) pl->workspace = pl->algo->workspace(have);
+        if (pl->algo->prepare) rc = pl->algo->prepare(have, pl);
     }
-    /* The limit changes the choice: what fits, keeping the forced choices
-     * if possible; else the least workspace there is. */
-    const pumma_model_t *mo = pumma_grid_model(have->g);
-    const pumma_opts_t any = {0};
-    if (search(have, o, &f, forced, mo, lim, 0, &c) ||
-        search(have, o, &any, NULL, mo, lim, 0, &c)) {
-        o->limited = PUMMA_LIMIT_FIT;
-    } else {
-        /* the forced choices still win a tie */
-        choice_t k;
-        search(have, o, &any, NULL, mo, lim, 1, &c);
-        if (search(have, o, &f, forced, mo, lim, 1, &k) && k.ws <= c.ws) c = k;
-        o->limited = PUMMA_LIMIT_LEAST;
+    sources(o, kind, pl);
+    if (pumma_stats_on()) report_forced(have, o, pl, kind);
+    return rc;
+}
+
+/* --------------------------------------------------------- its text */
+
+static const char *const from_names[] = {
+    "default", "model", "decider", "clusters", "limit", "env", "call"};
+
+/* Appends to buf at *at (bounded by len). */
+static void put(char *buf, size_t len, size_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void put(char *buf, size_t len, size_t *at, const char *fmt, ...)
+{
+    if (*at >= len) return;
+    va_list ap;
+    va_start(ap, fmt);
+    const int w = vsnprintf(buf + *at, len - *at, fmt, ap);
+    va_end(ap);
+    if (w > 0) *at += (size_t)w;
+}
+
+const char *pumma_plan_format(const pumma_plan_t *pl, int full, char *buf,
+                              size_t len)
+{
+    size_t at = 0;
+    if (len) buf[0] = '\0';
+    if (!pl->algo) return buf;
+    const char *names[4] = {
+        pl->algo->name,
+        pl->uses & PUMMA_USES_BCAST ? pl->bcast->name : "-",
+        pl->uses & PUMMA_USES_REDUCE ? pl->reduce->name : "-",
+        pl->uses & PUMMA_USES_SHIFT ? pl->shift->name : "-"};
+    static const char *const keys[4] = {"algo", "bcast", "reduce", "shift"};
+    for (int i = 0; i < 4; i++) {
+        put(buf, len, &at, "%s%s=%s", i ? " " : "", keys[i], names[i]);
+        if (full && strcmp(names[i], "-"))
+            put(buf, len, &at, "(%s)", from_names[pl->from[i]]);
     }
-    o->bcast = c.b;
-    o->reduce = c.r;
-    o->shift = c.s;
-    o->uses = c.u;
-    o->piece = c.piece;
-    return c.a;
+    static const char *const limited[] = {"", " limit=fit", " limit=least"};
+    put(buf, len, &at, "%s", limited[pl->limited]);
+    if (pl->algo->kind == PUMMA_CALL_HET)
+        put(buf, len, &at, " topo=%s layout=%s", topo_name(pl->topo),
+            pumma_het_kind_name(pl->layout));
+    if (!full) return buf;
+    put(buf, len, &at, " segment=%d(%s) panel=%d(%s) piece=%.0f(%s)",
+        pl->segment, from_names[pl->from[PUMMA_CH_SEGMENT]], pl->panel,
+        from_names[pl->from[PUMMA_CH_PANEL]], pl->piece,
+        from_names[pl->from[PUMMA_CH_PIECE]]);
+    put(buf, len, &at, " workspace=%zu", pl->workspace);
+    if (pl->limit < INFINITY) put(buf, len, &at, " limit=%.0f", pl->limit);
+    if (pl->cost > 0) put(buf, len, &at, " cost=%.3g", pl->cost);
+    for (int i = 0; pl->decided && i < pl->decided->n; i++)
+        put(buf, len, &at, " %s:%s=%ld", pl->decided->v[i].op,
+            pl->decided->v[i].variant, pl->decided->v[i].messages);
+    return buf;
+}
+
+/* ---------------------------------------------- forced choices not taken */
+
+static void forced(const char *kind, const char *asked, const char *ran,
+                   const char *why)
+{
+    pumma_stats_forced(kind, asked, ran, why);
+}
+
+/* Whether variant v may cut its messages by the segment asked: the
+ * pseudo-variants decide per message (auto) or per cluster (hier). */
+static int may_cut(const pumma_coll_ops_t *v)
+{
+    return v->seg_default >= 0 || !strcmp(v->name, "auto") ||
+           !strcmp(v->name, "hier");
+}
+
+/* The variants and segment asked for a call that runs none of them (a
+ * local product, a heterogeneous schedule), with why; the topology too
+ * unless `topo_used`. */
+static void none_taken(const pumma_opts_t *a, int topo_used, const char *why)
+{
+    char seg[24];
+    if (a->bcast) forced("bcast", a->bcast->name, "-", why);
+    if (a->reduce) forced("reduce", a->reduce->name, "-", why);
+    if (a->shift) forced("shift", a->shift->name, "-", why);
+    if (a->segment > 0) {
+        snprintf(seg, sizeof seg, "%d", a->segment);
+        forced("segment", seg, "-", why);
+    }
+    if (a->topo && !topo_used)
+        forced("topo", topo_name(a->topo), "-", why);
+}
+
+/* What the plan of a block-cyclic call did with the forced choices. */
+static void block_taken(const pumma_problem_t *p, const pumma_opts_t *asked,
+                        const pumma_plan_t *pl)
+{
+    char why[96], seg[24];
+    const pumma_algo_t *a = pl->algo;
+    const int ub = pl->uses & PUMMA_USES_BCAST;
+    const int ur = pl->uses & PUMMA_USES_REDUCE;
+    const int us = pl->uses & PUMMA_USES_SHIFT;
+    /* a kind the algorithm does not use on this grid */
+    snprintf(why, sizeof why, "%s on a %dx%d grid", a->name, p->g->nprow,
+             p->g->npcol);
+    static const char *const limit = "workspace limit";
+    if (asked->algo && strcmp(asked->algo, a->name)) {
+        const pumma_algo_t *f = pumma_algo_find(asked->algo);
+        char call[16];
+        snprintf(call, sizeof call, "%c%c call", p->transa, p->transb);
+        forced("algo", asked->algo, a->name,
+               !f || f->kind != PUMMA_CALL_BLOCK ? "block-cyclic call"
+               : !f->handles(p->transa, p->transb) ? call : limit);
+    }
+    if (asked->bcast && (!ub || pl->bcast != asked->bcast))
+        forced("bcast", asked->bcast->name, ub ? pl->bcast->name : "-",
+               ub ? limit : why);
+    if (asked->reduce && (!ur || pl->reduce != asked->reduce))
+        forced("reduce", asked->reduce->name, ur ? pl->reduce->name : "-",
+               ur ? limit : why);
+    if (asked->shift && (!us || pl->shift != asked->shift))
+        forced("shift", asked->shift->name, us ? pl->shift->name : "-",
+               us ? limit : why);
+    if (asked->segment > 0 && !(ub && may_cut(pl->bcast)) &&
+        !(ur && may_cut(pl->reduce))) {
+        snprintf(seg, sizeof seg, "%d", asked->segment);
+        if (ub || ur) {
+            snprintf(why, sizeof why, "%s%s%s%s sends whole messages",
+                     ub ? "bcast=" : "", ub ? pl->bcast->name : "",
+                     ub && ur ? " and reduce=" : ur ? "reduce=" : "",
+                     ur ? pl->reduce->name : "");
+        }
+        forced("segment", seg, "-", why);
+    }
+    if (asked->topo)
+        forced("topo", topo_name(asked->topo), "-", "block-cyclic call");
+}
+
+/* PUMMA_STATS's report of the forced choices (the environment's and the
+ * call's) that the plan could not take, with why (doc/statistics.md). */
+static void report_forced(const pumma_problem_t *have, const pumma_opts_t *o,
+                          const pumma_plan_t *pl, int kind)
+{
+    if (kind == PUMMA_CALL_BLOCK) {
+        block_taken(have, o, pl);
+        return;
+    }
+    const char *why = kind == PUMMA_CALL_LOCAL ? "local product"
+                                               : "heterogeneous call";
+    if (o->algo && strcmp(o->algo, pl->algo->name))
+        forced("algo", o->algo, pl->algo->name, why);
+    none_taken(o, kind == PUMMA_CALL_HET, why);
 }
 
 /* ---------------------------------------------------------- prediction */
@@ -472,9 +768,10 @@ double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
         if (ta == 'C') ta = 'T';
         if (tb == 'C') tb = 'T';
     }
-    const int one_process = nprow == 1 && npcol == 1;
-    if (one_process) {           /* pumma_gemm.c's local call */
-        if (plan) snprintf(plan, len, "algo=local");
+    pumma_plan_t pl = {0};
+    if (nprow == 1 && npcol == 1) {   /* the driver's local product */
+        pl.algo = pumma_algo_find("local");
+        if (plan) pumma_plan_format(&pl, 0, plan, len);
         return pumma_model_gemm(mo, t, m, n, k, ta != 'N' && tb != 'N');
     }
     /* A grid of the shape only: the views need nprow, npcol and a
@@ -493,6 +790,8 @@ double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
         o.segment = force->segment;
     }
     o.piece = PUMMA_PIECE_DEFAULT;
+    pl.segment = o.segment;
+    pl.piece = o.piece;
     pumma_problem_t have = {0};
     have.t = t;
     have.g = &g;
@@ -502,7 +801,7 @@ double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
     have.n = n;
     have.k = k;
     have.alpha = have.beta = t->one;
-    have.opts = &o;
+    have.opts = &pl;
     const int ar = ta == 'N' ? m : k, ac = ta == 'N' ? k : m;
     const int br = tb == 'N' ? k : n, bc = tb == 'N' ? n : k;
     const int da[11] = {1, 0, ar, ac, nb, nb, nb, nb, 0, 0, 1},
@@ -513,15 +812,12 @@ double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
     have.c = pumma_view_of(t, &g, NULL, dc, 0, 0, m, n);
     const char *algo =
         o.algo && !pumma_name_eq(o.algo, "auto") ? o.algo : NULL;
-    const pumma_algo_t *forced = algo ? pumma_algo_find(algo) : NULL;
-    if (algo && (!forced || !forced->handles(ta, tb))) return -1;
-    const pumma_opts_t f = o;
+    const pumma_algo_t *fa = algo ? pumma_algo_find(algo) : NULL;
+    if (algo && (!fa || fa->kind != PUMMA_CALL_BLOCK || !fa->handles(ta, tb)))
+        return -1;
     choice_t c;
-    if (!search(&have, &o, &f, forced, mo, INFINITY, 0, &c)) return -1;
-    if (plan)
-        snprintf(plan, len, "algo=%s bcast=%s reduce=%s shift=%s",
-                 c.a->name, c.u & PUMMA_USES_BCAST ? c.b->name : "-",
-                 c.u & PUMMA_USES_REDUCE ? c.r->name : "-",
-                 c.u & PUMMA_USES_SHIFT ? c.s->name : "-");
+    if (!search(&have, &pl, &o, fa, mo, INFINITY, 0, &c)) return -1;
+    take(&pl, &c);
+    if (plan) pumma_plan_format(&pl, 0, plan, len);
     return c.cost;
 }

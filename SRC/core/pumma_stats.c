@@ -28,7 +28,7 @@
 #include "pumma_tune.h"
 
 typedef struct rec {
-    char rout[8], algo[24], bcast[16], reduce[16], shift[16], layout[16];
+    char rout[8], plan[128];     /* pumma_plan_format's short text */
     long calls, limited;
     double total, gemm, comm, bytes;
 } rec_t;
@@ -127,12 +127,10 @@ static void report_all(void)
                model.seconds);
     for (int i = 0; i < nrec; i++) {
         rec_t *r = &recs[i];
-        printf("pumma-stats: %s calls=%ld algo=%s bcast=%s reduce=%s "
-               "shift=%s%s%s time=%.6f gemm=%.6f comm=%.6f bytes_sent=%.0f "
-               "peak_mem=%zu cached_mem=%zu limited=%ld\n",
-               r->rout, r->calls, r->algo, r->bcast, r->reduce, r->shift,
-               r->layout[0] ? " layout=" : "", r->layout, r->total, r->gemm,
-               r->comm, r->bytes, mem_peak, cached, r->limited);
+        printf("pumma-stats: %s calls=%ld %s time=%.6f gemm=%.6f comm=%.6f "
+               "bytes_sent=%.0f peak_mem=%zu cached_mem=%zu limited=%ld\n",
+               r->rout, r->calls, r->plan, r->total, r->gemm, r->comm,
+               r->bytes, mem_peak, cached, r->limited);
     }
     if (unlisted)
         printf("pumma-stats: %ld calls of further plans not listed (%d plans "
@@ -161,8 +159,7 @@ static void report_all(void)
  * before those registered earlier: its sums leave no flags to them. */
 static void report(void) { PUMMA_FENV_CALL(report_all()); }
 
-static void begin(const char *rout, const char *algo, const char *bcast,
-                  const char *reduce, const char *shift, const char *layout)
+void pumma_stats_begin(const char *rout, const char *plan)
 {
     cur = NULL;
     if (!pumma_stats_on()) return;
@@ -171,35 +168,17 @@ static void begin(const char *rout, const char *algo, const char *bcast,
         atexit(report);
     }
     for (int i = 0; i < nrec && !cur; i++)
-        if (!strcmp(recs[i].rout, rout) && !strcmp(recs[i].algo, algo) &&
-            !strcmp(recs[i].bcast, bcast) && !strcmp(recs[i].reduce, reduce) &&
-            !strcmp(recs[i].shift, shift) && !strcmp(recs[i].layout, layout))
+        if (!strcmp(recs[i].rout, rout) && !strcmp(recs[i].plan, plan))
             cur = &recs[i];
     if (!cur && nrec < MAXREC) {
         cur = &recs[nrec++];
         snprintf(cur->rout, sizeof cur->rout, "%s", rout);
-        snprintf(cur->algo, sizeof cur->algo, "%s", algo);
-        snprintf(cur->bcast, sizeof cur->bcast, "%s", bcast);
-        snprintf(cur->reduce, sizeof cur->reduce, "%s", reduce);
-        snprintf(cur->shift, sizeof cur->shift, "%s", shift);
-        snprintf(cur->layout, sizeof cur->layout, "%s", layout);
+        snprintf(cur->plan, sizeof cur->plan, "%s", plan);
     }
     if (cur) cur->calls++;
     else unlisted++;
     call_gemm = 0;
     t_begin = MPI_Wtime();
-}
-
-void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
-                       const char *reduce, const char *shift)
-{
-    begin(rout, algo, bcast, reduce, shift, "");
-}
-
-void pumma_stats_begin_het(const char *rout, const char *algo,
-                           const char *layout)
-{
-    begin(rout, algo, "-", "-", "-", layout);
 }
 
 void pumma_stats_decide(const char *op, int np, double bytes,

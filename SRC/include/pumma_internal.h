@@ -253,6 +253,7 @@ typedef struct pumma_coll {
     /* auto (pumma_coll_auto.c): who decides, and the variant it chose */
     struct pumma_decider *dec;
     const struct pumma_coll_ops *via;
+    struct pumma_decided *decided;   /* the plan's count of them, or NULL */
     /* hier (pumma_bcast_hier.c): comm's clusters, NULL when one */
     const struct pumma_hier_line *hier;
 } pumma_coll_t;
@@ -356,6 +357,24 @@ int pumma_redist_alloc(const pumma_type_t *t, const pumma_grid_t *g, int m,
 
 /* --------------------------------------------------------- algorithms */
 
+/* The choices a plan makes, each with where it came from. */
+typedef enum {
+    PUMMA_CH_ALGO, PUMMA_CH_BCAST, PUMMA_CH_REDUCE, PUMMA_CH_SHIFT,
+    PUMMA_CH_SEGMENT, PUMMA_CH_PANEL, PUMMA_CH_PIECE, PUMMA_CH_TOPO,
+    PUMMA_CH_LAYOUT, PUMMA_NCHOICES
+} pumma_choice_t;
+typedef enum {
+    PUMMA_FROM_DEFAULT = 0,  /* pumma's default, nothing priced */
+    PUMMA_FROM_MODEL,        /* priced by the machine model (auto) */
+    PUMMA_FROM_DECIDER,      /* auto per message: decision file or models */
+    PUMMA_FROM_CLUSTERS,     /* the grid spans clusters: two levels */
+    PUMMA_FROM_LIMIT,        /* the workspace limit changed it */
+    PUMMA_FROM_ENV,          /* a PUMMA_* variable */
+    PUMMA_FROM_CALL          /* the call's options */
+} pumma_from_t;
+
+/* What a call asks for: the environment's choices under the call's own
+ * options (pumma_gemm.c); NULL / 0 leaves a choice to the plan. */
 typedef struct pumma_opts {
     const char *algo;        /* NULL or "auto": let pumma choose */
     const pumma_coll_ops_t *bcast;
@@ -370,9 +389,58 @@ typedef struct pumma_opts {
                                 environment's or the default) */
     double room;             /* bytes the processes' memory limits leave
                                 (0: no limit; pumma_memlimit_room) */
-    unsigned uses;           /* set by pumma_plan: the variants that run */
-    int limited;             /* set by pumma_plan: PUMMA_LIMIT_* */
+    unsigned char from[PUMMA_NCHOICES];   /* PUMMA_FROM_ENV or _CALL */
 } pumma_opts_t;
+
+/* The variants auto chose message by message while a plan ran
+ * (pumma_coll_auto.c), counted: part of what the plan did. */
+enum { PUMMA_DECIDED_MAX = 8 };
+typedef struct pumma_decided {
+    int n;
+    struct { const char *op, *variant; long messages; } v[PUMMA_DECIDED_MAX];
+} pumma_decided_t;
+/* One more message of op ("bcast", "reduce": static strings) sent by
+ * variant (pumma_coll_auto.c). */
+void pumma_decided_add(pumma_decided_t *d, const char *op,
+                       const char *variant);
+
+/*
+ * A plan: everything that decides how one call runs, made once by
+ * pumma_plan_make (pumma_plan.c) before anything runs and not changed
+ * after, printed by pumma_plan_format (PUMMA_STATS, pumma_last_plan, the
+ * predictor). Each choice records its source (from[]).
+ */
+struct pumma_algo;
+typedef struct pumma_plan {
+    const struct pumma_algo *algo;
+    const pumma_coll_ops_t *bcast, *reduce;
+    const pumma_shift_ops_t *shift;
+    int segment;             /* bytes per pipelined piece, 0: the variant's */
+    int panel;               /* columns per local GEMM panel */
+    double piece;            /* bytes per reduce of a partial product, at most */
+    int topo;                /* heterogeneous calls: PUMMA_TOPO_* */
+    int layout;              /* heterogeneous calls: where sub(C) is
+                                computed (pumma_het_kind_name), 0: its own */
+    int layout_id;           /* that layout's handle (pumma_layout.h) */
+    int slice;               /* het-overlap: K per slice (0: auto) */
+    int repl;                /* copies of the operands kept (1) */
+    unsigned uses;           /* PUMMA_USES_*: the variants that run */
+    int limited;             /* PUMMA_LIMIT_*: the limit changed the choice */
+    double limit;            /* bytes of temporaries allowed (INFINITY) */
+    size_t workspace;        /* bytes of temporaries, at most */
+    double cost;             /* modelled seconds (0: not priced) */
+    unsigned char from[PUMMA_NCHOICES];   /* pumma_from_t of each choice */
+    pumma_decided_t *decided;   /* auto's choices as it runs (or NULL) */
+} pumma_plan_t;
+
+/* The plan's text: "algo=mdb2 bcast=ring-inc reduce=- shift=simultaneous"
+ * (a kind the algorithm does not use is "-"), " limit=fit" or
+ * " limit=least" when the workspace limit changed it, " topo=... layout=..."
+ * for heterogeneous calls -- pumma_last_plan's text; with `full`, also
+ * each choice's source, segment, panel, piece, workspace and auto's
+ * per-message choices. Returns buf. */
+const char *pumma_plan_format(const pumma_plan_t *pl, int full, char *buf,
+                              size_t len);
 
 /* What an algorithm receives: views already aligned to its needs. */
 typedef struct pumma_problem {
@@ -382,8 +450,17 @@ typedef struct pumma_problem {
     int m, n, k;
     const void *alpha, *beta;
     pumma_view_t a, b, c;
-    const pumma_opts_t *opts;
+    /* heterogeneous calls: the operands (pumma_remap.h), else NULL */
+    const struct pumma_het_opnd *ha, *hb, *hc;
+    const pumma_plan_t *opts;   /* the plan it runs (to be named plan) */
 } pumma_problem_t;
+
+/* The kinds of call, each computed by rows of the algorithm table of its
+ * kind: a block-cyclic product spread over the grid (the PUMMA
+ * algorithms, searched by the planner), a product local to the processes
+ * holding sub(C) (one multiply, no message), a heterogeneous one (some
+ * descriptor a layout: the schedules of pumma_het.c). */
+enum { PUMMA_CALL_BLOCK = 0, PUMMA_CALL_LOCAL, PUMMA_CALL_HET };
 
 typedef struct pumma_algo {
     const char *name;
@@ -391,8 +468,10 @@ typedef struct pumma_algo {
     /* 1 if it computes this transpose combination. */
     int (*handles)(char transa, char transb);
     /* Fill `want` with the distributions it needs (from those of `have`):
-     * a, b, c in want are set; data is left NULL. */
+     * a, b, c in want are set; data is left NULL. NULL: it takes the
+     * operands as they are. */
     void (*align)(const pumma_problem_t *have, pumma_problem_t *want);
+    /* The product, p aligned as it wants, under the plan p->opts. */
     int (*run)(const pumma_problem_t *p);
     /* Modelled time of run() with p's variants (p aligned as it wants). */
     double (*cost)(const pumma_problem_t *p, const pumma_model_t *mo);
@@ -403,17 +482,30 @@ typedef struct pumma_algo {
      * aligned as it wants, its variants chosen): an upper bound, from
      * global values only, so every process agrees. */
     size_t (*workspace)(const pumma_problem_t *p);
+    int kind;                /* PUMMA_CALL_*: the calls it computes */
+    /* Rows not searched (local, heterogeneous): the rest of their plan,
+     * made once before anything runs (NULL: nothing more). PUMMA_OK or
+     * a status. */
+    int (*prepare)(const pumma_problem_t *have, pumma_plan_t *pl);
 } pumma_algo_t;
 enum { PUMMA_USES_BCAST = 1, PUMMA_USES_REDUCE = 2, PUMMA_USES_SHIFT = 4 };
 
 const pumma_algo_t *pumma_algo_find(const char *name);
 const pumma_algo_t *pumma_algo_at(int i);   /* NULL past the end */
-/* The algorithm to run, with o's NULL variants filled in: o's choices
- * where given, the model's cheapest elsewhere (pumma_plan.c). A forced
- * algorithm that does not compute p's TRANSA/TRANSB is not a choice; nor
- * is a plan whose workspace exceeds the limit while another fits
- * (o->limited tells whether the limit changed the choice). */
-const pumma_algo_t *pumma_plan(pumma_problem_t *p, pumma_opts_t *o);
+/* The kind of call `have` is (PUMMA_CALL_*), from its descriptors alone:
+ * every process finds the same. */
+int pumma_plan_kind(const pumma_problem_t *have);
+/* The plan of the call `have` asking for o (pumma_plan.c): the row of the
+ * call's kind, forced by o where it can be, else the model's cheapest
+ * (block-cyclic calls) or the kind's own; o's variants where given, the
+ * model's cheapest elsewhere; nothing whose workspace exceeds the limit
+ * while another plan fits (pl->limited says whether the limit changed the
+ * choice). have->opts is set to pl. Made before anything runs; nothing
+ * changes it after but the count of auto's choices (pl->decided, kept
+ * when given). Collective only when the row's prepare is (heterogeneous
+ * calls measure the grid's speeds once). PUMMA_OK or a status. */
+int pumma_plan_make(pumma_problem_t *have, const pumma_opts_t *o,
+                    pumma_plan_t *pl);
 /* The most bytes of temporaries a call holds at once on any process when
  * algorithm a runs on `have` (want: have aligned by a, o's variants): a's
  * own (its workspace member) and the driver's, the temporaries of the
@@ -626,12 +718,9 @@ void pumma_memlimit_stop(const pumma_grid_t *g, const char *rout,
 /* PUMMA_STATS hooks (pumma_stats.c); all no-ops unless PUMMA_STATS=1.
  * clock() gives a start time for gemm()/comm(), which add the time since. */
 int pumma_stats_on(void);
-void pumma_stats_begin(const char *rout, const char *algo, const char *bcast,
-                       const char *reduce, const char *shift);
-/* A heterogeneous call's record: its schedule and where sub(C) was
- * computed (layout=given, columns, square-corner, ...). */
-void pumma_stats_begin_het(const char *rout, const char *algo,
-                           const char *layout);
+/* A call's record: its routine and plan (pumma_plan_format's short
+ * text); calls of the same are counted together. */
+void pumma_stats_begin(const char *rout, const char *plan);
 void pumma_stats_end(void);
 /* PUMMA_STATS=2: the call's sizes and plan on one line of standard error
  * (by the process with lead set; every process counts the call). */
