@@ -16,12 +16,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 # The fields both forms of the line have: the choices without their
 # sources, the limit's verdict, segment, piece and workspace of
 # block-cyclic calls (the plan's text before pumma_plan_format had the
-# rest: panel, the limit's bytes, the price, auto's choices).
+# rest: panel, the limit's bytes, the price, auto's choices). Not
+# compared: where a heterogeneous call's sub(C) is computed (layout=),
+# chosen from speeds measured at the grid's first such call, which a
+# loaded machine changes from run to run.
 normalize() {
     sed -E 's/\((default|model|decider|clusters|limit|env|call)\)//g;
             s/ workspace=/ ws=/; s/ panel=[0-9]+//; s/ limit=[0-9][^ ]*//;
             s/ cost=[^ ]+//; s/ (bcast|reduce):[^ ]+=[0-9]+//g;
-            /algo=(local|het|het-overlap) /s/ segment=.*//' "$1" | sort
+            /algo=(local|het|het-overlap) /s/ segment=.*//;
+            / topo=/s/ layout=[a-z-]+//' "$1" | sort
 }
 if [ "${1:-}" = --compare ]; then
     [ $# -eq 3 ] || { echo "usage: plans.sh --compare DIR_A DIR_B" >&2; exit 2; }
