@@ -65,7 +65,10 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
 }
 
 /* MDB2's on the same grid (B*A: the cast down the columns). */
-static unsigned uses(const pumma_problem_t *p) { return pumma_mdb_uses(p, 0); }
+static unsigned uses(const pumma_problem_t *p)
+{
+    return pumma_mdb_uses(p, &(const pumma_mdb_shape_t){0, 0, 0, 0});
+}
 
 const pumma_algo_t pumma_algo_tt_local = {
     "tt-local",
