@@ -226,5 +226,7 @@ size_t pumma_stat_workspace(const pumma_problem_t *p, int b_stays);
 void pumma_tt_as_mdb2(const pumma_problem_t *p, pumma_problem_t *q);
 void pumma_tt_align(const pumma_problem_t *have, pumma_problem_t *want);
 size_t pumma_tt_workspace(const pumma_problem_t *p);
+double pumma_tt_cost(const pumma_problem_t *p, const pumma_model_t *mo,
+                     char store, int transposing);
 
 #endif

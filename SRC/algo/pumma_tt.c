@@ -71,16 +71,25 @@ static int run(const pumma_problem_t *p)
     return rc;
 }
 
-/* MDB2's time for B*A, then a redistribution that transposes C. */
-static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
+/* MDB2's time for B*A, its local GEMMs storing D**T when store ('T'),
+ * then the redistribution of C's blocks (transposing them or not). */
+double pumma_tt_cost(const pumma_problem_t *p, const pumma_model_t *mo,
+                     char store, int transposing)
 {
     pumma_problem_t q;
     pumma_tt_as_mdb2(p, &q);
+    const pumma_mdb_shape_t sh = {0, 0, 0, store};
     const pumma_grid_t *g = p->g;
     double c = (double)pumma_dist_maxcount(&p->c.row) *
                pumma_dist_maxcount(&p->c.col) * p->t->size;
-    return pumma_mdb_cost(&q, mo, &mdb2) +
-           pumma_model_redist(mo, g->nprow * g->npcol, c, 1);
+    return pumma_mdb_cost(&q, mo, &sh) +
+           pumma_model_redist(mo, g->nprow * g->npcol, c, transposing);
+}
+
+/* Then a redistribution that transposes C. */
+static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
+{
+    return pumma_tt_cost(p, mo, 0, 1);
 }
 
 /* MDB2's on the same grid (B*A: the cast down the columns). */
