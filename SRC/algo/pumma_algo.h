@@ -106,6 +106,60 @@ double pumma_rpipe_cost(const pumma_problem_t *p, const pumma_model_t *mo,
 int pumma_rpipe_progress(pumma_rpipe_t *rp);
 
 /*
+ * The operand swap: C**T = op(B)**T * op(A)**T is the problem q on the
+ * transposed grid g, with B**T for A and A**T for B (views of the same
+ * stored arrays, read transposed: the algorithm running q must know that
+ * its operands and C are stored transposed). The mirrored algorithms (the
+ * -row forms, nt, stat-b) are their originals run on it.
+ */
+void pumma_problem_transpose(const pumma_problem_t *p, pumma_problem_t *q,
+                             pumma_grid_t *g);
+/* want := have aligned for the mirror of `align`: align of the transposed
+ * problem, transposed back. */
+void pumma_align_transposed(const pumma_problem_t *have,
+                            pumma_problem_t *want,
+                            void (*align)(const pumma_problem_t *,
+                                          pumma_problem_t *));
+
+/*
+ * One row of the algorithm table over an engine that takes a parameter
+ * (an orientation, a shape): the members take none, so the row gets
+ * functions of its own that pass it. The engine is the six functions
+ * <engine>_handles, _align, _run, _cost, _uses and _workspace, each with
+ * the members' arguments and the parameter last.
+ */
+#define PUMMA_ALGO_ROW(id, name, desc, engine, param)                       \
+    static int id##_handles(char ta, char tb)                               \
+    {                                                                        \
+        return engine##_handles(ta, tb, param);                             \
+    }                                                                        \
+    static void id##_align(const pumma_problem_t *have,                     \
+                           pumma_problem_t *want)                           \
+    {                                                                        \
+        engine##_align(have, want, param);                                  \
+    }                                                                        \
+    static int id##_run(const pumma_problem_t *p)                           \
+    {                                                                        \
+        return engine##_run(p, param);                                      \
+    }                                                                        \
+    static double id##_cost(const pumma_problem_t *p,                       \
+                            const pumma_model_t *mo)                        \
+    {                                                                        \
+        return engine##_cost(p, mo, param);                                 \
+    }                                                                        \
+    static unsigned id##_uses(const pumma_problem_t *p)                     \
+    {                                                                        \
+        return engine##_uses(p, param);                                     \
+    }                                                                        \
+    static size_t id##_workspace(const pumma_problem_t *p)                  \
+    {                                                                        \
+        return engine##_workspace(p, param);                                \
+    }                                                                        \
+    const pumma_algo_t pumma_algo_##id = {                                   \
+        name, desc, id##_handles, id##_align, id##_run, id##_cost,           \
+        id##_uses, id##_workspace, PUMMA_CALL_BLOCK, NULL}
+
+/*
  * The engine of the A*B algorithms (pumma_mdb.c). SDB, MDB1 and MDB2 differ
  * in granularity: one message per K-block or per group of blocks (an LCM
  * class), one local multiply per K-block or per group. `row`: the mirrored
@@ -119,62 +173,61 @@ typedef struct pumma_mdb_shape {
                         local array is to receive the product's (conjugate)
                         transpose, computed by transposed local GEMMs */
 } pumma_mdb_shape_t;
+int pumma_mdb_handles(char ta, char tb, const pumma_mdb_shape_t *sh);
+void pumma_mdb_align(const pumma_problem_t *have, pumma_problem_t *want,
+                     const pumma_mdb_shape_t *sh);
 int pumma_mdb_run(const pumma_problem_t *p, const pumma_mdb_shape_t *sh);
 double pumma_mdb_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                       const pumma_mdb_shape_t *sh);
 /* Variants used: the cast along one grid dimension, the roll along the
  * other (row: the mirror). */
-unsigned pumma_mdb_uses(const pumma_problem_t *p, int row);
+unsigned pumma_mdb_uses(const pumma_problem_t *p, const pumma_mdb_shape_t *sh);
 /* Its temporaries, at most (the algorithms' workspace member). */
-size_t pumma_mdb_workspace(const pumma_problem_t *p, int row);
+size_t pumma_mdb_workspace(const pumma_problem_t *p,
+                           const pumma_mdb_shape_t *sh);
+/* An algorithm's two rows, NAME (B column-cast, A rolled) and NAME-row
+ * (the mirror), of granularity msg_per_block, gemm_per_block. */
+#define PUMMA_MDB_ROWS(id, desc, msg_per_block, gemm_per_block)             \
+    PUMMA_ALGO_ROW(id, #id, desc "; B column-cast, A rolled", pumma_mdb,    \
+                   (&(const pumma_mdb_shape_t){msg_per_block,               \
+                                               gemm_per_block, 0, 0}));     \
+    PUMMA_ALGO_ROW(id##_row, #id "-row", desc "; A row-cast, B rolled",     \
+                   pumma_mdb,                                                \
+                   (&(const pumma_mdb_shape_t){msg_per_block,               \
+                                               gemm_per_block, 1, 0}))
 
 /*
- * What stat-a and stat-b share (pumma_stat.c). The big operand stays; the
- * small one's K-slices come to it, each process makes a partial product W,
- * packed by the process that is to hold each group of its rows or
- * columns, summed onto it (R), and R goes into C.
+ * tn and its mirror nt (pumma_tn.c): partial products summed onto C's
+ * owners through a reduce pipeline while A (B) rolls. nt: 1 for nt.
  */
-/* A distribution of n indices, all of them on every one of np processes. */
-pumma_dist_t pumma_stat_everywhere(int n, int np);
-/* dst := op(src) (rows x cols) in a new temporary of dst's distributions,
- * conjugated when conj ('R'). */
-int pumma_stat_slice(const pumma_problem_t *p, const pumma_view_t *src,
-                     int rows, int cols, char op, int conj,
-                     pumma_view_t *dst);
-/* The groups of `packed` (group q: cnt[q] * per elements, the groups in
- * order) summed over comm (npk processes, me among them) onto process q's
- * r, with p's reduce variant, all in flight; when !split, each process's
- * W is the sum already and its own group is copied to r. */
-int pumma_stat_sum(const pumma_problem_t *p, const char *packed,
-                   const int *cnt, int per, int npk, int me, MPI_Comm comm,
-                   int split, char *r);
-/* C := R + beta*C: R on the grid (in place when it has C's layout, else
- * redistributed), on the transposed grid (XGRID), or holding C**T's part
- * (TRANSPOSED). */
-typedef enum {
-    PUMMA_STAT_R_GRID, PUMMA_STAT_R_XGRID, PUMMA_STAT_R_TRANSPOSED
-} pumma_stat_r_t;
-int pumma_stat_into_c(const pumma_problem_t *p, pumma_view_t *r,
-                      pumma_stat_r_t how);
-/* Modelled time of the packing of W (elems), its sums (npk, split, in
- * groups of rd's blocks) and R into C (in place, or redistributed,
- * transposed or not). */
+int pumma_tn_handles(char ta, char tb, int nt);
+void pumma_tn_align(const pumma_problem_t *have, pumma_problem_t *want,
+                    int nt);
+int pumma_tn_run(const pumma_problem_t *p, int nt);
+double pumma_tn_cost(const pumma_problem_t *p, const pumma_model_t *mo,
+                     int nt);
+unsigned pumma_tn_uses(const pumma_problem_t *p, int nt);
+size_t pumma_tn_workspace(const pumma_problem_t *p, int nt);
+
+/*
+ * stat-a and its mirror stat-b (pumma_stat.c): the big operand stays, the
+ * small one's K-slices come to it, and the partial products are summed
+ * onto C's holders. b_stays: 1 for stat-b.
+ */
+int pumma_stat_handles(char ta, char tb, int b_stays);
+void pumma_stat_align(const pumma_problem_t *have, pumma_problem_t *want,
+                      int b_stays);
+int pumma_stat_run(const pumma_problem_t *p, int b_stays);
 double pumma_stat_cost(const pumma_problem_t *p, const pumma_model_t *mo,
-                       int npk, int split, const pumma_dist_t *rd,
-                       double elems, int in_place, int transposed);
-/* Temporaries at most: the slice (bytes) and its redistribution (`sent`:
- * the bytes a process sends, replicas counted); the slice, W and its
- * packed copy (wb each), R (rb) and the reduce's buffers; R and its
- * redistribution into C. */
-size_t pumma_stat_workspace(const pumma_problem_t *p, size_t slice,
-                            size_t sent, size_t wb, size_t rb, int npk);
+                       int b_stays);
+unsigned pumma_stat_uses(const pumma_problem_t *p, int b_stays);
+size_t pumma_stat_workspace(const pumma_problem_t *p, int b_stays);
 
 /* A**T*B**T as MDB2's B*A (pumma_tt.c; tt-local shares them). */
 void pumma_tt_as_mdb2(const pumma_problem_t *p, pumma_problem_t *q);
 void pumma_tt_align(const pumma_problem_t *have, pumma_problem_t *want);
-void pumma_mdb_align(const pumma_problem_t *have, pumma_problem_t *want,
-                     int row);
-int pumma_mdb_handles(char ta, char tb);
 size_t pumma_tt_workspace(const pumma_problem_t *p);
+double pumma_tt_cost(const pumma_problem_t *p, const pumma_model_t *mo,
+                     char store, int transposing);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * pumma_mdb.c -- the engine behind PUMMA's A*B algorithms (section 3.2):
- * SDB, MDB1 and MDB2 (pumma_sdb.c, pumma_mdb1.c, pumma_mdb2.c) and their
- * mirrored orientation (pumma_*_row.c).
+ * SDB, MDB1 and MDB2 (pumma_sdb.c, pumma_mdb1.c, pumma_mdb2.c: each one
+ * line, PUMMA_MDB_ROWS, that makes its two rows) in both orientations.
  *
  * Q stages. In stage s grid column q holds the A slab that started in
  * column c = (q + s) mod Q (A rolls left one column per stage, overlapped
@@ -36,7 +36,11 @@
 #include "pumma_algo.h"
 
 
-int pumma_mdb_handles(char ta, char tb) { return ta == 'N' && tb == 'N'; }
+int pumma_mdb_handles(char ta, char tb, const pumma_mdb_shape_t *sh)
+{
+    (void)sh;
+    return ta == 'N' && tb == 'N';
+}
 
 /* Broadcasts in flight during a multiply. */
 typedef struct pend {
@@ -99,15 +103,14 @@ static pumma_view_t view_t(const pumma_view_t *v)
     return w;
 }
 
-/* The transposed problem C**T = B**T * A**T on the transposed grid g. */
-static void transpose_problem(const pumma_problem_t *p, pumma_problem_t *q,
-                              pumma_grid_t *g)
+void pumma_problem_transpose(const pumma_problem_t *p, pumma_problem_t *q,
+                             pumma_grid_t *g)
 {
     *g = *p->g;
     g->nprow = p->g->npcol; g->npcol = p->g->nprow;
     g->myrow = p->g->mycol; g->mycol = p->g->myrow;
     g->row = p->g->col; g->col = p->g->row;
-    g->rank = NULL;          /* not used by the engine */
+    g->rank = NULL;          /* not used by the engines */
     *q = *p;
     q->g = g;
     q->m = p->n; q->n = p->m;
@@ -117,21 +120,28 @@ static void transpose_problem(const pumma_problem_t *p, pumma_problem_t *q,
     q->c = view_t(&p->c);
 }
 
-void pumma_mdb_align(const pumma_problem_t *have, pumma_problem_t *want,
-                     int row)
+void pumma_align_transposed(const pumma_problem_t *have,
+                            pumma_problem_t *want,
+                            void (*align)(const pumma_problem_t *,
+                                          pumma_problem_t *))
 {
-    if (!row) {
-        align_col(have, want);
-        return;
-    }
     pumma_problem_t q, qw;
     pumma_grid_t g;
-    transpose_problem(have, &q, &g);
-    align_col(&q, &qw);
+    pumma_problem_transpose(have, &q, &g);
+    align(&q, &qw);
     *want = *have;
     want->a = view_t(&qw.b);
     want->b = view_t(&qw.a);
     want->c = view_t(&qw.c);
+}
+
+void pumma_mdb_align(const pumma_problem_t *have, pumma_problem_t *want,
+                     const pumma_mdb_shape_t *sh)
+{
+    if (sh->row)
+        pumma_align_transposed(have, want, align_col);
+    else
+        align_col(have, want);
 }
 
 /* C := alpha * A(:, cols) * piece + beta * C, beta the caller's for the
@@ -153,7 +163,134 @@ static void multiply(const pumma_problem_t *p, char ct, int mloc, int nloc,
                          beta, p->c.data, p->c.ld, progress, pr);
 }
 
-/* st: A and B are stored transposed; ct: C is (see multiply). */
+/* engine()'s state. st: A and B are stored transposed; ct: C is (see
+ * multiply). */
+typedef struct eng {
+    const pumma_problem_t *p;
+    const pumma_mdb_shape_t *sh;
+    int st;
+    char ct;
+    int mloc, nloc;
+    int first;                 /* no multiply yet: BETA still to apply */
+    const char *acur;          /* my A slab this stage, presorted */
+    int lda;
+    char *bbuf;                /* this stage's B rows, by A's order */
+    pumma_groups_t ga;         /* this stage's slab, by B's grid rows */
+    pumma_groups_t gb;         /* my B rows, by the slab they match */
+    pumma_coll_t *coll;        /* this stage's broadcasts */
+    int *msg_group;            /* ... and the grid row each comes from */
+    int nmsg;
+} eng_t;
+
+/* Post every message of the stage whose slab started in column c, in one
+ * order on all processes of the column: per group, or per block of each
+ * group. A block message holds its rows contiguously (len x nloc); a group
+ * message holds the group's rows as one matrix (cnt x nloc). My own
+ * group's rows are copied out of B first. */
+static int post_stage(eng_t *e, int c)
+{
+    const pumma_problem_t *p = e->p;
+    const pumma_type_t *t = p->t;
+    const int P = p->g->nprow, me_r = p->g->myrow, nloc = e->nloc;
+    const int whole = !e->sh->msg_per_block;
+    const pumma_groups_t *ga = &e->ga, *gb = &e->gb;
+    e->nmsg = 0;
+    for (int r = 0; r < P && nloc > 0; r++) {
+        int kr = ga->cnt[r];
+        if (kr == 0) continue;
+        char *gbuf = e->bbuf + (size_t)ga->off[r] * nloc * t->size;
+        if (r == me_r && whole)
+            pumma_gather_rows(t, p->transb, e->st, gb, c, nloc, p->b.data,
+                              p->b.ld, gbuf, kr);
+        if (r == me_r && !whole)
+            for (int u = 0; u < gb->nruns; u++)
+                if (gb->run_group[u] == c)
+                    pumma_copy_run_rows(
+                        t, p->transb, e->st, &gb->runs[u], nloc, p->b.data,
+                        p->b.ld,
+                        e->bbuf + (size_t)(gb->runs[u].sorted - gb->off[c] +
+                                           ga->off[r]) * nloc * t->size,
+                        gb->runs[u].len);
+        for (int u = 0; u < ga->nruns; u++) {
+            if (ga->run_group[u] != r) continue;
+            pumma_coll_t *cl = &e->coll[e->nmsg];
+            *cl = pumma_coll_of(
+                p,
+                whole ? gbuf
+                      : e->bbuf + (size_t)ga->runs[u].sorted * nloc * t->size,
+                NULL, (int64_t)(whole ? kr : ga->runs[u].len) * nloc, r,
+                p->g->col, PUMMA_TAG_BCAST + e->nmsg);
+            e->msg_group[e->nmsg++] = r;
+            int rc = p->opts->bcast->start(cl);
+            if (rc) return rc;
+            if (whole) break;
+        }
+    }
+    return PUMMA_OK;
+}
+
+/* The multiplies message i makes possible, once it is here: the first
+ * message of a group carries all of it (MDB2: one multiply; MDB1: one per
+ * block run), or the block runs come one per message (SDB). */
+static void multiply_msg(eng_t *e, int i, pend_t *pr)
+{
+    const pumma_problem_t *p = e->p;
+    const pumma_type_t *t = p->t;
+    const pumma_groups_t *ga = &e->ga;
+    const int r = e->msg_group[i], mloc = e->mloc, nloc = e->nloc,
+              lda = e->lda;
+    if (e->sh->msg_per_block) {
+        const char *buf = e->coll[i].buf;
+        int len = (int)(e->coll[i].count / nloc);
+        int at = (int)((buf - e->bbuf) / ((size_t)nloc * t->size));
+        multiply(p, e->ct, mloc, nloc, len, pumma_at(t, e->acur, 0, at, lda),
+                 lda, buf, len, pr, &e->first);
+        return;
+    }
+    int kr = ga->cnt[r];
+    const char *gbuf = e->bbuf + (size_t)ga->off[r] * nloc * t->size;
+    if (!e->sh->gemm_per_block) {
+        multiply(p, e->ct, mloc, nloc, kr,
+                 pumma_at(t, e->acur, 0, ga->off[r], lda), lda, gbuf, kr, pr,
+                 &e->first);
+        return;
+    }
+    for (int u = 0; u < ga->nruns; u++) {
+        if (ga->run_group[u] != r) continue;
+        const pumma_run_t *x = &ga->runs[u];
+        multiply(p, e->ct, mloc, nloc, x->len,
+                 pumma_at(t, e->acur, 0, x->sorted, lda), lda,
+                 pumma_at(t, gbuf, x->sorted - ga->off[r], 0, kr), kr, pr,
+                 &e->first);
+    }
+}
+
+/* One stage, its messages posted: own group first, it is here already (as
+ * the root we only have to complete our sends later); then the others as
+ * they arrive. */
+static int multiply_stage(eng_t *e, pumma_shift_t *roll)
+{
+    const pumma_coll_ops_t *bc = e->p->opts->bcast;
+    const int me_r = e->p->g->myrow;
+    int rc;
+    pend_t pr = {e->coll, e->nmsg, bc, roll};
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < e->nmsg; i++) {
+            if ((pass == 0) != (e->msg_group[i] == me_r)) continue;
+            if (pass == 1) {
+                double t0 = pumma_stats_clock();
+                if ((rc = bc->wait(&e->coll[i]))) return rc;
+                pumma_stats_comm(t0);
+            }
+            multiply_msg(e, i, &pr);
+        }
+    }
+    for (int i = 0; i < e->nmsg; i++)
+        if (e->msg_group[i] == me_r && (rc = bc->wait(&e->coll[i])))
+            return rc;
+    return PUMMA_OK;
+}
+
 static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
                   int st, char ct)
 {
@@ -161,12 +298,11 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
     const pumma_grid_t *g = p->g;
     const int P = g->nprow, Q = g->npcol, me_r = g->myrow, me_c = g->mycol;
     const pumma_dist_t *Ak = &p->a.col, *Bk = &p->b.row;
-    const int mloc = pumma_view_mloc(&p->c, me_r);
-    const int nloc = pumma_view_nloc(&p->c, me_c);
-    const pumma_coll_ops_t *bc = p->opts->bcast;
+    eng_t e = {.p = p, .st = st, .ct = ct, .first = 1,
+               .mloc = pumma_view_mloc(&p->c, me_r),
+               .nloc = pumma_view_nloc(&p->c, me_c)};
+    const int mloc = e.mloc;
     int rc = PUMMA_OK;
-
-    int first = 1;             /* no multiply yet: BETA still to apply */
 
     int kmax = 0;
     for (int c = 0; c < Q; c++) {
@@ -182,38 +318,38 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
         shp.msg_per_block = 0;
         maxmsg = P;
     }
-    const pumma_mdb_shape_t *sh = &shp;
+    e.sh = &shp;
     size_t slab = (size_t)mloc * (size_t)kmax * t->size;
-    pumma_groups_t ga = {0}, gb = {0};
-    char *abuf[2] = {NULL, NULL}, *bbuf = NULL;
-    pumma_coll_t *coll = calloc((size_t)maxmsg, sizeof(pumma_coll_t));
-    int *msg_group = malloc(sizeof(int) * (size_t)maxmsg);
-    if (!coll || !msg_group) { rc = PUMMA_ENOMEM; goto out; }
+    char *abuf[2] = {NULL, NULL};
+    e.coll = calloc((size_t)maxmsg, sizeof(pumma_coll_t));
+    e.msg_group = malloc(sizeof(int) * (size_t)maxmsg);
+    if (!e.coll || !e.msg_group) { rc = PUMMA_ENOMEM; goto out; }
 
     /* Presort my A slab by the grid row owning the matching B rows -- or,
      * when that order is A's own and the slab can be sent as it is, start
      * from the caller's A (read only) and save the copy. */
-    if ((rc = pumma_groups_build(Ak, me_c, Bk, &ga))) goto out;
-    const int a_inplace = !st && p->transa == 'N' && pumma_groups_in_order(&ga) &&
+    if ((rc = pumma_groups_build(Ak, me_c, Bk, &e.ga))) goto out;
+    const int a_inplace = !st && p->transa == 'N' &&
+                          pumma_groups_in_order(&e.ga) &&
                           (Q == 1 || p->a.ld == mloc || mloc == 0);
     const int nabuf = Q == 1 ? !a_inplace : (a_inplace && Q == 2 ? 1 : 2);
     for (int i = 0; i < nabuf; i++)
         if (slab && !(abuf[i] = pumma_malloc(slab))) { rc = PUMMA_ENOMEM; goto out; }
-    bbuf = pumma_malloc((size_t)kmax * (size_t)nloc * t->size);
-    if (kmax && nloc && !bbuf) { rc = PUMMA_ENOMEM; goto out; }
-    char *acur = abuf[0];
-    int lda = mloc > 0 ? mloc : 1;
+    e.bbuf = pumma_malloc((size_t)kmax * (size_t)e.nloc * t->size);
+    if (kmax && e.nloc && !e.bbuf) { rc = PUMMA_ENOMEM; goto out; }
+    e.acur = abuf[0];
+    e.lda = mloc > 0 ? mloc : 1;
     if (a_inplace) {
-        acur = p->a.data;
-        lda = p->a.ld;
+        e.acur = p->a.data;
+        e.lda = p->a.ld;
     } else {
-        pumma_presort_cols(t, p->transa, st, &ga, mloc, p->a.data, p->a.ld,
-                           acur, lda);
+        pumma_presort_cols(t, p->transa, st, &e.ga, mloc, p->a.data, p->a.ld,
+                           abuf[0], e.lda);
     }
     int next_buf = a_inplace ? 0 : 1;
-    pumma_groups_free(&ga);
+    pumma_groups_free(&e.ga);
     /* My B rows, grouped by the grid column whose A slab they match. */
-    if ((rc = pumma_groups_build(Bk, me_r, Ak, &gb))) goto out;
+    if ((rc = pumma_groups_build(Bk, me_r, Ak, &e.gb))) goto out;
 
     for (int s = 0; s < Q; s++) {
         const int c = (me_c + s) % Q;             /* origin of my A slab */
@@ -223,7 +359,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
         if (rolling) {
             int cn = (c + 1) % Q;
             anext = abuf[next_buf];
-            rc = pumma_shift_start(p, &roll, acur,
+            rc = pumma_shift_start(p, &roll, e.acur,
                                    (int64_t)mloc * pumma_dist_count(Ak, c),
                                    anext,
                                    (int64_t)mloc * pumma_dist_count(Ak, cn),
@@ -231,109 +367,25 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
                                    PUMMA_TAG_ROLL);
             if (rc) goto out;
         }
-        if ((rc = pumma_groups_build(Ak, c, Bk, &ga))) goto out;
-
-        /* Post every message of this stage, in one order on all processes
-         * of the column: per group, or per block of each group. A block
-         * message holds its rows contiguously (len x nloc); a group message
-         * holds the group's rows as one matrix (cnt x nloc). */
-        int nmsg = 0;
-        for (int r = 0; r < P && nloc > 0; r++) {
-            int kr = ga.cnt[r];
-            if (kr == 0) continue;
-            char *gbuf = bbuf + (size_t)ga.off[r] * nloc * t->size;
-            if (r == me_r && !sh->msg_per_block)
-                pumma_gather_rows(t, p->transb, st, &gb, c, nloc, p->b.data,
-                                  p->b.ld, gbuf, kr);
-            if (r == me_r && sh->msg_per_block)
-                for (int u = 0; u < gb.nruns; u++)
-                    if (gb.run_group[u] == c)
-                        pumma_copy_run_rows(
-                            t, p->transb, st, &gb.runs[u], nloc, p->b.data,
-                            p->b.ld,
-                            bbuf + (size_t)(gb.runs[u].sorted - gb.off[c] +
-                                            ga.off[r]) * nloc * t->size,
-                            gb.runs[u].len);
-            for (int u = 0; u < ga.nruns; u++) {
-                if (ga.run_group[u] != r) continue;
-                pumma_coll_t *cl = &coll[nmsg];
-                int whole = !sh->msg_per_block;
-                *cl = pumma_coll_of(
-                    p,
-                    whole ? gbuf
-                          : bbuf + (size_t)ga.runs[u].sorted * nloc * t->size,
-                    NULL, (int64_t)(whole ? kr : ga.runs[u].len) * nloc, r,
-                    g->col, PUMMA_TAG_BCAST + nmsg);
-                msg_group[nmsg++] = r;
-                if ((rc = bc->start(cl))) goto out;
-                if (whole) break;
-            }
-        }
-
-        /* Own group first: it is here already (as the root we only have to
-         * complete our sends later); then the others as they arrive. */
-        pend_t pr = {coll, nmsg, bc, rolling ? &roll : NULL};
-        for (int pass = 0; pass < 2; pass++) {
-            for (int i = 0; i < nmsg; i++) {
-                int r = msg_group[i];
-                if ((pass == 0) != (r == me_r)) continue;
-                if (pass == 1) {
-                    double t0 = pumma_stats_clock();
-                    if ((rc = bc->wait(&coll[i]))) goto out;
-                    pumma_stats_comm(t0);
-                }
-                /* The first message of a group carries all of it, or the
-                 * block runs follow one per message. */
-                if (!sh->msg_per_block || i == 0 || msg_group[i - 1] != r) {
-                    int kr = ga.cnt[r];
-                    const char *gbuf = bbuf + (size_t)ga.off[r] * nloc * t->size;
-                    if (!sh->msg_per_block && !sh->gemm_per_block) {
-                        multiply(p, ct, mloc, nloc, kr,
-                                 pumma_at(t, acur, 0, ga.off[r], lda), lda,
-                                 gbuf, kr, &pr, &first);
-                        continue;
-                    }
-                    if (!sh->msg_per_block) {        /* MDB1 */
-                        for (int u = 0; u < ga.nruns; u++) {
-                            if (ga.run_group[u] != r) continue;
-                            const pumma_run_t *x = &ga.runs[u];
-                            multiply(p, ct, mloc, nloc, x->len,
-                                     pumma_at(t, acur, 0, x->sorted, lda), lda,
-                                     pumma_at(t, gbuf, x->sorted - ga.off[r],
-                                              0, kr),
-                                     kr, &pr, &first);
-                        }
-                        continue;
-                    }
-                }
-                if (sh->msg_per_block) {             /* SDB: this block */
-                    const char *buf = coll[i].buf;
-                    int len = (int)(coll[i].count / nloc);
-                    int at = (int)((buf - bbuf) / ((size_t)nloc * t->size));
-                    multiply(p, ct, mloc, nloc, len,
-                             pumma_at(t, acur, 0, at, lda), lda, buf, len,
-                             &pr, &first);
-                }
-            }
-        }
-        for (int i = 0; i < nmsg; i++)
-            if (msg_group[i] == me_r && (rc = bc->wait(&coll[i]))) goto out;
-        pumma_groups_free(&ga);
+        if ((rc = pumma_groups_build(Ak, c, Bk, &e.ga))) goto out;
+        if ((rc = post_stage(&e, c))) goto out;
+        if ((rc = multiply_stage(&e, rolling ? &roll : NULL))) goto out;
+        pumma_groups_free(&e.ga);
         if (rolling) {
             if ((rc = pumma_shift_wait(p, &roll))) goto out;
-            acur = anext;
-            lda = mloc > 0 ? mloc : 1;
+            e.acur = anext;
+            e.lda = mloc > 0 ? mloc : 1;
             next_buf = (next_buf + 1) % nabuf;
         }
     }
 out:
-    pumma_groups_free(&ga);
-    pumma_groups_free(&gb);
+    pumma_groups_free(&e.ga);
+    pumma_groups_free(&e.gb);
     pumma_free(abuf[0]);
     pumma_free(abuf[1]);
-    pumma_free(bbuf);
-    free(coll);
-    free(msg_group);
+    pumma_free(e.bbuf);
+    free(e.coll);
+    free(e.msg_group);
     return rc;
 }
 
@@ -342,7 +394,7 @@ int pumma_mdb_run(const pumma_problem_t *p, const pumma_mdb_shape_t *sh)
     if (!sh->row) return engine(p, sh, 0, sh->store);
     pumma_problem_t q;
     pumma_grid_t g;
-    transpose_problem(p, &q, &g);
+    pumma_problem_transpose(p, &q, &g);
     return engine(&q, sh, 1, 'T');
 }
 
@@ -391,7 +443,7 @@ double pumma_mdb_cost(const pumma_problem_t *p, const pumma_model_t *mo,
     if (!sh->row) return engine_cost(p, mo, sh, 0, sh->store);
     pumma_problem_t q;
     pumma_grid_t g;
-    transpose_problem(p, &q, &g);
+    pumma_problem_transpose(p, &q, &g);
     return engine_cost(&q, mo, sh, 1, 'T');
 }
 
@@ -413,19 +465,20 @@ static size_t engine_workspace(const pumma_problem_t *p, int st)
     return (nabuf * mloc * kmax + kmax * nloc) * p->t->size;
 }
 
-size_t pumma_mdb_workspace(const pumma_problem_t *p, int row)
+size_t pumma_mdb_workspace(const pumma_problem_t *p,
+                           const pumma_mdb_shape_t *sh)
 {
-    if (!row) return engine_workspace(p, 0);
+    if (!sh->row) return engine_workspace(p, 0);
     pumma_problem_t q;
     pumma_grid_t g;
-    transpose_problem(p, &q, &g);
+    pumma_problem_transpose(p, &q, &g);
     return engine_workspace(&q, 1);
 }
 
-unsigned pumma_mdb_uses(const pumma_problem_t *p, int row)
+unsigned pumma_mdb_uses(const pumma_problem_t *p, const pumma_mdb_shape_t *sh)
 {
-    int cast = row ? p->g->npcol : p->g->nprow;
-    int roll = row ? p->g->nprow : p->g->npcol;
+    int cast = sh->row ? p->g->npcol : p->g->nprow;
+    int roll = sh->row ? p->g->nprow : p->g->npcol;
     return (cast > 1 ? PUMMA_USES_BCAST : 0u) |
            (roll > 1 ? PUMMA_USES_SHIFT : 0u);
 }

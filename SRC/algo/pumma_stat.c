@@ -1,23 +1,37 @@
 /*
- * pumma_stat.c -- what stat-a and stat-b (pumma_stat_a.c, pumma_stat_b.c)
- * share: the small operand's K-slices brought to the big one, the sums of
- * the packed partial products onto their holders, and the sums into C;
- * and the costs and temporaries of those steps.
+ * pumma_stat.c -- stat-a and stat-b (pumma_stat_a.c, pumma_stat_b.c, which
+ * say what each is for): one engine, `b_stays` telling which operand
+ * stays. The big operand S stays where it is; the small one's K-slices
+ * come to it, each process makes a partial product W of its own indices
+ * of S's other dimension, W is packed by the process that is to hold
+ * each group of it, summed onto that process (R), and R goes into C.
+ *
+ * stat-b is stat-a mirrored, kept in the arrays' stored orientation (so
+ * not the operand swap: C**T would lie on the transposed grid while A and
+ * B do not): W is C's rows by my N indices, packed by rows -- except with
+ * B transposed (not conjugated), where W**T = B * op(A)**T is made
+ * instead, a GEMM whose long dimension is its first (M is small): it runs
+ * well, where op(A) * B**T with a short first dimension ran at two thirds
+ * of the speed. Its columns are C's rows, so it is packed by whole columns
+ * as stat-a's W is, and R**T goes into C by a transposing redistribution.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pumma_algo.h"
 
-pumma_dist_t pumma_stat_everywhere(int n, int np)
+/* A distribution of n indices, all of them on every one of np processes. */
+static pumma_dist_t everywhere(int n, int np)
 {
     pumma_dist_t d = {n, n > 0 ? n : 1, n > 0 ? n : 1, -1, np};
     return d;
 }
 
-int pumma_stat_slice(const pumma_problem_t *p, const pumma_view_t *src,
-                     int rows, int cols, char op, int conj,
-                     pumma_view_t *dst)
+/* dst := op(src) (rows x cols) in a new temporary of dst's distributions,
+ * conjugated when conj ('R'). */
+static int slice_of(const pumma_problem_t *p, const pumma_view_t *src,
+                    int rows, int cols, char op, int conj,
+                    pumma_view_t *dst)
 {
     const pumma_type_t *t = p->t;
     const pumma_grid_t *g = p->g;
@@ -30,14 +44,17 @@ int pumma_stat_slice(const pumma_problem_t *p, const pumma_view_t *src,
     return rc;
 }
 
-int pumma_stat_sum(const pumma_problem_t *p, const char *packed,
-                   const int *cnt, int per, int npk, int me, MPI_Comm comm,
-                   int split, char *r)
+/* The groups of `packed` (group q: cnt[q] * per elements, the groups in
+ * order) summed over comm (npk processes, me among them) onto process q's
+ * r, with p's reduce variant, all in flight; when !split, each process's
+ * W is the sum already and its own group is copied to r. */
+static int sum(const pumma_problem_t *p, const char *packed, const int *cnt,
+               int per, int npk, int me, MPI_Comm comm, int split, char *r)
 {
     const pumma_type_t *t = p->t;
     const pumma_coll_ops_t *rop = p->opts->reduce;
     const size_t e = t->size;
-    pumma_coll_t *red = calloc((size_t)npk, sizeof(pumma_coll_t));
+    pumma_coll_t *red = calloc(npk > 1 ? (size_t)npk : 1, sizeof(pumma_coll_t));
     if (!red) return PUMMA_ENOMEM;
     int rc = PUMMA_OK, nred = 0;
     /* one reduce per group, all in flight (tags by group: pumma_comm.h,
@@ -65,17 +82,20 @@ int pumma_stat_sum(const pumma_problem_t *p, const char *packed,
     return rc;
 }
 
-int pumma_stat_into_c(const pumma_problem_t *p, pumma_view_t *r,
-                      pumma_stat_r_t how)
+/* C := R + beta*C: R on the grid (in place when it has C's layout, else
+ * redistributed), on the transposed grid (XGRID), or holding C**T's part
+ * (TRANSPOSED). */
+typedef enum { R_GRID, R_XGRID, R_TRANSPOSED } r_at_t;
+static int into_c(const pumma_problem_t *p, pumma_view_t *r, r_at_t how)
 {
     const pumma_type_t *t = p->t;
     const pumma_grid_t *g = p->g;
     pumma_view_t *c = (pumma_view_t *)&p->c;
     const size_t piece = (size_t)p->opts->piece;
-    if (how == PUMMA_STAT_R_XGRID)
+    if (how == R_XGRID)
         return pumma_redist_xgrid(t, g, p->m, p->n, t->one, r, p->beta, c,
                                   piece);
-    if (how == PUMMA_STAT_R_TRANSPOSED)
+    if (how == R_TRANSPOSED)
         return pumma_redist(t, g, p->m, p->n, 'T', t->one, r, p->beta, c,
                             piece);
     if (!pumma_view_same_layout(r, c))
@@ -87,7 +107,10 @@ int pumma_stat_into_c(const pumma_problem_t *p, pumma_view_t *r,
     return PUMMA_OK;
 }
 
-double pumma_stat_cost(const pumma_problem_t *p, const pumma_model_t *mo,
+/* Modelled time of the packing of W (elems), its sums (npk, split, in
+ * groups of rd's blocks) and R into C (in place, or redistributed,
+ * transposed or not). */
+static double sum_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                        int npk, int split, const pumma_dist_t *rd,
                        double elems, int in_place, int transposed)
 {
@@ -105,8 +128,12 @@ double pumma_stat_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                          : pumma_model_redist(mo, np, rbytes, transposed));
 }
 
-size_t pumma_stat_workspace(const pumma_problem_t *p, size_t slice,
-                            size_t sent, size_t wb, size_t rb, int npk)
+/* Temporaries at most: the slice (bytes) and its redistribution (`sent`:
+ * the bytes a process sends, replicas counted); the slice, W and its
+ * packed copy (wb each), R (rb) and the reduce's buffers; R and its
+ * redistribution into C. */
+static size_t phases_workspace(const pumma_problem_t *p, size_t slice,
+                               size_t sent, size_t wb, size_t rb, int npk)
 {
     const size_t piece = (size_t)p->opts->piece;
     const size_t ph1 = slice + pumma_redist_workspace(piece, sent, slice);
@@ -118,4 +145,240 @@ size_t pumma_stat_workspace(const pumma_problem_t *p, size_t slice,
                                 piece, rb, pumma_view_maxelems(&p->c) * p->t->size);
     const size_t peak = ph1 > ph2 ? ph1 : ph2;
     return peak > ph3 ? peak : ph3;
+}
+
+/*
+ * The geometry of a call. S, the operand that stays (transposed ts), and
+ * M, the one that moves (tm); `full`, the dimension of C that M brings
+ * whole (N for stat-a, M for stat-b).
+ *   kax   S is transposed
+ *   kcol  S's K indices lie along the grid's columns (A 'N', B not 'N'):
+ *         W is summed along the grid rows (comm, npk processes)
+ *   kd    S's K distribution; od its other, C's, the one W's rows (or
+ *         columns: wrows) follow
+ *   wrows W is full x own (stat-b, B not 'T'), else own x full
+ *   rd    the distribution of R's `full` indices: C's, or (kax) C's
+ *         blocking over the grid dimension of K: R then lies on the
+ *         transposed grid
+ *   sl    the view M's K-slice goes into: full x K when kcol (`full` on
+ *         every grid row, K as kd), else K x full (K as kd, `full` on
+ *         every grid column); it holds op(M) when kax, else op(M)**T
+ *   r     R: od by rd, or rd by od (wrows)
+ */
+typedef struct geo {
+    int kax, kcol, wrows, full, npk, mek, meo;
+    char ts, tm;
+    const pumma_view_t *s, *mv;
+    pumma_dist_t kd, od, rd;
+    pumma_view_t sl, r;
+    MPI_Comm comm;
+} geo_t;
+
+static void geometry(const pumma_problem_t *p, int b_stays, geo_t *o)
+{
+    const pumma_grid_t *g = p->g;
+    memset(o, 0, sizeof *o);
+    o->s = b_stays ? &p->b : &p->a;
+    o->mv = b_stays ? &p->a : &p->b;
+    o->ts = b_stays ? p->transb : p->transa;
+    o->tm = b_stays ? p->transa : p->transb;
+    o->full = b_stays ? p->m : p->n;
+    o->kax = o->ts != 'N';
+    o->kcol = b_stays ? o->kax : !o->kax;
+    o->wrows = b_stays && o->ts != 'T';
+    o->kd = o->kcol ? o->s->col : o->s->row;
+    o->od = o->kcol ? o->s->row : o->s->col;
+    o->npk = o->kcol ? g->npcol : g->nprow;
+    o->mek = o->kcol ? g->mycol : g->myrow;
+    o->meo = o->kcol ? g->myrow : g->mycol;
+    o->comm = o->kcol ? g->row : g->col;
+    o->rd = pumma_dist_owned(b_stays ? &p->c.row : &p->c.col);
+    if (o->kax) {
+        o->rd.np = o->npk;
+        o->rd.src = 0;
+    }
+    if (o->kcol) {
+        o->sl.row = everywhere(o->full, g->nprow);
+        o->sl.col = o->kd;
+    } else {
+        o->sl.row = o->kd;
+        o->sl.col = everywhere(o->full, g->npcol);
+    }
+    o->r.row = o->wrows ? o->rd : o->od;
+    o->r.col = o->wrows ? o->od : o->rd;
+}
+
+int pumma_stat_handles(char ta, char tb, int b_stays)
+{
+    (void)ta; (void)tb; (void)b_stays;
+    return 1;
+}
+
+/* Needs nothing of the layouts: S is read as it lies; M and the result
+ * are redistributed as needed (run does it, since the shapes involved --
+ * op(M)'s K over S's K dimension -- are not views of the stored M). */
+void pumma_stat_align(const pumma_problem_t *have, pumma_problem_t *want,
+                      int b_stays)
+{
+    (void)b_stays;
+    *want = *have;
+}
+
+/* W := alpha * my part of op(S) * the slice (own x full), or alpha * the
+ * slice * it (wrows: full x own). */
+static void multiply(const pumma_problem_t *p, const geo_t *o, int own,
+                     int kloc, char *w)
+{
+    const int full = o->full;
+    if (!o->wrows)
+        pumma_local_gemm(p, o->kcol ? 'N' : o->ts, o->kcol ? 'T' : 'N', own,
+                         full, kloc, p->alpha, o->s->data, o->s->ld,
+                         o->sl.data, o->sl.ld, p->t->zero, w, own, NULL, NULL);
+    else
+        pumma_local_gemm(p, o->kcol ? 'N' : 'T', o->kcol ? o->ts : 'N', full,
+                         own, kloc, p->alpha, o->sl.data, o->sl.ld, o->s->data,
+                         o->s->ld, p->t->zero, w, full, NULL, NULL);
+}
+
+/* W's `full` indices packed by their owner in rd: group q, cnt[q] of them
+ * at off[q] (times own), its blocks in order (R's local order): whole
+ * columns of W, or (wrows) its rows into a cnt[q] x own matrix. cnt, off
+ * and fill (npk + 1 each) come zeroed. */
+static void pack(const pumma_type_t *t, const geo_t *o, const char *w,
+                 int own, int *cnt, int *off, int *fill, char *packed)
+{
+    const size_t e = t->size;
+    const int nb = pumma_dist_nblocks(&o->rd);
+    for (int b = 0; b < nb; b++)
+        cnt[pumma_dist_owner(&o->rd, b)] += pumma_dist_bsize(&o->rd, b);
+    for (int q = 0; q < o->npk; q++) off[q + 1] = off[q] + cnt[q];
+    for (int b = 0; b < nb; b++) {
+        const int q = pumma_dist_owner(&o->rd, b);
+        const int len = pumma_dist_bsize(&o->rd, b);
+        const int i0 = pumma_dist_bstart(&o->rd, b);
+        if (!o->wrows)
+            memcpy(packed + ((size_t)off[q] + fill[q]) * own * e,
+                   w + (size_t)i0 * own * e, (size_t)len * own * e);
+        else
+            t->geadd('N', len, own, t->one, pumma_at(t, w, i0, 0, o->full),
+                     o->full, t->zero,
+                     packed + ((size_t)off[q] * own + fill[q]) * e, cnt[q]);
+        fill[q] += len;
+    }
+}
+
+int pumma_stat_run(const pumma_problem_t *p, int b_stays)
+{
+    const pumma_type_t *t = p->t;
+    geo_t o;
+    geometry(p, b_stays, &o);
+    const int full = o.full;
+    const int own = pumma_dist_count(&o.od, o.meo);
+    const int kloc = pumma_dist_count(&o.kd, o.mek);
+    const size_t e = t->size;
+    int rc = PUMMA_OK;
+    char *w = NULL, *packed = NULL;
+    int *cnt = calloc((size_t)o.npk + 1, sizeof(int));
+    int *off = calloc((size_t)o.npk + 1, sizeof(int));
+    int *fill = calloc((size_t)o.npk + 1, sizeof(int));
+    if (!cnt || !off || !fill) { rc = PUMMA_ENOMEM; goto out; }
+
+    /* op(M)'s K-slice for my K indices, all `full` of the other: op(M)
+     * (kax) or op(M)**T (for 'C' that is conj(M)). */
+    const char op = o.kax ? o.tm : o.tm == 'N' ? 'T' : 'N';
+    if ((rc = slice_of(p, o.mv, o.kcol ? full : p->k, o.kcol ? p->k : full,
+                       op, !o.kax && o.tm == 'C', &o.sl)))
+        goto out;
+
+    /* W (kloc 0: W := 0) */
+    w = pumma_malloc((size_t)own * (size_t)full * e);
+    packed = pumma_malloc((size_t)own * (size_t)full * e);
+    if (own && full && (!w || !packed)) { rc = PUMMA_ENOMEM; goto out; }
+    if (own > 0 && full > 0) multiply(p, &o, own, kloc, w);
+    pumma_free(o.sl.data);
+    o.sl.data = NULL;
+
+    /* R: my own indices of the sums, my indices of rd. */
+    const int rloc = pumma_dist_count(&o.rd, o.mek);
+    const int rld = o.wrows ? rloc : own;
+    o.r.ld = rld > 0 ? rld : 1;
+    o.r.data = pumma_malloc((size_t)own * (size_t)rloc * e);
+    if (own && rloc && !o.r.data) { rc = PUMMA_ENOMEM; goto out; }
+    if (own > 0) {
+        pack(t, &o, w, own, cnt, off, fill, packed);
+        /* S replicated along K (every process holds all of it): not split */
+        if ((rc = sum(p, packed, cnt, own, o.npk, o.mek, o.comm,
+                      o.npk > 1 && o.kd.src >= 0, o.r.data)))
+            goto out;
+    }
+    pumma_free(w);
+    w = NULL;
+    pumma_free(packed);
+    packed = NULL;
+    rc = into_c(p, &o.r, b_stays && !o.wrows ? R_TRANSPOSED
+                         : o.kax             ? R_XGRID
+                                             : R_GRID);
+out:
+    pumma_free(o.sl.data);
+    pumma_free(o.r.data);
+    pumma_free(w);
+    pumma_free(packed);
+    free(cnt);
+    free(off);
+    free(fill);
+    return rc;
+}
+
+/*
+ * Modelled time: op(M) redistributed (each process receives its K-slice,
+ * `full` wide), the local multiply, the packing copy, the reduces of W
+ * (own x full in all, in npk groups, over npk processes), and R into C (a
+ * copy in place, or a redistribution of R).
+ */
+double pumma_stat_cost(const pumma_problem_t *p, const pumma_model_t *mo,
+                       int b_stays)
+{
+    const pumma_type_t *t = p->t;
+    const double e = (double)t->size;
+    const pumma_grid_t *g = p->g;
+    const int np = g->nprow * g->npcol;
+    geo_t o;
+    geometry(p, b_stays, &o);
+    const double own = (double)pumma_dist_maxcount(&o.od);
+    const double kloc = (double)pumma_dist_maxcount(&o.kd);
+    const double full = o.full;
+    double T = pumma_model_redist(mo, np, kloc * full * e, !o.kax);
+    T += o.wrows ? pumma_model_gemm(mo, t, full, own, kloc, !o.kcol)
+                 : pumma_model_gemm(mo, t, own, full, kloc, !o.kcol);
+    T += sum_cost(p, mo, o.npk, o.kd.src >= 0, &o.rd, own * full,
+                  !o.kax && pumma_dist_same(&o.od, b_stays ? &p->c.col
+                                                            : &p->c.row),
+                  b_stays && !o.wrows);
+    return T;
+}
+
+unsigned pumma_stat_uses(const pumma_problem_t *p, int b_stays)
+{
+    geo_t o;
+    geometry(p, b_stays, &o);
+    return o.npk > 1 && o.kd.src >= 0 ? PUMMA_USES_REDUCE : 0u;
+}
+
+/* op(M)'s slice with its redistribution's buffers; then W, its packed
+ * copy and R, with the reduce variant's buffers; then R and the final
+ * redistribution's buffers. */
+size_t pumma_stat_workspace(const pumma_problem_t *p, int b_stays)
+{
+    const size_t e = p->t->size;
+    geo_t o;
+    geometry(p, b_stays, &o);
+    const size_t own = (size_t)pumma_dist_maxcount(&o.od);
+    const size_t sl = pumma_view_maxelems(&o.sl) * e;
+    /* the slice is replicated along the grid dimension other than K's: a
+     * process sends its part of M once per replica */
+    const size_t rep = (size_t)(o.kcol ? p->g->nprow : p->g->npcol);
+    return phases_workspace(p, sl, rep * pumma_view_maxelems(o.mv) * e,
+                            own * (size_t)o.full * e,
+                            own * (size_t)pumma_dist_maxcount(&o.rd) * e,
+                            o.npk);
 }

@@ -18,6 +18,8 @@
 
 static int handles(char ta, char tb) { return ta != 'N' && tb != 'N'; }
 
+static const pumma_mdb_shape_t mdb2 = {0, 0, 0, 0};
+
 /* The MDB2 problem D = opc(B) * opc(A) for this problem's operands; D's
  * distributions are B's rows and A's columns, its data NULL. */
 void pumma_tt_as_mdb2(const pumma_problem_t *p, pumma_problem_t *q)
@@ -42,7 +44,7 @@ void pumma_tt_align(const pumma_problem_t *have, pumma_problem_t *want)
 {
     pumma_problem_t q, qw;
     pumma_tt_as_mdb2(have, &q);
-    pumma_mdb_align(&q, &qw, 0);
+    pumma_mdb_align(&q, &qw, &mdb2);
     *want = *have;
     want->b = qw.a;
     want->a = qw.b;
@@ -59,7 +61,6 @@ static int run(const pumma_problem_t *p)
     q.c.ld = mloc > 0 ? mloc : 1;
     q.c.data = pumma_malloc((size_t)mloc * nloc * t->size);
     if (mloc && nloc && !q.c.data) return PUMMA_ENOMEM;
-    static const pumma_mdb_shape_t mdb2 = {0, 0, 0, 0};
     int rc = pumma_mdb_run(&q, &mdb2);
     if (!rc) {
         char op = (p->transa == 'C' && p->transb == 'C') ? 'C' : 'T';
@@ -70,21 +71,32 @@ static int run(const pumma_problem_t *p)
     return rc;
 }
 
-/* MDB2's time for B*A, then a redistribution that transposes C. */
-static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
+/* MDB2's time for B*A, its local GEMMs storing D**T when store ('T'),
+ * then the redistribution of C's blocks (transposing them or not). */
+double pumma_tt_cost(const pumma_problem_t *p, const pumma_model_t *mo,
+                     char store, int transposing)
 {
     pumma_problem_t q;
     pumma_tt_as_mdb2(p, &q);
-    static const pumma_mdb_shape_t mdb2 = {0, 0, 0, 0};
+    const pumma_mdb_shape_t sh = {0, 0, 0, store};
     const pumma_grid_t *g = p->g;
     double c = (double)pumma_dist_maxcount(&p->c.row) *
                pumma_dist_maxcount(&p->c.col) * p->t->size;
-    return pumma_mdb_cost(&q, mo, &mdb2) +
-           pumma_model_redist(mo, g->nprow * g->npcol, c, 1);
+    return pumma_mdb_cost(&q, mo, &sh) +
+           pumma_model_redist(mo, g->nprow * g->npcol, c, transposing);
+}
+
+/* Then a redistribution that transposes C. */
+static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
+{
+    return pumma_tt_cost(p, mo, 0, 1);
 }
 
 /* MDB2's on the same grid (B*A: the cast down the columns). */
-static unsigned uses(const pumma_problem_t *p) { return pumma_mdb_uses(p, 0); }
+static unsigned uses(const pumma_problem_t *p)
+{
+    return pumma_mdb_uses(p, &mdb2);
+}
 
 /* D = B*A, with MDB2's temporaries while it is computed, then the
  * transposing redistribution's buffers (at most PUMMA_PIECE each way). */
@@ -93,7 +105,7 @@ size_t pumma_tt_workspace(const pumma_problem_t *p)
     pumma_problem_t q;
     pumma_tt_as_mdb2(p, &q);
     const size_t e = p->t->size, d = pumma_view_maxelems(&q.c) * e;
-    const size_t mdb = pumma_mdb_workspace(&q, 0);
+    const size_t mdb = pumma_mdb_workspace(&q, &mdb2);
     const size_t back = pumma_redist_workspace((size_t)p->opts->piece, d,
                                                pumma_view_maxelems(&p->c) * e);
     return d + (mdb > back ? mdb : back);
@@ -101,4 +113,5 @@ size_t pumma_tt_workspace(const pumma_problem_t *p)
 
 const pumma_algo_t pumma_algo_tt = {
     "tt", "A**T*B**T: D = B*A by MDB2, then a distributed transpose into C",
-    handles, pumma_tt_align, run, cost, uses, pumma_tt_workspace, PUMMA_CALL_BLOCK, NULL};
+    handles, pumma_tt_align, run, cost, uses, pumma_tt_workspace,
+    PUMMA_CALL_BLOCK, NULL};

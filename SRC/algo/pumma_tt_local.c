@@ -54,18 +54,14 @@ static int run(const pumma_problem_t *p)
  * are. */
 static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
 {
-    pumma_problem_t q;
-    pumma_tt_as_mdb2(p, &q);
-    const pumma_mdb_shape_t mdb2 = {0, 0, 0, 'T'};
-    const pumma_grid_t *g = p->g;
-    double c = (double)pumma_dist_maxcount(&p->c.row) *
-               pumma_dist_maxcount(&p->c.col) * p->t->size;
-    return pumma_mdb_cost(&q, mo, &mdb2) +
-           pumma_model_redist(mo, g->nprow * g->npcol, c, 0);
+    return pumma_tt_cost(p, mo, 'T', 0);
 }
 
 /* MDB2's on the same grid (B*A: the cast down the columns). */
-static unsigned uses(const pumma_problem_t *p) { return pumma_mdb_uses(p, 0); }
+static unsigned uses(const pumma_problem_t *p)
+{
+    return pumma_mdb_uses(p, &(const pumma_mdb_shape_t){0, 0, 0, 0});
+}
 
 const pumma_algo_t pumma_algo_tt_local = {
     "tt-local",
