@@ -349,9 +349,9 @@ static double price(const pumma_problem_t *have, const pumma_algo_t *a,
 {
     const pumma_grid_t *g = have->g;
     pumma_problem_t h = *have, want;
-    h.opts = o;
+    h.plan = o;
     a->align(&h, &want);
-    want.opts = o;
+    want.plan = o;
     double c = a->cost(&want, &g->model);
     const pumma_view_t *hv[3] = {&h.a, &h.b, &h.c};
     const pumma_view_t *wv[3] = {&want.a, &want.b, &want.c};
@@ -634,7 +634,7 @@ static size_t least_workspace(pumma_problem_t *p, const pumma_opts_t *o,
                     pumma_plan_t t = variants(o, b, r, s);
                     t.piece = PUMMA_PIECE_MIN;
                     pumma_problem_t h = *p, want;
-                    h.opts = &t;
+                    h.plan = &t;
                     x->align(&h, &want);
                     size_t ws = pumma_plan_workspace(&h, x, &want);
                     if (ws < least) least = ws;

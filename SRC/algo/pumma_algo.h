@@ -44,12 +44,12 @@ static inline pumma_coll_t pumma_coll_of(const pumma_problem_t *p, void *buf,
     c.count = count;
     c.dt = p->t->mpi;
     c.t = p->t;
-    c.segment = p->opts->segment / (int)p->t->size;
+    c.segment = p->plan->segment / (int)p->t->size;
     c.root = root;
     c.comm = comm;
     c.tag = tag;
     c.dec = p->g->model.dec;
-    c.decided = p->opts->decided;
+    c.decided = p->plan->decided;
     c.hier = pumma_hier_line_of(p->g, comm);
     return c;
 }

@@ -130,8 +130,8 @@ int pumma_het_slice(const pumma_problem_t *pb, int overlap)
     int kc = k;
     if (overlap && k > 0) {
         const long ids = pumma_remap_ids(pb->g) - 2;
-        kc = pb->opts && pb->opts->slice > 0 ? pb->opts->slice : (k + 7) / 8;
-        if (kc < 128 && !(pb->opts && pb->opts->slice > 0)) kc = 128;
+        kc = pb->plan && pb->plan->slice > 0 ? pb->plan->slice : (k + 7) / 8;
+        if (kc < 128 && !(pb->plan && pb->plan->slice > 0)) kc = 128;
         if (kc > k) kc = k;
         while (2L * ((k + kc - 1) / kc) > ids && kc < k)
             kc = kc > k / 2 ? k : 2 * kc;
@@ -688,7 +688,7 @@ static int prepare(const pumma_problem_t *p, pumma_plan_t *pl)
  * then are. */
 static int run_on(const pumma_problem_t *p, int overlap)
 {
-    const pumma_plan_t *pl = p->opts;
+    const pumma_plan_t *pl = p->plan;
     const pumma_type_t *t = p->t;
     const pumma_grid_t *g = p->g;
     const int m = p->m, n = p->n, topo = pl->topo;

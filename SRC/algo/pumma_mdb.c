@@ -221,7 +221,7 @@ static int post_stage(eng_t *e, int c)
                 NULL, (int64_t)(whole ? kr : ga->runs[u].len) * nloc, r,
                 p->g->col, PUMMA_TAG_BCAST + e->nmsg);
             e->msg_group[e->nmsg++] = r;
-            int rc = p->opts->bcast->start(cl);
+            int rc = p->plan->bcast->start(cl);
             if (rc) return rc;
             if (whole) break;
         }
@@ -270,7 +270,7 @@ static void multiply_msg(eng_t *e, int i, pend_t *pr)
  * they arrive. */
 static int multiply_stage(eng_t *e, pumma_shift_t *roll)
 {
-    const pumma_coll_ops_t *bc = e->p->opts->bcast;
+    const pumma_coll_ops_t *bc = e->p->plan->bcast;
     const int me_r = e->p->g->myrow;
     int rc;
     pend_t pr = {e->coll, e->nmsg, bc, roll};
@@ -425,11 +425,11 @@ static double engine_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                      (kstage / kmul);
     const double nmsg = sh->msg_per_block ? kstage / kb : P;
     const double msg = (sh->msg_per_block ? kb : kgroup) * nloc * e;
-    const double cb = P > 1 ? nmsg * p->opts->bcast->cost(
-                                         mo, P, msg, p->opts->segment)
+    const double cb = P > 1 ? nmsg * p->plan->bcast->cost(
+                                         mo, P, msg, p->plan->segment)
                             : 0;
     const double roll =
-        Q > 1 ? p->opts->shift->cost(mo, Q, mloc * kstage * e) : 0;
+        Q > 1 ? p->plan->shift->cost(mo, Q, mloc * kstage * e) : 0;
     double stage = pumma_model_hide(mo, w - w / P, cb) + w / P;
     double T = (Q - 1) * pumma_model_hide(mo, stage, roll) + stage;
     if (st || P > 1 || p->transa != 'N')

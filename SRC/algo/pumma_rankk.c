@@ -135,7 +135,7 @@ static int seg_start(ctx_t *c, seg_t *s, int slot)
     const pumma_type_t *t = p->t;
     const pumma_grid_t *g = p->g;
     const pumma_view_t *av = c->av, *bv = c->bv;
-    const pumma_coll_ops_t *bc = p->opts->bcast;
+    const pumma_coll_ops_t *bc = p->plan->bcast;
     const int mloc = c->mloc, nloc = c->nloc, L = s->len;
     int rc;
     s->has_a = s->has_b = 0;
@@ -200,7 +200,7 @@ static int run(const pumma_problem_t *p)
 {
     const pumma_type_t *t = p->t;
     const pumma_grid_t *g = p->g;
-    const pumma_coll_ops_t *bc = p->opts->bcast;
+    const pumma_coll_ops_t *bc = p->plan->bcast;
     pumma_view_t av, bv;
     op_views(p, &av, &bv);
     int rc = PUMMA_OK;
@@ -212,7 +212,7 @@ static int run(const pumma_problem_t *p)
     const int nseg = nsegments(&av.col, &bv.row, p->k, &c.longest);
     const int depth = nseg < DEPTH ? nseg : DEPTH;
 
-    const size_t piece = (size_t)p->opts->piece;
+    const size_t piece = (size_t)p->plan->piece;
     if (p->transa != 'N' &&
         (rc = pumma_redist_alloc(t, g, p->m, p->k, p->transa, &p->a, &av,
                                  piece)))
@@ -299,12 +299,12 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
     const double mloc = (double)pumma_dist_maxcount(&p->c.row);
     const double nloc = (double)pumma_dist_maxcount(&p->c.col);
     const double L = (double)p->k / nseg;
-    const double seg_op = p->opts->segment;
+    const double seg_op = p->plan->segment;
     const double ca = Q > 1 && av.col.src >= 0
-                          ? p->opts->bcast->cost(mo, Q, mloc * L * e, seg_op)
+                          ? p->plan->bcast->cost(mo, Q, mloc * L * e, seg_op)
                           : 0;
     const double cb = P > 1 && bv.row.src >= 0
-                          ? p->opts->bcast->cost(mo, P, L * nloc * e, seg_op)
+                          ? p->plan->bcast->cost(mo, P, L * nloc * e, seg_op)
                           : 0;
     const double w = pumma_model_gemm(mo, t, mloc, nloc, L, 0);
     double T = ca + cb + (nseg - 1) * pumma_model_hide(mo, w, ca + cb) + w;
@@ -335,7 +335,7 @@ static size_t workspace(const pumma_problem_t *p)
     const size_t mloc = (size_t)pumma_dist_maxcount(&p->c.row);
     const size_t nloc = (size_t)pumma_dist_maxcount(&p->c.col);
     const size_t segs = depth * (size_t)longest * (mloc + nloc) * e;
-    const size_t piece = (size_t)p->opts->piece;
+    const size_t piece = (size_t)p->plan->piece;
     size_t ta = 0, tb = 0, peak = 0;
     if (p->transa != 'N') {
         ta = pumma_view_maxelems(&av) * e;

@@ -28,7 +28,7 @@ static int retire(pumma_rpipe_t *rp)
 {
     pumma_rslot_t *s = &rp->slot[rp->head];
     double t0 = pumma_stats_clock();
-    if (rp->p->opts->reduce->wait(&s->coll)) return PUMMA_EMPI;
+    if (rp->p->plan->reduce->wait(&s->coll)) return PUMMA_EMPI;
     pumma_stats_comm(t0);
     if (s->coll.root == rp->me) rp->land(rp, s);
     pumma_free(s->sum);
@@ -74,7 +74,7 @@ int pumma_rpipe_post(pumma_rpipe_t *rp, pumma_rslot_t *s, int root,
                             tag + (int)(s - rp->slot));
     s->busy = 1;
     rp->count++;
-    return rp->p->opts->reduce->start(&s->coll);
+    return rp->p->plan->reduce->start(&s->coll);
 }
 
 int pumma_rpipe_drain(pumma_rpipe_t *rp)
@@ -96,7 +96,7 @@ int pumma_rpipe_drain(pumma_rpipe_t *rp)
 int pumma_rpipe_piece(const pumma_problem_t *p, int n, int other)
 {
     double bytes = (double)n * other * (double)p->t->size;
-    double cap = p->opts ? p->opts->piece : bytes;
+    double cap = p->plan ? p->plan->piece : bytes;
     if (bytes <= cap || n <= 1) return n;
     double k = bytes / cap;
     int piece = (int)((double)n / k);
@@ -108,7 +108,7 @@ int pumma_rpipe_progress(pumma_rpipe_t *rp)
     int pending = pumma_shift_progress(rp->roll);
     for (int i = 0; i < rp->count; i++) {
         int done = 1;
-        rp->p->opts->reduce->test(
+        rp->p->plan->reduce->test(
             &rp->slot[(rp->head + i) % rp->depth].coll, &done);
         if (!done) pending = 1;
     }
@@ -133,15 +133,15 @@ double pumma_rpipe_cost(const pumma_problem_t *p, const pumma_model_t *mo,
 {
     const double e = (double)p->t->size;
     double w = pumma_model_gemm(mo, p->t, area, 1, k, 0);
-    double red = R > 1 ? p->opts->reduce->cost(mo, R, area * e,
-                                               p->opts->segment)
+    double red = R > 1 ? p->plan->reduce->cost(mo, R, area * e,
+                                               p->plan->segment)
                        : 0;
     /* A product lands in C by an add (the scatter of its rows), whether
      * summed over R > 1 or not: only a product whose rows are one run of
      * C goes into C directly, which block-cyclic C rarely allows. */
     double land = pumma_model_copy(mo, area * e, 0);
     double stage = R * pumma_model_hide(mo, w, red) + land;
-    double roll = stages > 1 ? p->opts->shift->cost(mo, stages, roll_bytes)
+    double roll = stages > 1 ? p->plan->shift->cost(mo, stages, roll_bytes)
                              : 0;
     double T = (stages - 1) * pumma_model_hide(mo, stage, roll) + stage + red;
     /* C scaled by BETA first, in a pass of its own (R products of `area`
@@ -153,7 +153,7 @@ double pumma_rpipe_cost(const pumma_problem_t *p, const pumma_model_t *mo,
 size_t pumma_rpipe_workspace(const pumma_problem_t *p, int depth, int R,
                              size_t slot_elems)
 {
-    const pumma_coll_ops_t *r = p->opts->reduce;
+    const pumma_coll_ops_t *r = p->plan->reduce;
     const size_t bufs = R > 1 && r->buffers ? (size_t)r->buffers(R) : 0;
     return (size_t)depth * slot_elems * (2 + bufs) * p->t->size;
 }

@@ -36,7 +36,7 @@ static int slice_of(const pumma_problem_t *p, const pumma_view_t *src,
     const pumma_type_t *t = p->t;
     const pumma_grid_t *g = p->g;
     int rc = pumma_redist_alloc(t, g, rows, cols, op, src, dst,
-                                (size_t)p->opts->piece);
+                                (size_t)p->plan->piece);
     if (!rc && conj)
         t->geadd('R', pumma_view_mloc(dst, g->myrow),
                  pumma_view_nloc(dst, g->mycol), t->one, dst->data, dst->ld,
@@ -52,7 +52,7 @@ static int sum(const pumma_problem_t *p, const char *packed, const int *cnt,
                int per, int npk, int me, MPI_Comm comm, int split, char *r)
 {
     const pumma_type_t *t = p->t;
-    const pumma_coll_ops_t *rop = p->opts->reduce;
+    const pumma_coll_ops_t *rop = p->plan->reduce;
     const size_t e = t->size;
     pumma_coll_t *red = calloc(npk > 1 ? (size_t)npk : 1, sizeof(pumma_coll_t));
     if (!red) return PUMMA_ENOMEM;
@@ -91,7 +91,7 @@ static int into_c(const pumma_problem_t *p, pumma_view_t *r, r_at_t how)
     const pumma_type_t *t = p->t;
     const pumma_grid_t *g = p->g;
     pumma_view_t *c = (pumma_view_t *)&p->c;
-    const size_t piece = (size_t)p->opts->piece;
+    const size_t piece = (size_t)p->plan->piece;
     if (how == R_XGRID)
         return pumma_redist_xgrid(t, g, p->m, p->n, t->one, r, p->beta, c,
                                   piece);
@@ -120,8 +120,8 @@ static double sum_cost(const pumma_problem_t *p, const pumma_model_t *mo,
     if (npk > 1 && split) {
         const int nb = pumma_dist_nblocks(rd);
         const int groups = nb < npk ? nb : npk;
-        T += groups * p->opts->reduce->cost(mo, npk, elems / groups * e,
-                                            p->opts->segment);
+        T += groups * p->plan->reduce->cost(mo, npk, elems / groups * e,
+                                            p->plan->segment);
     }
     const double rbytes = elems / npk * e;
     return T + (in_place ? pumma_model_copy(mo, rbytes, 0)
@@ -135,11 +135,11 @@ static double sum_cost(const pumma_problem_t *p, const pumma_model_t *mo,
 static size_t phases_workspace(const pumma_problem_t *p, size_t slice,
                                size_t sent, size_t wb, size_t rb, int npk)
 {
-    const size_t piece = (size_t)p->opts->piece;
+    const size_t piece = (size_t)p->plan->piece;
     const size_t ph1 = slice + pumma_redist_workspace(piece, sent, slice);
     size_t extra = 0;
-    if (npk > 1 && p->opts->reduce->buffers)
-        extra = (size_t)p->opts->reduce->buffers(npk) * wb;
+    if (npk > 1 && p->plan->reduce->buffers)
+        extra = (size_t)p->plan->reduce->buffers(npk) * wb;
     const size_t ph2 = slice + 2 * wb + rb + extra;
     const size_t ph3 = rb + pumma_redist_workspace(
                                 piece, rb, pumma_view_maxelems(&p->c) * p->t->size);

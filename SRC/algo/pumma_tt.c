@@ -65,7 +65,7 @@ static int run(const pumma_problem_t *p)
     if (!rc) {
         char op = (p->transa == 'C' && p->transb == 'C') ? 'C' : 'T';
         rc = pumma_redist(t, g, p->m, p->n, op, p->alpha, &q.c, p->beta,
-                          (pumma_view_t *)&p->c, (size_t)p->opts->piece);
+                          (pumma_view_t *)&p->c, (size_t)p->plan->piece);
     }
     pumma_free(q.c.data);
     return rc;
@@ -106,7 +106,7 @@ size_t pumma_tt_workspace(const pumma_problem_t *p)
     pumma_tt_as_mdb2(p, &q);
     const size_t e = p->t->size, d = pumma_view_maxelems(&q.c) * e;
     const size_t mdb = pumma_mdb_workspace(&q, &mdb2);
-    const size_t back = pumma_redist_workspace((size_t)p->opts->piece, d,
+    const size_t back = pumma_redist_workspace((size_t)p->plan->piece, d,
                                                pumma_view_maxelems(&p->c) * e);
     return d + (mdb > back ? mdb : back);
 }

@@ -45,7 +45,7 @@ static int run(const pumma_problem_t *p)
     int rc = pumma_mdb_run(&q, &mdb2);
     if (!rc)
         rc = pumma_redist_xgrid(t, g, p->m, p->n, p->alpha, &e, p->beta,
-                                (pumma_view_t *)&p->c, (size_t)p->opts->piece);
+                                (pumma_view_t *)&p->c, (size_t)p->plan->piece);
     pumma_free(e.data);
     return rc;
 }

@@ -43,7 +43,7 @@ int pumma_shift_start(const pumma_problem_t *p, pumma_shift_t *s,
     s->tag = tag;
     s->req[0] = s->req[1] = MPI_REQUEST_NULL;
     s->state = 0;
-    return p->opts->shift->start(s);
+    return p->plan->shift->start(s);
 }
 
 int pumma_shift_progress(pumma_shift_t *s)
@@ -56,7 +56,7 @@ int pumma_shift_progress(pumma_shift_t *s)
 int pumma_shift_wait(const pumma_problem_t *p, pumma_shift_t *s)
 {
     double t0 = pumma_stats_clock();
-    int rc = p->opts->shift->wait(s);
+    int rc = p->plan->shift->wait(s);
     pumma_stats_comm(t0);
     return rc;
 }

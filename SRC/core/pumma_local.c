@@ -140,7 +140,7 @@ void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
         return;
     }
     int panel = n;
-    if (progress && p->opts && p->opts->panel > 0) panel = p->opts->panel;
+    if (progress && p->plan && p->plan->panel > 0) panel = p->plan->panel;
     int pending = panel < n && progress(ctx);
     const int slow = pumma_speed_factor() > 1;
     /* Panels of a fixed width, even once nothing is pending: which

@@ -144,7 +144,7 @@ size_t pumma_plan_workspace(const pumma_problem_t *have,
                             const pumma_problem_t *want)
 {
     const size_t e = have->t->size;
-    const size_t piece = (size_t)want->opts->piece;
+    const size_t piece = (size_t)want->plan->piece;
     const pumma_view_t *h[3] = {&have->a, &have->b, &have->c};
     const pumma_view_t *w[3] = {&want->a, &want->b, &want->c};
     size_t tmp[3] = {0, 0, 0}, move[3] = {0, 0, 0};
@@ -256,7 +256,7 @@ static void fit_piece(pumma_problem_t *have, const pumma_algo_t *a,
  * piece, or a smaller one: fit_piece); with least, the one of least
  * workspace (at the least piece; the first of the cheapest of those)
  * whatever lim says. Returns 0 when no combination qualifies. The plan
- * have->opts points at (pl) is the scratch the candidates are priced in.
+ * have->plan points at (pl) is the scratch the candidates are priced in.
  */
 static int search(pumma_problem_t *have, pumma_plan_t *pl,
                   const pumma_opts_t *f, const pumma_algo_t *fa,
@@ -572,7 +572,7 @@ int pumma_plan_make(pumma_problem_t *have, const pumma_opts_t *o,
     pl->slice = o->slice;
     pl->repl = 1;
     pl->limit = INFINITY;
-    have->opts = pl;
+    have->plan = pl;
     const int kind = pumma_plan_kind(have);
     int rc = PUMMA_OK;
     if (kind == PUMMA_CALL_BLOCK) {
@@ -801,7 +801,7 @@ double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
     have.n = n;
     have.k = k;
     have.alpha = have.beta = t->one;
-    have.opts = &pl;
+    have.plan = &pl;
     const int ar = ta == 'N' ? m : k, ac = ta == 'N' ? k : m;
     const int br = tb == 'N' ? k : n, bc = tb == 'N' ? n : k;
     const int da[11] = {1, 0, ar, ac, nb, nb, nb, nb, 0, 0, 1},

@@ -452,7 +452,7 @@ typedef struct pumma_problem {
     pumma_view_t a, b, c;
     /* heterogeneous calls: the operands (pumma_remap.h), else NULL */
     const struct pumma_het_opnd *ha, *hb, *hc;
-    const pumma_plan_t *opts;   /* the plan it runs (to be named plan) */
+    const pumma_plan_t *plan;   /* the plan it runs */
 } pumma_problem_t;
 
 /* The kinds of call, each computed by rows of the algorithm table of its
@@ -471,7 +471,7 @@ typedef struct pumma_algo {
      * a, b, c in want are set; data is left NULL. NULL: it takes the
      * operands as they are. */
     void (*align)(const pumma_problem_t *have, pumma_problem_t *want);
-    /* The product, p aligned as it wants, under the plan p->opts. */
+    /* The product, p aligned as it wants, under the plan p->plan. */
     int (*run)(const pumma_problem_t *p);
     /* Modelled time of run() with p's variants (p aligned as it wants). */
     double (*cost)(const pumma_problem_t *p, const pumma_model_t *mo);
@@ -500,7 +500,7 @@ int pumma_plan_kind(const pumma_problem_t *have);
  * (block-cyclic calls) or the kind's own; o's variants where given, the
  * model's cheapest elsewhere; nothing whose workspace exceeds the limit
  * while another plan fits (pl->limited says whether the limit changed the
- * choice). have->opts is set to pl. Made before anything runs; nothing
+ * choice). have->plan is set to pl. Made before anything runs; nothing
  * changes it after but the count of auto's choices (pl->decided, kept
  * when given). Collective only when the row's prepare is (heterogeneous
  * calls measure the grid's speeds once). PUMMA_OK or a status. */
