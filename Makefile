@@ -121,8 +121,8 @@ $(BUILD)/pumma_build.h: Makefile make.inc | havecc
 	  '#define PUMMA_BUILD_FC "$(call esc,$(FC)) ($(call esc,$(shell $(FC) --version 2>/dev/null | head -n 1)))"' \
 	  '#define PUMMA_BUILD_MANGLING "$(MANGLING)"' \
 	  '#define PUMMA_BUILD_LIBS "$(call esc,$(strip $(LDFLAGS) $(LIBS)))"' > $@.tmp && mv $@.tmp $@
-$(BUILD)/core/pumma_version.o: $(BUILD)/pumma_build.h
-$(BUILD)/core/pumma_version.o: INC += -I$(BUILD)
+$(BUILD)/base/pumma_version.o: $(BUILD)/pumma_build.h
+$(BUILD)/base/pumma_version.o: INC += -I$(BUILD)
 
 $(LIBA): $(OBJS)
 	@mkdir -p $(LIBOUT)
@@ -258,7 +258,7 @@ check-stress: deps
 	$(MAKE) -C TESTING check-stress
 
 # The checking builds, their temporaries all from malloc
-# (PUMMA_CHECK_MEMORY, SRC/core/pumma_stats.c): the library compiled for
+# (PUMMA_CHECK_MEMORY, SRC/base/pumma_stats.c): the library compiled for
 # AddressSanitizer with UBSan (UB is fatal: -fno-sanitize-recover), and
 # for memcheck (-g -O1: reports with exact lines); TESTING builds pumma's
 # drivers against each and runs them (run-asan, run-valgrind: see there).

@@ -183,7 +183,7 @@ typo PUMMA_XYZZY=1 ""
 NP=3 typo PUMMA_SEGMENTS=0 PUMMA_SEGMENT
 # Every known name (empty: unset) and the names of the build tools that
 # are no settings: not a word
-known=$(grep -oE '\{"PUMMA_[A-Z0-9_]+", *[01][,}]' ../SRC/core/pumma_settings.c |
+known=$(grep -oE '\{"PUMMA_[A-Z0-9_]+", *[01][,}]' ../SRC/base/pumma_settings.c |
         grep -oE 'PUMMA_[A-Z0-9_]+')
 args=""
 for v in $known; do args="$args $v="; done
@@ -204,7 +204,7 @@ read_names=$(cat $srcs | tr '\n' ' ' |
     grep -oE 'PUMMA_[A-Z0-9_]+' | sort -u)
 missing=$(for v in $read_names; do echo "$known" | grep -qx "$v" || echo $v; done)
 indirect=$(grep -nE '(getenv|secure_getenv|pumma_env_(get|int|double|list))\s*\(\s*[a-z_]' $srcs |
-    grep -vE '^\.\./SRC/core/(pumma_env|pumma_settings)\.c:|^\.\./SRC/core/pumma_gemm\.c:[0-9]+: *const char \*v = pumma_env_get\(var\);|^\.\./SRC/tools/pumma_info\.c:[0-9]+: *const char \*v = pumma_env_get\(name\);')
+    grep -vE '^\.\./SRC/base/(pumma_env|pumma_settings)\.c:|^\.\./SRC/driver/pumma_gemm\.c:[0-9]+: *const char \*v = pumma_env_get\(var\);|^\.\./SRC/tools/pumma_info\.c:[0-9]+: *const char \*v = pumma_env_get\(name\);')
 verdict "$([ -z "$missing" ] && [ -z "$indirect" ] && [ $(echo $read_names | wc -w) -ge 20 ] && echo 1)" \
     "the $(echo $read_names | wc -w) PUMMA_ variables the sources read are in the table${missing:+; not: $missing}${indirect:+; read through a variable: $indirect}"
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # filetst.sh MPIEXEC -- pumma's own files cannot be turned against the
-# user, nor lost (SRC/core/pumma_file.c; doc/choosing.md, "The tune file"
+# user, nor lost (SRC/base/pumma_file.c; doc/choosing.md, "The tune file"
 # and "The decision file"):
 #   - a FIFO as the tune file or the decision file: refused with a message
 #     naming it, the program runs as without the file (no hang); likewise

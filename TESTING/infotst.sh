@@ -42,7 +42,7 @@ check "--version prints pumma $version (status $status)" \
 
 timeout 60 "$info" > "$dir/plain.out" 2> "$dir/plain.err"; status=$?
 # (the two files' variables are set by this test)
-names=$(grep -o '{"PUMMA_[A-Z_]*"' "$top/SRC/core/pumma_settings.c" | tr -d '{"' |
+names=$(grep -o '{"PUMMA_[A-Z_]*"' "$top/SRC/base/pumma_settings.c" | tr -d '{"' |
         grep -v 'PUMMA_TUNE_FILE\|PUMMA_DECISION_FILE')
 nnames=$(echo "$names" | wc -l)
 listed=0

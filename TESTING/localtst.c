@@ -1,6 +1,6 @@
 /*
  * localtst.c -- calls whose whole product is local, and the BLAS's
- * large-LDC defect (SRC/core/pumma_local.c).
+ * large-LDC defect (SRC/base/pumma_local.c).
  *
  *   mpiexec -n 2 ./xlocaltst
  *

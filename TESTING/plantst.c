@@ -1,5 +1,5 @@
 /*
- * plantst.c -- tester of `auto` (SRC/core/pumma_plan.c) and the cost
+ * plantst.c -- tester of `auto` (SRC/driver/pumma_plan.c) and the cost
  * functions it prices with, under models set by hand (no measurement, no
  * communication: one process).
  *
@@ -23,7 +23,7 @@
  *           transposing copies are dear A^T*B^T takes tt-local (whose
  *           transposes happen in the GEMM) and A*B no -row form (which
  *           presorts transposed); when transposed GEMMs are dear, tt;
- *   cache   the temporaries' allocator (SRC/core/pumma_stats.c): the
+ *   cache   the temporaries' allocator (SRC/base/pumma_stats.c): the
  *           peak counts the requests; a kept block up to 4 times a
  *           request is reused whole, so a call whose phases shrink by
  *           half and grow back faults no page in after its first run

@@ -1,6 +1,6 @@
 /*
  * pumma_fenv.h -- pumma leaves the caller's floating-point flags as it
- * found them (SRC/core/pumma_fenv.c; doc/floating-point.md).
+ * found them (SRC/base/pumma_fenv.c; doc/floating-point.md).
  *
  * A call's arithmetic is of two kinds. Arithmetic on the caller's numbers
  * (the local ?gemm, and pumma's own sums, scalings, copies and

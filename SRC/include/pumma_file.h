@@ -1,6 +1,6 @@
 /*
  * pumma_file.h -- pumma's own files read and written safely
- * (SRC/core/pumma_file.c; not installed): the tune file, the decision
+ * (SRC/base/pumma_file.c; not installed): the tune file, the decision
  * file, the tuner's reports.
  */
 #ifndef PUMMA_FILE_H

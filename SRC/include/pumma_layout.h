@@ -14,7 +14,7 @@
 #include "pumma_codes.h"
 #include "pumma_internal.h"
 
-/* Lists of index intervals (SRC/desc/pumma_ilist.c). */
+/* Lists of index intervals (SRC/layout/pumma_ilist.c). */
 typedef struct pumma_ivl { int lo, hi; } pumma_ivl_t;   /* [lo, hi) */
 typedef struct pumma_ilist {
     int n;
