@@ -359,12 +359,12 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
         if (rolling) {
             int cn = (c + 1) % Q;
             anext = abuf[next_buf];
-            rc = pumma_shift_start(p, &roll, e.acur,
-                                   (int64_t)mloc * pumma_dist_count(Ak, c),
-                                   anext,
-                                   (int64_t)mloc * pumma_dist_count(Ak, cn),
-                                   (me_c - 1 + Q) % Q, (me_c + 1) % Q, g->row,
-                                   PUMMA_TAG_ROLL);
+            rc = pumma_roll_start(p, &roll, e.acur,
+                                  (int64_t)mloc * pumma_dist_count(Ak, c),
+                                  anext,
+                                  (int64_t)mloc * pumma_dist_count(Ak, cn),
+                                  (me_c - 1 + Q) % Q, (me_c + 1) % Q, g->row,
+                                  PUMMA_TAG_ROLL);
             if (rc) goto out;
         }
         if ((rc = pumma_groups_build(Ak, c, Bk, &e.ga))) goto out;
@@ -372,7 +372,7 @@ static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,
         if ((rc = multiply_stage(&e, rolling ? &roll : NULL))) goto out;
         pumma_groups_free(&e.ga);
         if (rolling) {
-            if ((rc = pumma_shift_wait(p, &roll))) goto out;
+            if ((rc = pumma_roll_wait(p, &roll))) goto out;
             e.acur = anext;
             e.lda = mloc > 0 ? mloc : 1;
             next_buf = (next_buf + 1) % nabuf;

@@ -221,13 +221,13 @@ static int engine(const pumma_problem_t *p, int nt)
         const int rolling = (Q > 1 && s < Q - 1);
         char *anext = rolling ? abuf[next_buf] : NULL;
         if (rolling &&
-            (rc = pumma_shift_start(p, &roll, acur,
-                                    (int64_t)kloc * pumma_dist_count(Am, c),
-                                    anext,
-                                    (int64_t)kloc *
-                                        pumma_dist_count(Am, (c + 1) % Q),
-                                    (me_c - 1 + Q) % Q, (me_c + 1) % Q,
-                                    g->row, PUMMA_TAG_ROLL)))
+            (rc = pumma_roll_start(p, &roll, acur,
+                                   (int64_t)kloc * pumma_dist_count(Am, c),
+                                   anext,
+                                   (int64_t)kloc *
+                                       pumma_dist_count(Am, (c + 1) % Q),
+                                   (me_c - 1 + Q) % Q, (me_c + 1) % Q,
+                                   g->row, PUMMA_TAG_ROLL)))
             goto out;
         rp.roll = rolling ? &roll : NULL;
         if ((rc = pumma_groups_build(Am, c, Cm, &ga))) goto out;
@@ -236,7 +236,7 @@ static int engine(const pumma_problem_t *p, int nt)
         pumma_groups_free(&ga);
         if (rolling) {
             rp.roll = NULL;
-            if ((rc = pumma_shift_wait(p, &roll))) goto out;
+            if ((rc = pumma_roll_wait(p, &roll))) goto out;
             acur = anext;
             ld = slab_ld(p, nt, kloc, (c + 1) % Q);
             next_buf = (next_buf + 1) % nabuf;

@@ -1,9 +1,8 @@
 /*
  * pumma_local.c -- the local work every algorithm shares: scaling a piece of
- * C, the local multiply cut into panels (so pending communication is
- * advanced while it runs, HPL's "keep testing" without threads), the one
- * place pumma calls the BLAS ?gemm on a caller's C (pumma_blas_gemm, with
- * the large-LDC workaround below), and the fatal-error exit.
+ * C, and the one place pumma calls the BLAS ?gemm on a caller's C
+ * (pumma_blas_gemm, with the large-LDC workaround below). The multiply cut
+ * into panels is the algorithms' (SRC/algo/pumma_local_gemm.c).
  *
  * Large LDC. OpenBLAS 0.3.21 (Debian 12, the libblas.so.3 alternative
  * here too) has "small matrix" kernels for SGEMM and DGEMM on SkylakeX and
@@ -126,51 +125,4 @@ void pumma_local_scale(const pumma_type_t *t, int m, int n, const void *beta,
         return;
     }
     t->geadd('N', m, n, t->zero, c, ldc, beta, c, ldc);
-}
-
-void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
-                      int n, int k, const void *alpha, const void *a, int lda,
-                      const void *b, int ldb, const void *beta, void *c,
-                      int ldc, pumma_progress_fn progress, void *ctx)
-{
-    const pumma_type_t *t = p->t;
-    if (m <= 0 || n <= 0) return;
-    if (k <= 0) {
-        pumma_local_scale(t, m, n, beta, c, ldc);
-        return;
-    }
-    int panel = n;
-    if (progress && p->plan && p->plan->panel > 0) panel = p->plan->panel;
-    int pending = panel < n && progress(ctx);
-    const int slow = pumma_speed_factor() > 1;
-    /* Panels of a fixed width, even once nothing is pending: which
-     * columns a ?gemm call gets must not depend on when messages arrive,
-     * because the BLAS may round a column differently by where it falls
-     * in the call (OpenBLAS's edge kernels on AMD EPYC do), and the same
-     * call must give the same C to the last bit every time. */
-    for (int j = 0, w; j < n; j += w) {
-        w = n - j > panel ? panel : n - j;
-        const char *bj = tb == 'N' ? pumma_at(t, b, 0, j, ldb)
-                                   : pumma_at(t, b, j, 0, ldb);
-        double t0 = pumma_stats_clock();
-        double ts = slow ? MPI_Wtime() : 0, cs = slow ? pumma_cpu_time() : 0;
-        pumma_blas_gemm(t, ta, tb, m, w, k, alpha, a, lda, bj, ldb, beta,
-                        pumma_at(t, c, 0, j, ldc), ldc);
-        if (slow)                                     /* PUMMA_SPEEDS */
-            pumma_speed_pad(MPI_Wtime() - ts, pumma_cpu_time() - cs,
-                            progress, ctx);
-        pumma_stats_gemm(t0);
-        if (pending && j + w < n) pending = progress(ctx);
-    }
-}
-
-void pumma_fatal(const pumma_grid_t *g, const char *rout, const char *what,
-                 int status)
-{
-    static const char *const why[] = {"ok", "out of memory",
-                                      "MPI call failed",
-                                      "cannot map the BLACS grid to MPI"};
-    fprintf(stderr, "pumma: %s: %s (%s)\n", rout, what,
-            status >= 0 && status <= 3 ? why[status] : "internal error");
-    MPI_Abort(g ? g->all : MPI_COMM_WORLD, 1);
 }

@@ -1,6 +1,6 @@
 /*
- * pumma_speeds.c -- processors of unequal speed: emulated on one machine,
- * and measured.
+ * pumma_speeds.c -- processors of unequal speed, emulated on one machine
+ * (measuring them is the model's: SRC/model/pumma_rates.c).
  *
  * PUMMA_SPEEDS=s0,s1,... gives MPI_COMM_WORLD rank r the relative speed
  * s_r: after every local multiply, rank r sleeps until the multiply has
@@ -16,21 +16,6 @@
  * core, which must not be multiplied by f. Sleeping (not spinning) leaves
  * the core to the others, so slowed ranks can share cores. (Assumes a
  * single-threaded BLAS per rank, as the timings here use.)
- *
- * PUMMA_SPEEDS_MEASURE( ICTXT, N, SPEEDS, INFO ) times an N x N x N local
- * DGEMM on every process of the grid (padded as above) and returns their
- * speeds, in grid row-major order, normalised to sum 1: the SPEEDS a
- * layout is built from. All processes measure in the same window, as
- * they will compute together in the multiply. A repetition runs the
- * multiply as many times as fill MEASURE_REP seconds (a single small
- * one takes well under a millisecond, where the operating system's
- * timer and scheduler, not the processor, would decide the time); each
- * process takes its best repetition of at least three within
- * MEASURE_WINDOW seconds, so a repetition disturbed by the operating
- * system does not decide its speed. Processes that have finished wait by
- * napping, not by MPI's busy polling: on a node with more processes than
- * cores, a polling process would take the core from one still measuring
- * and make it look slower.
  */
 #include <float.h>
 #include <math.h>
@@ -39,13 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pumma.h"
-#include "pumma_fenv.h"
 #include "pumma_internal.h"
-
-#define MEASURE_REP 0.02     /* seconds of work in one repetition */
-#define MEASURE_WINDOW 0.3   /* seconds of repetitions per process */
-#define MEASURE_MAXREP 50
 
 /*
  * The most PUMMA_SPEEDS slows a rank: speeds further apart are emulated as
@@ -147,109 +126,4 @@ void pumma_speed_pad(double wall, double cpu, int (*progress)(void *),
         nanosleep(&ts, NULL);
         if (progress) progress(ctx);
     }
-}
-
-/*
- * Every process of g times n x n x n local DGEMMs (slowed as PUMMA_SPEEDS
- * says) in one window: repetitions of `rep` seconds, the best of at least
- * three within `window` seconds. all[q] (grid position q): multiply-adds
- * per second. 0, or a PUMMA_E* code.
- */
-static int measure_rates(const pumma_grid_t *g, int nn, double rep_s,
-                         double window, double *all)
-{
-    const int np = g->nprow * g->npcol;
-    double *a = pumma_malloc(sizeof(double) * 3 * (size_t)nn * (size_t)nn);
-    if (!a) return PUMMA_ENOMEM;
-    for (size_t i = 0; i < 3 * (size_t)nn * (size_t)nn; i++)
-        a[i] = (double)(i % 7) / 7.0;
-    const pumma_type_t *t = &pumma_type_d;
-    double *b = a + (size_t)nn * nn, *c = b + (size_t)nn * nn;
-    MPI_Request req;
-    int rc = MPI_Ibarrier(g->all, &req) == MPI_SUCCESS   /* one window */
-                 ? pumma_wait_napping(&req) : PUMMA_EMPI;
-    if (rc) { pumma_free(a); return rc; }
-    /* rep -1 sizes the repetitions and is not counted */
-    double best = 0, start = MPI_Wtime();
-    long inner = 1;                  /* multiplies in a repetition */
-    for (int r = -1; r < MEASURE_MAXREP; r++) {
-        double t0 = MPI_Wtime(), c0 = pumma_cpu_time();
-        if (r >= 3 && t0 - start > window) break;
-        for (long i = 0; i < inner; i++)
-            t->gemm("N", "N", &nn, &nn, &nn, t->one, a, &nn, b, &nn, t->zero,
-                    c, &nn, 1, 1);
-        pumma_speed_pad(MPI_Wtime() - t0, pumma_cpu_time() - c0, NULL, NULL);
-        double el = MPI_Wtime() - t0;
-        if (el < 1e-9) el = 1e-9;
-        if (r < 0) {
-            if (el < rep_s) inner = (long)(rep_s / el) + 1;
-        } else if (inner / el > best) {
-            best = inner / el;
-        }
-    }
-    pumma_free(a);
-    double mine = best * (double)nn * nn * nn;
-    double *by_rank = malloc(sizeof(double) * (size_t)np);
-    if (!by_rank) return PUMMA_ENOMEM;
-    rc = MPI_Iallgather(&mine, 1, MPI_DOUBLE, by_rank, 1, MPI_DOUBLE, g->all,
-                        &req) == MPI_SUCCESS
-             ? pumma_wait_napping(&req) : PUMMA_EMPI;
-    /* gathered by rank in g->all; returned by grid position */
-    for (int q = 0; q < np && !rc; q++) all[q] = by_rank[g->rank[q]];
-    free(by_rank);
-    return rc;
-}
-
-/*
- * The rates the heterogeneous planner prices with (pumma_het_plan.c),
- * measured on the grid's first heterogeneous call and kept with the grid:
- * 128 x 128 x 128 multiplies, repetitions of 5 ms, best within 40 ms --
- * coarser than PUMMA_SPEEDS_MEASURE's, as a plan needs speeds to some
- * tens of percent, not its 0.3 s.
- */
-const double *pumma_grid_rates(const pumma_grid_t *g)
-{
-    pumma_grid_t *w = (pumma_grid_t *)g;  /* pumma's own object, filled once */
-    if (w->rates) return w->rates;
-    const int np = g->nprow * g->npcol;
-    double *r = malloc(sizeof(double) * (size_t)np);
-    if (!r) return NULL;
-    if (measure_rates(g, 128, 0.005, 0.04, r)) {
-        free(r);
-        return NULL;
-    }
-    w->rates = r;
-    return r;
-}
-
-static void speeds_measure(const int *ictxt, const int *n, double *speeds,
-                           int *info)
-{
-    int nprow, npcol, myrow, mycol;
-    Cblacs_gridinfo(*ictxt, &nprow, &npcol, &myrow, &mycol);
-    if (nprow < 0) { *info = -1; return; }
-    if (*n < 1) { *info = -2; return; }
-    const pumma_grid_t *g = pumma_grid_enter(*ictxt);
-    if (!g) pumma_fatal(NULL, "PUMMA_SPEEDS_MEASURE", "no grid", PUMMA_EGRID);
-    const int np = nprow * npcol;
-    double *all = malloc(sizeof(double) * (size_t)np);
-    if (!all) pumma_fatal(g, "PUMMA_SPEEDS_MEASURE", "speeds", PUMMA_ENOMEM);
-    int rc = measure_rates(g, *n, MEASURE_REP, MEASURE_WINDOW, all);
-    if (rc) pumma_fatal(g, "PUMMA_SPEEDS_MEASURE", "measurement", rc);
-    /* scaled by the largest before summing, as every use of speeds is */
-    double top = 0, sum = 0;
-    for (int q = 0; q < np; q++)
-        if (all[q] > top) top = all[q];
-    for (int q = 0; q < np; q++) sum += all[q] / top;
-    for (int q = 0; q < np; q++) speeds[q] = all[q] / top / sum;
-    free(all);
-    *info = 0;
-}
-
-/* PUMMA_SPEEDS_MEASURE (pumma.h): the timing's flags are not the
- * caller's (pumma_fenv.h). */
-PUMMA_API void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(
-    const int *ictxt, const int *n, double *speeds, int *info)
-{
-    PUMMA_FENV_CALL(speeds_measure(ictxt, n, speeds, info));
 }

@@ -137,11 +137,3 @@ const pumma_grid_t *pumma_grid_enter(int ctxt)
     g->col = s->col;
     return g;
 }
-
-const pumma_model_t *pumma_grid_model(const pumma_grid_t *g)
-{
-    /* The grid is pumma's own object; its model is filled in once. */
-    pumma_grid_t *w = (pumma_grid_t *)g;
-    if (!w->model.valid) pumma_model_measure(g, &w->model);
-    return &w->model;
-}

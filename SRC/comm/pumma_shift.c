@@ -1,7 +1,7 @@
 /*
- * pumma_shift.c -- the shift table, and the calls algorithms make to roll a
- * slab with the variant the plan chose. Adding a variant is adding its file
- * and one row here.
+ * pumma_shift.c -- the shift table, and advancing a roll under way. Adding
+ * a variant is adding its file and one row here; an algorithm rolls with
+ * the variant its plan chose through SRC/algo/pumma_roll.c.
  */
 #include <string.h>
 
@@ -27,36 +27,9 @@ const pumma_shift_ops_t *pumma_shift_find(const char *name)
     return NULL;
 }
 
-int pumma_shift_start(const pumma_problem_t *p, pumma_shift_t *s,
-                      const void *sbuf, int64_t scount, void *rbuf,
-                      int64_t rcount, int dest, int source, MPI_Comm comm,
-                      int tag)
-{
-    s->sbuf = sbuf;
-    s->rbuf = rbuf;
-    s->scount = scount;
-    s->rcount = rcount;
-    s->dt = p->t->mpi;
-    s->dest = dest;
-    s->source = source;
-    s->comm = comm;
-    s->tag = tag;
-    s->req[0] = s->req[1] = MPI_REQUEST_NULL;
-    s->state = 0;
-    return p->plan->shift->start(s);
-}
-
 int pumma_shift_progress(pumma_shift_t *s)
 {
     int flag = 1;
     if (s) MPI_Testall(2, s->req, &flag, MPI_STATUSES_IGNORE);
     return !flag;
-}
-
-int pumma_shift_wait(const pumma_problem_t *p, pumma_shift_t *s)
-{
-    double t0 = pumma_stats_clock();
-    int rc = p->plan->shift->wait(s);
-    pumma_stats_comm(t0);
-    return rc;
 }

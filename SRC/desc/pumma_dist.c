@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "pumma_internal.h"
+#include "pumma_layout.h"
 
 static int ib_of(const pumma_dist_t *d)
 {
@@ -232,4 +233,23 @@ pumma_view_t pumma_view_of(const pumma_type_t *t, const pumma_grid_t *g,
     v.row = pumma_dist_sub(&r, i0, rows);
     v.col = pumma_dist_sub(&c, j0, cols);
     return v;
+}
+
+/* The indices of d that grid coordinate who holds, as an interval list
+ * (SRC/layout/pumma_ilist.c). */
+int pumma_ilist_of_dist(const pumma_dist_t *d, int who, pumma_ilist_t *out)
+{
+    const int nb = pumma_dist_nblocks(d);
+    pumma_ivl_t *v = malloc(sizeof(pumma_ivl_t) * (size_t)(nb + 1));
+    if (!v) return PUMMA_ENOMEM;
+    int k = 0;
+    for (int b = 0; b < nb; b++) {
+        const int o = pumma_dist_owner(d, b);
+        if (o != who && o != -1) continue;
+        const int lo = pumma_dist_bstart(d, b);
+        v[k++] = (pumma_ivl_t){lo, lo + pumma_dist_bsize(d, b)};
+    }
+    int rc = pumma_ilist_union(v, k, out);
+    free(v);
+    return rc;
 }

@@ -199,8 +199,11 @@ const pumma_grid_t *pumma_grid_enter(int ctxt);
 
 /* The local multiply's rate of every grid position (multiply-adds per
  * second, grid row-major), measured collectively on first use
- * (pumma_speeds.c); NULL when the measurement failed. */
+ * (SRC/model/pumma_rates.c); NULL when the measurement failed. */
 const double *pumma_grid_rates(const pumma_grid_t *g);
+/* The rates of g's processes measured now, into all[] (pumma_rates.c). */
+int pumma_rates_measure(const pumma_grid_t *g, int n, double rep,
+                        double window, double *all);
 
 /* The grid's model, measured (collectively over the grid) on first use. */
 const pumma_model_t *pumma_grid_model(const pumma_grid_t *g);
@@ -321,13 +324,13 @@ typedef struct pumma_shift_ops {
 const pumma_shift_ops_t *pumma_shift_at(int i);    /* NULL past the end */
 const pumma_shift_ops_t *pumma_shift_find(const char *name);
 
-/* Fill s and start it with the variant of p's options. */
+/* Fill s and start it with the variant of p's plan (SRC/algo/pumma_roll.c). */
 struct pumma_problem;
-int pumma_shift_start(const struct pumma_problem *p, pumma_shift_t *s,
-                      const void *sbuf, int64_t scount, void *rbuf,
-                      int64_t rcount, int dest, int source, MPI_Comm comm,
-                      int tag);
-int pumma_shift_wait(const struct pumma_problem *p, pumma_shift_t *s);
+int pumma_roll_start(const struct pumma_problem *p, pumma_shift_t *s,
+                     const void *sbuf, int64_t scount, void *rbuf,
+                     int64_t rcount, int dest, int source, MPI_Comm comm,
+                     int tag);
+int pumma_roll_wait(const struct pumma_problem *p, pumma_shift_t *s);
 /* Let MPI advance the roll (from a multiply's progress points): a large
  * message is matched, and copied, only inside an MPI call, so without this
  * its sender would wait for the receiver's wait(). NULL: nothing.
@@ -660,7 +663,7 @@ const char *pumma_build_info(const char *key);
  * (said once, by the grid's first process). */
 int pumma_settings_agree(MPI_Comm comm);
 /* Stops every process for a cause all may meet alike (a bad value), the
- * message said once, not once per process (pumma_env.c). */
+ * message said once, not once per process (pumma_error.c). */
 void pumma_stop_all(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 /* Names of choices (PUMMA_ALGO=SDB, PUMMA_TUNE=Off) are compared without

@@ -91,21 +91,3 @@ void pumma_ilist_minus(const pumma_ilist_t *a, const pumma_ilist_t *b,
         if (at < a->v[i].hi) out->v[out->n++] = (pumma_ivl_t){at, a->v[i].hi};
     }
 }
-
-
-int pumma_ilist_of_dist(const pumma_dist_t *d, int who, pumma_ilist_t *out)
-{
-    const int nb = pumma_dist_nblocks(d);
-    pumma_ivl_t *v = malloc(sizeof(pumma_ivl_t) * (size_t)(nb + 1));
-    if (!v) return PUMMA_ENOMEM;
-    int k = 0;
-    for (int b = 0; b < nb; b++) {
-        const int o = pumma_dist_owner(d, b);
-        if (o != who && o != -1) continue;
-        const int lo = pumma_dist_bstart(d, b);
-        v[k++] = (pumma_ivl_t){lo, lo + pumma_dist_bsize(d, b)};
-    }
-    int rc = pumma_ilist_union(v, k, out);
-    free(v);
-    return rc;
-}

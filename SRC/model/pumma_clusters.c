@@ -16,9 +16,7 @@
 #include <string.h>
 
 #include "pumma_comm.h"
-#include "pumma_fenv.h"
 #include "pumma_hier.h"
-#include "pumma_layout.h"
 
 typedef struct edge { double l; int i, j; } edge_t;
 
@@ -170,63 +168,6 @@ static int measure_latencies(MPI_Comm comm, int np, int me, char *buf,
                              comm) != MPI_SUCCESS)
         rc = PUMMA_EMPI;
     return rc;
-}
-
-void pumma_hier_line_free(pumma_hier_line_t *L)
-{
-    free(L->cl);
-    free(L->size);
-    free(L->coord);
-    free(L->gcl);
-    free(L->sub_rank);
-    if (L->sub != MPI_COMM_NULL) MPI_Comm_free(&L->sub);
-    memset(L, 0, sizeof *L);
-    L->sub = MPI_COMM_NULL;
-}
-
-void pumma_hier_free(pumma_hier_grid_t *h)
-{
-    if (!h) return;
-    for (int e = 0; e < PUMMA_GRID_EPOCHS; e++) {
-        pumma_hier_line_free(&h->row[e]);
-        pumma_hier_line_free(&h->col[e]);
-    }
-    free(h->cluster);
-    free(h->lat);
-    free(h->inside);
-    free(h);
-}
-
-/* pumma_hier_line_make: see pumma_hier.h. */
-int pumma_hier_line_make(pumma_hier_line_t *L, const pumma_hier_grid_t *h,
-                     MPI_Comm comm, int n, const int *gc, int me)
-{
-    memset(L, 0, sizeof *L);
-    L->sub = MPI_COMM_NULL;
-    L->h = h;
-    L->n = n;
-    L->cl = malloc(sizeof(int) * (size_t)n);
-    L->sub_rank = malloc(sizeof(int) * (size_t)n);
-    L->size = calloc((size_t)n, sizeof(int));
-    L->coord = malloc(sizeof(int) * (size_t)n);
-    L->gcl = malloc(sizeof(int) * (size_t)n);
-    if (!L->cl || !L->sub_rank || !L->size || !L->coord || !L->gcl)
-        return PUMMA_ENOMEM;
-    for (int r = 0; r < n; r++) {
-        int c = 0;
-        while (c < L->nc && L->gcl[c] != gc[r]) c++;
-        if (c == L->nc) {
-            L->gcl[c] = gc[r];
-            L->coord[c] = r;              /* the lowest rank */
-            L->nc++;
-        }
-        L->cl[r] = c;
-        L->sub_rank[r] = L->size[c]++;   /* MPI_Comm_split's order: rank */
-    }
-    if (L->nc > 1 &&
-        MPI_Comm_split(comm, L->cl[me], me, &L->sub) != MPI_SUCCESS)
-        return PUMMA_EMPI;
-    return PUMMA_OK;
 }
 
 int pumma_hier_set(pumma_grid_t *g, const int *cluster)
@@ -402,98 +343,4 @@ const pumma_hier_grid_t *pumma_grid_hier(const pumma_grid_t *cg)
     free(cl); free(lat); free(buf); free(v);
     if (rc) pumma_fatal(g, "PUMMA_CLUSTERS", "finding the clusters", rc);
     return g->hier;
-}
-
-const pumma_hier_line_t *pumma_hier_line_of(const pumma_grid_t *g,
-                                            MPI_Comm comm)
-{
-    const pumma_hier_grid_t *h = g->hier;
-    if (!h || comm == MPI_COMM_NULL) return NULL;
-    for (int e = 0; e < PUMMA_GRID_EPOCHS; e++) {
-        if (comm == g->epoch[e].row) return h->row[e].nc > 1 ? &h->row[e] : NULL;
-        if (comm == g->epoch[e].col) return h->col[e].nc > 1 ? &h->col[e] : NULL;
-    }
-    return NULL;
-}
-
-/* --------------------------------------------------------- the routines */
-
-static void grid_clusters(const int *ictxt, const int *clusters, int *info)
-{
-    int nprow, npcol, myrow, mycol;
-    Cblacs_gridinfo(*ictxt, &nprow, &npcol, &myrow, &mycol);
-    if (nprow < 1) { *info = -1; return; }
-    for (int q = 0; q < nprow * npcol; q++)
-        if (clusters[q] < 0) { *info = -2; return; }
-    /* a collective call on the grid: its own epoch's communicators */
-    pumma_grid_t *g = (pumma_grid_t *)pumma_grid_enter(*ictxt);
-    if (!g) pumma_fatal(NULL, "PUMMA_GRID_CLUSTERS", "no grid", PUMMA_EGRID);
-    int rc = pumma_hier_set(g, clusters);
-    if (rc) pumma_fatal(g, "PUMMA_GRID_CLUSTERS", "measuring the links", rc);
-    *info = 0;
-}
-
-static void grid_clusters_get(const int *ictxt, int *clusters, int *nc,
-                              int *info)
-{
-    int nprow, npcol, myrow, mycol;
-    Cblacs_gridinfo(*ictxt, &nprow, &npcol, &myrow, &mycol);
-    if (nprow < 1) { *info = -1; return; }
-    const pumma_grid_t *g = pumma_grid_enter(*ictxt);
-    if (!g) pumma_fatal(NULL, "PUMMA_GRID_CLUSTERS_GET", "no grid",
-                        PUMMA_EGRID);
-    const pumma_hier_grid_t *h = pumma_grid_hier(g);
-    for (int q = 0; q < nprow * npcol; q++) clusters[q] = h ? h->cluster[q] : 0;
-    *nc = h ? h->nc : 1;
-    *info = 0;
-}
-
-static void grid_shares(const int *ictxt, const int *kind, const int *m,
-                        const int *n, const int *k, const int *elsize,
-                        double *shares, int *info)
-{
-    int nprow, npcol, myrow, mycol;
-    Cblacs_gridinfo(*ictxt, &nprow, &npcol, &myrow, &mycol);
-    if (nprow < 1) { *info = -1; return; }
-    if (*m < 1) { *info = -3; return; }
-    if (*n < 1) { *info = -4; return; }
-    if (*k < 1) { *info = -5; return; }
-    if (*elsize < 1) { *info = -6; return; }
-    const pumma_grid_t *g = pumma_grid_enter(*ictxt);
-    if (!g) pumma_fatal(NULL, "PUMMA_GRID_SHARES", "no grid", PUMMA_EGRID);
-    const pumma_hier_grid_t *h = pumma_grid_hier(g);
-    const double *rate = pumma_grid_rates(g);
-    if (!rate) pumma_fatal(g, "PUMMA_GRID_SHARES", "speeds", PUMMA_ENOMEM);
-    const int np = nprow * npcol;
-    if (!h) {                        /* one cluster: the speeds */
-        for (int q = 0; q < np; q++) shares[q] = rate[q];
-        *info = 0;
-        return;
-    }
-    double t;
-    int rc = pumma_layout_clusters_shares(*kind, *m, *n, *k, np, rate,
-                                          h->cluster, h->beta,
-                                          (double)*elsize, shares, &t);
-    *info = rc == -1 ? -2 : rc == -4 ? -2 : rc;
-}
-
-/* The public forms: measuring and pricing links is bookkeeping, whose
- * floating-point flags are not the caller's (pumma_fenv.h). */
-PUMMA_API void PUMMA_F77(pumma_grid_clusters, PUMMA_GRID_CLUSTERS)(
-    const int *ictxt, const int *clusters, int *info)
-{
-    PUMMA_FENV_CALL(grid_clusters(ictxt, clusters, info));
-}
-
-PUMMA_API void PUMMA_F77(pumma_grid_clusters_get, PUMMA_GRID_CLUSTERS_GET)(
-    const int *ictxt, int *clusters, int *nc, int *info)
-{
-    PUMMA_FENV_CALL(grid_clusters_get(ictxt, clusters, nc, info));
-}
-
-PUMMA_API void PUMMA_F77(pumma_grid_shares, PUMMA_GRID_SHARES)(
-    const int *ictxt, const int *kind, const int *m, const int *n,
-    const int *k, const int *elsize, double *shares, int *info)
-{
-    PUMMA_FENV_CALL(grid_shares(ictxt, kind, m, n, k, elsize, shares, info));
 }

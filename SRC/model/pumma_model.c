@@ -328,56 +328,12 @@ void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo)
     pumma_stats_model(mo);
 }
 
-/* ------------------------------------------------- costs shared by all */
-
-double pumma_model_msg(const pumma_model_t *mo, double bytes)
+/* The grid's model, measured at its first use (the grid, SRC/comm, holds
+ * the value; measuring it is the model's). */
+const pumma_model_t *pumma_grid_model(const pumma_grid_t *g)
 {
-    return mo->alpha + mo->beta * bytes;
-}
-
-int pumma_model_log2(int np)
-{
-    int d = 0;
-    while ((1 << d) < np) d++;
-    return d;
-}
-
-static int type_slot(const pumma_type_t *t)
-{
-    return t->is_complex ? (t->size == 8 ? 2 : 3) : (t->size == 4 ? 0 : 1);
-}
-
-double pumma_model_gemm(const pumma_model_t *mo, const pumma_type_t *t,
-                        double m, double n, double k, int transposed)
-{
-    if (m <= 0 || n <= 0 || k <= 0) return 0;
-    double g = mo->gamma[type_slot(t)] * (1.0 + mo->gamma_k / k);
-    return g * m * n * k * (transposed ? mo->gamma_t : 1.0);
-}
-
-double pumma_model_hide(const pumma_model_t *mo, double work, double comm)
-{
-    return work + comm - mo->overlap * (work < comm ? work : comm);
-}
-
-double pumma_model_copy(const pumma_model_t *mo, double bytes, int transposed)
-{
-    return bytes * (transposed ? mo->delta_t : mo->delta);
-}
-
-/* Pieces of a segmented collective (as pumma_bcast_tree.c cuts them). */
-int pumma_model_pieces(double bytes, double seg_bytes)
-{
-    if (seg_bytes <= 0 || seg_bytes >= bytes) return 1;
-    double n = ceil(bytes / seg_bytes);
-    return n > 256 ? 256 : (int)n;
-}
-
-double pumma_model_redist(const pumma_model_t *mo, int np, double bytes,
-                          int transposed)
-{
-    double net = np > 1 ? mo->alpha * (np - 1) + mo->beta * bytes * (np - 1) / np
-                        : 0;
-    return net + pumma_model_copy(mo, bytes, transposed) +
-           pumma_model_copy(mo, bytes, 0);
+    /* The grid is pumma's own object; its model is filled in once. */
+    pumma_grid_t *w = (pumma_grid_t *)g;
+    if (!w->model.valid) pumma_model_measure(g, &w->model);
+    return &w->model;
 }
