@@ -726,7 +726,9 @@ static int run_counted(const pumma_problem_t *p, int overlap)
 {
     const double before = pumma_remap_sent();
     const int rc = run_on(p, overlap);
-    pumma_stats_het(p->g, pumma_remap_sent() - before);
+    const pumma_grid_t *g = p->g;
+    pumma_stats_het(g->all, g->nprow * g->npcol, g->rank,
+                    pumma_remap_sent() - before);
     return rc;
 }
 

@@ -52,7 +52,7 @@ void pumma_stop_all(const char *fmt, ...)
     exit(2);
 }
 
-void pumma_fatal(const pumma_grid_t *g, const char *rout, const char *what,
+void pumma_fatal(MPI_Comm comm, const char *rout, const char *what,
                  int status)
 {
     static const char *const why[] = {"ok", "out of memory",
@@ -60,5 +60,5 @@ void pumma_fatal(const pumma_grid_t *g, const char *rout, const char *what,
                                       "cannot map the BLACS grid to MPI"};
     fprintf(stderr, "pumma: %s: %s (%s)\n", rout, what,
             status >= 0 && status <= 3 ? why[status] : "internal error");
-    MPI_Abort(g ? g->all : MPI_COMM_WORLD, 1);
+    MPI_Abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, 1);
 }

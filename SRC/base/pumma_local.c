@@ -103,6 +103,10 @@ static void blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
     pumma_free(tmp);
 }
 
+/* Whether the BLAS has multiplied here: its buffer is then taken (read by
+ * the memory limit's survey, SRC/driver/pumma_memlimit.c). */
+static int blas_ran = 0;
+
 void pumma_blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
                      int k, const void *alpha, const void *a, int lda,
                      const void *b, int ldb, const void *beta, void *c,
@@ -111,8 +115,10 @@ void pumma_blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
     pumma_fenv_data_begin();
     blas_gemm(t, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     pumma_fenv_data_end();
-    pumma_memlimit_blas_ran();
+    blas_ran = 1;
 }
+
+int pumma_blas_ran(void) { return blas_ran; }
 
 void pumma_local_scale(const pumma_type_t *t, int m, int n, const void *beta,
                        void *c, int ldc)

@@ -55,7 +55,7 @@ static void read_speeds(void)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     factor = 1;
     double *v = malloc(sizeof(double) * (size_t)size);
-    if (!v) pumma_fatal(NULL, "PUMMA_SPEEDS", "speeds", PUMMA_ENOMEM);
+    if (!v) pumma_fatal(MPI_COMM_NULL, "PUMMA_SPEEDS", "speeds", PUMMA_ENOMEM);
     if (e) {
         char expect[160];
         snprintf(expect, sizeof expect,

@@ -24,8 +24,6 @@
 #include "pumma.h"
 #include "pumma_fenv.h"
 #include "pumma_internal.h"
-#include "pumma_netmodel.h"
-#include "pumma_tune.h"
 
 typedef struct rec {
     char rout[8], plan[128];     /* pumma_plan_format's short text */
@@ -43,8 +41,8 @@ static double t_begin;
 /* The decisions of auto broadcasts and reduces (pumma_coll_auto.c), by
  * what was decided and by whom. */
 typedef struct drec {
-    const char *op, *variant;
-    int np, source, model;
+    const char *op, *variant, *model;   /* model: NULL when none */
+    int np, source;
     double seg, lo, hi;
     long messages;
 } drec_t;
@@ -143,8 +141,7 @@ static void report_all(void)
         printf("pumma-stats: decide op=%s np=%d variant=%s segment=%.0f "
                "source=%s%s%s messages=%ld bytes=%.0f-%.0f\n", d->op, d->np,
                d->variant, d->seg, src[d->source],
-               d->model >= 0 ? " model=" : "", d->model >= 0 ? pumma_nm_name(d->model)
-                                                              : "",
+               d->model ? " model=" : "", d->model ? d->model : "",
                d->messages, d->lo, d->hi);
     }
     if (nelems > 0) {
@@ -182,7 +179,8 @@ void pumma_stats_begin(const char *rout, const char *plan)
 }
 
 void pumma_stats_decide(const char *op, int np, double bytes,
-                        const char *variant, double seg, int source, int model)
+                        const char *variant, double seg, int source,
+                        const char *model)
 {
     if (!pumma_stats_on()) return;
     if (world_rank < 0) {
@@ -193,12 +191,14 @@ void pumma_stats_decide(const char *op, int np, double bytes,
     for (int i = 0; i < ndrec && !d; i++)
         if (!strcmp(drecs[i].op, op) && drecs[i].np == np &&
             !strcmp(drecs[i].variant, variant) && drecs[i].seg == seg &&
-            drecs[i].source == source && drecs[i].model == model)
+            drecs[i].source == source &&
+            (drecs[i].model == model ||
+             (drecs[i].model && model && !strcmp(drecs[i].model, model))))
             d = &drecs[i];
     if (!d) {
         if (ndrec == MAXDREC) return;
         d = &drecs[ndrec++];
-        *d = (drec_t){op, variant, np, source, model, seg, bytes, bytes, 0};
+        *d = (drec_t){op, variant, model, np, source, seg, bytes, bytes, 0};
     }
     d->messages++;
     if (bytes < d->lo) d->lo = bytes;
@@ -252,7 +252,8 @@ void pumma_stats_end(void)
     cur = NULL;
 }
 
-void pumma_stats_het(const pumma_grid_t *g, double elements)
+void pumma_stats_het(MPI_Comm all_comm, int np, const int *rank,
+                     double elements)
 {
     /* A collective: every process of the grid must take part, so it may
      * depend only on what they share (PUMMA_STATS, compared at the grid's
@@ -261,24 +262,24 @@ void pumma_stats_het(const pumma_grid_t *g, double elements)
      * some only), and a process that skipped the gather went on to its
      * next call's messages while the others waited here. */
     if (!pumma_stats_on()) return;
-    int np = g->nprow * g->npcol, me;
+    int me;
     double mine[3] = {elements, MPI_Wtime() - t_begin, call_gemm};
     double all[3 * MAXELEM];
     if (np > MAXELEM) return;
-    MPI_Comm_rank(g->all, &me);
-    MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, g->rank[0], g->all);
-    if (me != g->rank[0]) return;
+    MPI_Comm_rank(all_comm, &me);
+    MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, rank[0], all_comm);
+    if (me != rank[0]) return;
     if (nelems != np) {
         memset(elems, 0, sizeof elems);
         memset(htime, 0, sizeof htime);
         memset(hgemm, 0, sizeof hgemm);
         nelems = np;
     }
-    /* gathered by rank in g->all; kept by grid position */
+    /* gathered by rank in all_comm; kept by grid position */
     for (int p = 0; p < np; p++) {
-        elems[p] += all[3 * g->rank[p]];
-        htime[p] += all[3 * g->rank[p] + 1];
-        hgemm[p] += all[3 * g->rank[p] + 2];
+        elems[p] += all[3 * rank[p]];
+        htime[p] += all[3 * rank[p] + 1];
+        hgemm[p] += all[3 * rank[p] + 2];
     }
 }
 

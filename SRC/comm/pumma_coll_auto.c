@@ -13,7 +13,20 @@
 #include <string.h>
 
 #include "pumma_comm.h"
-#include "pumma_decide.h"
+
+/* The decision for one message: the decider's (dec: the grid's model's),
+ * or without one the table's first variant, whole (the defaults' rule
+ * when no model prices). */
+static void decide(struct pumma_decider *dec, pumma_table_kind_t op, int np,
+                   double bytes, int esize, pumma_decision_t *out)
+{
+    if (dec) {
+        pumma_decider_ops(dec)->decide(dec, op, np, bytes, esize, out);
+        return;
+    }
+    *out = (pumma_decision_t){pumma_comm_at(op, 0), 0, PUMMA_SRC_DEFAULT, -1,
+                              NULL};
+}
 
 static int start_op(pumma_table_kind_t op, pumma_coll_t *c)
 {
@@ -22,7 +35,7 @@ static int start_op(pumma_table_kind_t op, pumma_coll_t *c)
     const int esize = (int)c->t->size;
     const double bytes = (double)c->count * esize;
     pumma_decision_t d;
-    pumma_decide(c->dec, op, np, bytes, esize, &d);
+    decide(c->dec, op, np, bytes, esize, &d);
     /* hier delegates to auto on one cluster: a decision file naming it
      * (edited by hand) must not send it back */
     if (strcmp(d.v->name, "hier") == 0) d.v = pumma_comm_at(op, 0);
@@ -30,7 +43,8 @@ static int start_op(pumma_table_kind_t op, pumma_coll_t *c)
     if (c->segment <= 0 && d.seg > 0)
         c->segment = d.seg >= esize ? (int)(d.seg / esize) : 1;
     const char *name = op == PUMMA_BCAST_TABLE ? "bcast" : "reduce";
-    pumma_stats_decide(name, np, bytes, d.v->name, d.seg, d.source, d.model);
+    pumma_stats_decide(name, np, bytes, d.v->name, d.seg, d.source,
+                       d.model_name);
     if (c->decided) pumma_decided_add(c->decided, name, d.v->name);
     return d.v->start(c);
 }
@@ -63,7 +77,7 @@ static double cost_op(pumma_table_kind_t op, const pumma_model_t *mo, int np,
                       double bytes, double seg)
 {
     pumma_decision_t d;
-    pumma_decide(mo->dec, op, np, bytes, 8, &d);
+    decide(mo->dec, op, np, bytes, 8, &d);
     return d.v->cost(mo, np, bytes, seg > 0 ? seg : d.seg);
 }
 

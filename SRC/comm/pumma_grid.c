@@ -14,7 +14,6 @@
 #include <stdlib.h>
 
 #include "pumma_comm.h"
-#include "pumma_decide.h"
 #include "pumma_hier.h"
 
 #define SGET_BLACSCONTXT 10
@@ -34,8 +33,7 @@ static void grid_free(pumma_grid_t *g)
     free(g->rank);
     free(g->rates);
     /* the decider its model loaded (pumma_model_measure) */
-    pumma_decide_free(g->model.dec);
-    free(g->model.dec);
+    if (g->model.dec) pumma_decider_ops(g->model.dec)->release(g->model.dec);
     free(g);
 }
 

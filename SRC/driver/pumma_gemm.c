@@ -241,7 +241,7 @@ static void problem_init(pumma_problem_t *p, const pumma_type_t *t,
 static const pumma_grid_t *enter(const pumma_type_t *t, int ctxt)
 {
     const pumma_grid_t *g = pumma_grid_enter(ctxt);
-    if (!g) pumma_fatal(NULL, t->rout, "no MPI communicator for the grid",
+    if (!g) pumma_fatal(MPI_COMM_NULL, t->rout, "no MPI communicator for the grid",
                         PUMMA_EGRID);
     return g;
 }
@@ -432,7 +432,7 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
     pumma_plan_t plan = {.decided = &decided};
     int rc = pumma_plan_make(&have, &opts, &plan);
     const char *name = plan.algo ? plan.algo->name : "plan";
-    if (rc) pumma_fatal(have.g, t->rout, name, rc);
+    if (rc) pumma_fatal(have.g->all, t->rout, name, rc);
     pumma_plan_format(&plan, 0, last_plan, sizeof last_plan);
     last_workspace = plan.workspace;
     /* Even the least plan would not fit: stop with the limit's name
@@ -446,7 +446,7 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
     rc = run_plan(&have, &plan);
     trace(&have, &plan);      /* with what auto decided as it ran */
     pumma_stats_end();
-    if (rc) pumma_fatal(have.g, t->rout, name, rc);
+    if (rc) pumma_fatal(have.g->all, t->rout, name, rc);
 }
 
 /* Every P?GEMM form comes here: the caller's floating-point flags are

@@ -15,7 +15,7 @@ void pumma_gemr2d(const pumma_type_t *t, int m, int n, const void *a, int ia,
                                &ctxt);
     if (*info || m == 0 || n == 0) return;
     const pumma_grid_t *g = pumma_grid_enter(ctxt);
-    if (!g) pumma_fatal(NULL, "PUMMA_GEMR2D", "no MPI communicator for the grid",
+    if (!g) pumma_fatal(MPI_COMM_NULL, "PUMMA_GEMR2D", "no MPI communicator for the grid",
                         PUMMA_EGRID);
     const int la = pumma_desc_is_layout(desca), lb = pumma_desc_is_layout(descb);
     pumma_side_t sa = pumma_side_of(t, g, la ? desca : dA, la, ia - 1, ja - 1,
@@ -25,5 +25,5 @@ void pumma_gemr2d(const pumma_type_t *t, int m, int n, const void *a, int ia,
     pumma_remap_t *r;
     int rc = pumma_remap_start(t, g, &sa, &sb, PUMMA_TOPO_FULL, NULL, 0, &r);
     if (!rc) rc = pumma_remap_wait(r);
-    if (rc) pumma_fatal(g, "PUMMA_GEMR2D", "redistribution", rc);
+    if (rc) pumma_fatal(g->all, "PUMMA_GEMR2D", "redistribution", rc);
 }

@@ -200,11 +200,9 @@ static int blas_buffer_fits(void)
     return 1;
 }
 
-/* Whether the BLAS has multiplied in this process through pumma (its
- * buffer is then taken). */
+/* Whether the BLAS has multiplied in this process: here, or through
+ * pumma_blas_gemm (pumma_blas_ran); its buffer is then taken. */
 static int warm = 0;
-
-void pumma_memlimit_blas_ran(void) { warm = 1; }
 
 /* Every process of g stops, the grid's first saying the line of
  * pumma_memlimit_stop's form -- once: all know the same (collective), and
@@ -265,7 +263,8 @@ void pumma_memlimit_enter(const pumma_grid_t *g, const char *rout)
             (!getrlimit(RLIMIT_AS, &r[0]) && r[0].rlim_cur != RLIM_INFINITY) ||
             (!getrlimit(RLIMIT_DATA, &r[1]) && r[1].rlim_cur != RLIM_INFINITY);
         const int shortfall =
-            !warm && rlimited && blas_is_openblas() && !blas_buffer_fits();
+            !(warm || pumma_blas_ran()) && rlimited && blas_is_openblas() &&
+            !blas_buffer_fits();
         int in[2] = {room0 < INFINITY, shortfall ? me + 1 : 0}, out[2];
         MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, g->all);
         if (out[1]) {
@@ -275,7 +274,7 @@ void pumma_memlimit_enter(const pumma_grid_t *g, const char *rout)
                           "leaves no room for",
                  out[1] - 1, v);
         }
-        if (!warm) {
+        if (!(warm || pumma_blas_ran())) {
             const pumma_type_t *t = &pumma_type_d;
             static double x[64 * 64], z[64 * 64];
             const int n = 64;

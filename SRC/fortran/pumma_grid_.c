@@ -30,12 +30,12 @@ static void speeds_measure(const int *ictxt, const int *n, double *speeds,
     if (nprow < 0) { *info = -1; return; }
     if (*n < 1) { *info = -2; return; }
     const pumma_grid_t *g = pumma_grid_enter(*ictxt);
-    if (!g) pumma_fatal(NULL, "PUMMA_SPEEDS_MEASURE", "no grid", PUMMA_EGRID);
+    if (!g) pumma_fatal(MPI_COMM_NULL, "PUMMA_SPEEDS_MEASURE", "no grid", PUMMA_EGRID);
     const int np = nprow * npcol;
     double *all = malloc(sizeof(double) * (size_t)np);
-    if (!all) pumma_fatal(g, "PUMMA_SPEEDS_MEASURE", "speeds", PUMMA_ENOMEM);
+    if (!all) pumma_fatal(g->all, "PUMMA_SPEEDS_MEASURE", "speeds", PUMMA_ENOMEM);
     int rc = pumma_rates_measure(g, *n, MEASURE_REP, MEASURE_WINDOW, all);
-    if (rc) pumma_fatal(g, "PUMMA_SPEEDS_MEASURE", "measurement", rc);
+    if (rc) pumma_fatal(g->all, "PUMMA_SPEEDS_MEASURE", "measurement", rc);
     /* scaled by the largest before summing, as every use of speeds is */
     double top = 0, sum = 0;
     for (int q = 0; q < np; q++)
@@ -63,9 +63,9 @@ static void grid_clusters(const int *ictxt, const int *clusters, int *info)
         if (clusters[q] < 0) { *info = -2; return; }
     /* a collective call on the grid: its own epoch's communicators */
     pumma_grid_t *g = (pumma_grid_t *)pumma_grid_enter(*ictxt);
-    if (!g) pumma_fatal(NULL, "PUMMA_GRID_CLUSTERS", "no grid", PUMMA_EGRID);
+    if (!g) pumma_fatal(MPI_COMM_NULL, "PUMMA_GRID_CLUSTERS", "no grid", PUMMA_EGRID);
     int rc = pumma_hier_set(g, clusters);
-    if (rc) pumma_fatal(g, "PUMMA_GRID_CLUSTERS", "measuring the links", rc);
+    if (rc) pumma_fatal(g->all, "PUMMA_GRID_CLUSTERS", "measuring the links", rc);
     *info = 0;
 }
 
@@ -76,7 +76,7 @@ static void grid_clusters_get(const int *ictxt, int *clusters, int *nc,
     Cblacs_gridinfo(*ictxt, &nprow, &npcol, &myrow, &mycol);
     if (nprow < 1) { *info = -1; return; }
     const pumma_grid_t *g = pumma_grid_enter(*ictxt);
-    if (!g) pumma_fatal(NULL, "PUMMA_GRID_CLUSTERS_GET", "no grid",
+    if (!g) pumma_fatal(MPI_COMM_NULL, "PUMMA_GRID_CLUSTERS_GET", "no grid",
                         PUMMA_EGRID);
     const pumma_hier_grid_t *h = pumma_grid_hier(g);
     for (int q = 0; q < nprow * npcol; q++) clusters[q] = h ? h->cluster[q] : 0;
@@ -96,10 +96,10 @@ static void grid_shares(const int *ictxt, const int *kind, const int *m,
     if (*k < 1) { *info = -5; return; }
     if (*elsize < 1) { *info = -6; return; }
     const pumma_grid_t *g = pumma_grid_enter(*ictxt);
-    if (!g) pumma_fatal(NULL, "PUMMA_GRID_SHARES", "no grid", PUMMA_EGRID);
+    if (!g) pumma_fatal(MPI_COMM_NULL, "PUMMA_GRID_SHARES", "no grid", PUMMA_EGRID);
     const pumma_hier_grid_t *h = pumma_grid_hier(g);
     const double *rate = pumma_grid_rates(g);
-    if (!rate) pumma_fatal(g, "PUMMA_GRID_SHARES", "speeds", PUMMA_ENOMEM);
+    if (!rate) pumma_fatal(g->all, "PUMMA_GRID_SHARES", "speeds", PUMMA_ENOMEM);
     const int np = nprow * npcol;
     if (!h) {                        /* one cluster: the speeds */
         for (int q = 0; q < np; q++) shares[q] = rate[q];

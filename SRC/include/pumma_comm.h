@@ -106,4 +106,35 @@ int pumma_sends_wait(MPI_Request *req, int n, int *done);
 /* The mst broadcast's tree (pumma_bcast_mst.c), also the mst reduce's. */
 int pumma_bcast_mst_tree(int np, int root, int me, int *parent, int *kids);
 
+/* ------------------------------------------------------------------ auto */
+
+/* Who decided a message's variant (pumma_decide.h). */
+enum { PUMMA_SRC_FILE, PUMMA_SRC_MODEL, PUMMA_SRC_DEFAULT };
+
+typedef struct pumma_decision {
+    const pumma_coll_ops_t *v;
+    double seg;                   /* bytes per piece, 0: v's default */
+    int source;                   /* PUMMA_SRC_* */
+    int model;                    /* PUMMA_NM_* when source is the model */
+    const char *model_name;       /* its name then ("hockney", ...), else NULL */
+} pumma_decision_t;
+
+/* What auto asks of whoever decides (SRC/model/pumma_decide.c): the first
+ * member of a pumma_decider, set by pumma_decide_parse; the collectives
+ * see the decider only through these, as it is the model's. */
+typedef struct pumma_decider_ops {
+    void (*decide)(struct pumma_decider *d, pumma_table_kind_t op, int np,
+                   double bytes, int esize, pumma_decision_t *out);
+    void (*release)(struct pumma_decider *d);  /* pumma_decide_free, free */
+} pumma_decider_ops_t;
+static inline const pumma_decider_ops_t *
+pumma_decider_ops(const struct pumma_decider *d)
+{
+    return *(const pumma_decider_ops_t *const *)d;   /* its first member */
+}
+
+/* The auto pseudo-variants (pumma_coll_auto.c): start() decides, then
+ * runs the chosen variant (c->via); cost() prices the choice. */
+extern const pumma_coll_ops_t pumma_bcast_auto, pumma_reduce_auto;
+
 #endif

@@ -32,7 +32,6 @@
 
 #include "pumma_netmodel.h"
 
-enum { PUMMA_SRC_FILE, PUMMA_SRC_MODEL, PUMMA_SRC_DEFAULT };
 const char *pumma_decide_source_name(int src);   /* "file", ... */
 
 typedef struct pumma_rule {
@@ -43,17 +42,13 @@ typedef struct pumma_rule {
     double seg;                   /* bytes per piece, 0: v's default */
 } pumma_rule_t;
 
-typedef struct pumma_decision {
-    const pumma_coll_ops_t *v;
-    double seg;                   /* bytes per piece, 0: v's default */
-    int source;                   /* PUMMA_SRC_* */
-    int model;                    /* PUMMA_NM_* when source is the model */
-} pumma_decision_t;
-
 enum { PUMMA_DECIDE_MAXMODELS = 256, PUMMA_DECIDE_CACHE = 512,
        PUMMA_DECIDE_KEYS = 6144 };
 
 typedef struct pumma_decider {
+    /* First: what auto calls it through (pumma_comm.h), set by
+     * pumma_decide_parse. */
+    const pumma_decider_ops_t *ops;
     /* The file's `keys` line, past "keys": where it was measured, as the
      * tune file's keys say it ("host=.. blas=.. pair=.. mpi=..[ btl=..]");
      * "" when it has none. */
@@ -78,6 +73,7 @@ typedef struct pumma_decider {
  * ignored, -1 when out of memory. */
 int pumma_decide_parse(pumma_decider_t *d, const char *text,
                        const char *warn);
+/* Frees d's rules (not d itself, nor its ops). */
 void pumma_decide_free(pumma_decider_t *d);
 
 /* The grid's decider, made collectively over g->all at its first auto
@@ -153,9 +149,5 @@ int pumma_decide_model_of(const pumma_decider_t *d, int np, double bytes);
 int pumma_tune_read_plogp(const char *netkey, pumma_plogp_t *s, double *add);
 void pumma_tune_write_plogp(const char *netkey, const pumma_plogp_t *s,
                             double add);
-
-/* The auto pseudo-variants (pumma_coll_auto.c): start() decides, then
- * runs the chosen variant (c->via); cost() prices the choice. */
-extern const pumma_coll_ops_t pumma_bcast_auto, pumma_reduce_auto;
 
 #endif

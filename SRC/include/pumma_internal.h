@@ -158,11 +158,24 @@ typedef struct pumma_model {
     /* Who decides auto's broadcasts and reduces (pumma_decide.h); NULL:
      * no decision file and no models, the planner chooses per call. */
     struct pumma_decider *dec;
-    unsigned from_env;       /* bit i: value i (pumma_tune.h's order) was */
+    unsigned from_env;       /* bit i: value i (PUMMA_V_* below) was */
     unsigned from_file;      /*   PUMMA_MODEL's, the tune file's */
     double seconds;          /* the time it took to get them */
     int valid;
 } pumma_model_t;
+
+/* The model's values, in this order: alpha beta overlap (the network's,
+ * PUMMA_NNET of them), then gamma_s gamma_d gamma_c gamma_z gamma_k
+ * gamma_t delta delta_t (the first process's own). */
+enum {
+    PUMMA_V_ALPHA, PUMMA_V_BETA, PUMMA_V_OVERLAP,
+    PUMMA_V_GAMMA,                         /* + 0..3: S D C Z */
+    PUMMA_V_GAMMA_K = PUMMA_V_GAMMA + 4, PUMMA_V_GAMMA_T, PUMMA_V_DELTA,
+    PUMMA_V_DELTA_T, PUMMA_NVAL
+};
+#define PUMMA_NNET 3
+#define PUMMA_NET_BITS ((1u << PUMMA_NNET) - 1)
+#define PUMMA_LOCAL_BITS (((1u << PUMMA_NVAL) - 1) & ~PUMMA_NET_BITS)
 
 /* Calls on a grid alternate between this many sets of communicators. */
 enum { PUMMA_GRID_EPOCHS = 2 };
@@ -585,6 +598,9 @@ void pumma_blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
                      int k, const void *alpha, const void *a, int lda,
                      const void *b, int ldb, const void *beta, void *c,
                      int ldc);
+/* 1 once pumma_blas_gemm has run in this process (the BLAS has then
+ * taken its buffer: no room need be asked for it), else 0. */
+int pumma_blas_ran(void);
 
 /* PUMMA_SPEEDS (pumma_speeds.c): how many times slower this rank computes
  * (1: not slowed), and the sleep that makes it so after a multiply that
@@ -712,9 +728,6 @@ double pumma_memlimit_room(const pumma_grid_t *g, const char *rout,
  * heterogeneous schedules): at a grid's first call, the limits' survey and
  * the BLAS's buffer taken (or every process stopped: no room for it). */
 void pumma_memlimit_enter(const pumma_grid_t *g, const char *rout);
-/* Told by the local multiply that the BLAS has run in this process: its
- * buffer is taken, no room need be asked for it. */
-void pumma_memlimit_blas_ran(void);
 void pumma_memlimit_stop(const pumma_grid_t *g, const char *rout,
                          double need, double room, const pumma_memlimit_t *why);
 
@@ -732,11 +745,12 @@ void pumma_stats_trace(int lead, const char *rout, char ta, char tb, int m,
 /* The call just begun runs another plan than it would have without the
  * workspace limit (changed = 1). */
 void pumma_stats_limited(int changed);
-/* An auto broadcast's or reduce's decision (pumma_coll_auto.c): op and
- * variant are static strings; source and model as pumma_decide.h's. */
+/* An auto broadcast's or reduce's decision (pumma_coll_auto.c): op,
+ * variant and model (the deciding model's name, NULL: none) are static
+ * strings; source as pumma_comm.h's PUMMA_SRC_*. */
 void pumma_stats_decide(const char *op, int np, double bytes,
                         const char *variant, double seg, int source,
-                        int model);
+                        const char *model);
 void pumma_stats_model(const pumma_model_t *mo);   /* printed with the rest */
 /* A forced choice (PUMMA_ALGO, _BCAST, _REDUCE, _SHIFT, _SEGMENT,
  * _TOPOLOGY or a per-call option) that a call could not take: kind
@@ -753,8 +767,9 @@ void pumma_stats_comm(double since);
 void pumma_stats_sent(double bytes);
 /* At the end of a heterogeneous multiply: the elements this process sent,
  * its time in the call and in the local multiply, gathered over the grid
- * (collective) and kept per process for the report. */
-void pumma_stats_het(const pumma_grid_t *g, double elements);
+ * (collective over all, its np processes; rank[q]: grid position q's rank
+ * in all) and kept per process for the report. */
+void pumma_stats_het(MPI_Comm all, int np, const int *rank, double elements);
 /* MPI_Isend and MPI_Irecv as pumma makes them: every point-to-point
  * message goes through these two (pumma_p2p.c). The send is counted for
  * the statistics; both are points where PUMMA_JITTER may delay. A count
@@ -781,7 +796,9 @@ int pumma_count_type(int64_t count, MPI_Datatype dt, MPI_Datatype *type,
 
 /* Internal status codes (never shown to users as INFO). */
 enum { PUMMA_OK = 0, PUMMA_ENOMEM = 1, PUMMA_EMPI = 2, PUMMA_EGRID = 3 };
-void pumma_fatal(const pumma_grid_t *g, const char *rout, const char *what,
+/* Says rout failed at `what` with a PUMMA_E* status and aborts comm
+ * (MPI_COMM_NULL: MPI_COMM_WORLD), the grid's processes as one. */
+void pumma_fatal(MPI_Comm comm, const char *rout, const char *what,
                  int status);
 
 /* --------------------------------------------------------------- driver */

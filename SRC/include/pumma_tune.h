@@ -7,18 +7,6 @@
 
 #include "pumma_internal.h"
 
-/* The model's values, in this order: alpha beta overlap (the network's,
- * PUMMA_NNET of them), then gamma_s gamma_d gamma_c gamma_z gamma_k
- * gamma_t delta delta_t (the first process's own). */
-enum {
-    PUMMA_V_ALPHA, PUMMA_V_BETA, PUMMA_V_OVERLAP,
-    PUMMA_V_GAMMA,                         /* + 0..3: S D C Z */
-    PUMMA_V_GAMMA_K = PUMMA_V_GAMMA + 4, PUMMA_V_GAMMA_T, PUMMA_V_DELTA,
-    PUMMA_V_DELTA_T, PUMMA_NVAL
-};
-#define PUMMA_NNET 3
-#define PUMMA_NET_BITS ((1u << PUMMA_NNET) - 1)
-#define PUMMA_LOCAL_BITS (((1u << PUMMA_NVAL) - 1) & ~PUMMA_NET_BITS)
 const char *pumma_model_name(int i);
 
 /* What a grid's values are kept under: `local` (the host of its process 0

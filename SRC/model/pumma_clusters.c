@@ -284,7 +284,7 @@ static int env_clusters(double **v, int *n)
              "measure, or %d integers 0 to 4095 separated by commas, the "
              "cluster of each MPI rank", *n);
     *v = malloc(sizeof(double) * (size_t)*n);
-    if (!*v) pumma_fatal(NULL, "PUMMA_CLUSTERS", "list", PUMMA_ENOMEM);
+    if (!*v) pumma_fatal(MPI_COMM_NULL, "PUMMA_CLUSTERS", "list", PUMMA_ENOMEM);
     int k = pumma_env_list("PUMMA_CLUSTERS", *v, *n, 0, 4095, expect);
     for (int i = 0; i < k && i < *n; i++)
         if ((*v)[i] != (int)(*v)[i]) k = -1;
@@ -341,6 +341,6 @@ const pumma_hier_grid_t *pumma_grid_hier(const pumma_grid_t *cg)
     }
     if (!rc) rc = pumma_hier_set(g, cl);
     free(cl); free(lat); free(buf); free(v);
-    if (rc) pumma_fatal(g, "PUMMA_CLUSTERS", "finding the clusters", rc);
+    if (rc) pumma_fatal(g->all, "PUMMA_CLUSTERS", "finding the clusters", rc);
     return g->hier;
 }

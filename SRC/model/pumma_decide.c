@@ -141,9 +141,26 @@ static const char *keys_of(const char *line)
     return pumma_name_eq(kw, "keys") ? s + 4 + strspn(s + 4, " \t\r") : NULL;
 }
 
+/* The decider as auto sees it (pumma_comm.h): one that the grid frees
+ * with itself (pumma_decider_load's, allocated). */
+static void decide_op(struct pumma_decider *d, pumma_table_kind_t op, int np,
+                      double bytes, int esize, pumma_decision_t *out)
+{
+    pumma_decide(d, op, np, bytes, esize, out);
+}
+
+static void release(struct pumma_decider *d)
+{
+    pumma_decide_free(d);
+    free(d);
+}
+
+static const pumma_decider_ops_t ops = {decide_op, release};
+
 int pumma_decide_parse(pumma_decider_t *d, const char *text, const char *warn)
 {
     int cap = 0, bad = 0, lno = 0;
+    d->ops = &ops;
     d->nrules = 0;
     d->rules = NULL;
     d->nmodels = 0;
@@ -248,6 +265,7 @@ void pumma_decide_by_model(const pumma_netmodel_t *nm, int kind,
     }
     out->source = PUMMA_SRC_MODEL;
     out->model = kind;
+    out->model_name = pumma_nm_name(kind);
     out->v = pumma_comm_at(op, 0);
     out->seg = 0;
     for (int i = 0; i < n; i++)
@@ -271,6 +289,7 @@ static void by_default(const pumma_model_t *mo, pumma_table_kind_t op, int np,
     }
     out->source = PUMMA_SRC_DEFAULT;
     out->model = -1;
+    out->model_name = NULL;
     out->seg = 0;
     out->v = pumma_comm_at(op, 0);
     for (int i = 0; i < n && mo; i++)
@@ -298,6 +317,7 @@ void pumma_decide(pumma_decider_t *d, pumma_table_kind_t op, int np,
         out->seg = r->seg;
         out->source = PUMMA_SRC_FILE;
         out->model = -1;
+        out->model_name = NULL;
         return;
     }
     if (!d || !d->have_nm) {
