@@ -1,7 +1,9 @@
 /*
- * pumma_comm.h -- the communication layer's rules and what its users share
- * (not installed): the tags, and the tree engines behind the tree-shaped
- * broadcasts and reduces.
+ * pumma_comm.h -- the communication layer, SRC/comm (not installed): a
+ * BLACS grid as MPI communicators, the broadcast, reduce and shift tables
+ * and their variants, point-to-point messages, the matching rules every
+ * message keeps (below), and the two-level collectives of grids that span
+ * clusters. Above base (pumma_base.h) only.
  *
  * Matching: how every message meets its own receive, whatever order the
  * processes arrive in. MPI matches a receive to the earliest message sent
@@ -40,7 +42,196 @@
 #ifndef PUMMA_COMM_H
 #define PUMMA_COMM_H
 
-#include "pumma_internal.h"
+#include "pumma_base.h"
+
+/* ----------------------------------------------------------------- grid */
+
+/*
+ * The BLACS grid of a context as MPI communicators, made once per context and
+ * cached on the BLACS communicator (freed with it).
+ */
+/* Calls on a grid alternate between this many sets of communicators. */
+enum { PUMMA_GRID_EPOCHS = 2 };
+typedef struct pumma_grid_comms { MPI_Comm all, row, col; } pumma_grid_comms_t;
+
+typedef struct pumma_grid {
+    int nprow, npcol, myrow, mycol;
+    /* The current call's communicators (one of epoch[]): */
+    MPI_Comm all;            /* whole grid, private to pumma */
+    MPI_Comm row;            /* my grid row, rank = column coordinate */
+    MPI_Comm col;            /* my grid column, rank = row coordinate */
+    int *rank;               /* rank in `all` of (prow, pcol): rank[prow*npcol+pcol] */
+    pumma_model_t model;     /* measured at the grid's first `auto` plan */
+    pumma_grid_comms_t epoch[PUMMA_GRID_EPOCHS];
+    unsigned long calls;     /* collective calls entered on this grid */
+    int tag_ub;              /* MPI_TAG_UB: the largest tag (pumma_comm.h) */
+    double *rates;           /* multiply-adds per second of each grid
+                                position, measured at the grid's first
+                                heterogeneous plan (NULL before) */
+    struct pumma_hier_grid *hier;  /* its logical clusters (pumma_hier.h):
+                                NULL until known, or when one */
+    int hier_known;          /* 1 once looked for (PUMMA_CLUSTERS) */
+    int mem_known;           /* 1 once the two below are (pumma_memlimit.c) */
+    int mem_limited;         /* 1: some process of the grid has a memory limit */
+    int node_procs;          /* the grid's processes on this node */
+    double mem_room;         /* the room last measured (mem_limited) ... */
+    unsigned long mem_room_calls; /* ... at this call (0: never) */
+    struct pumma_memlimit { int rank, kind; double limit; } mem_why;
+} pumma_grid_t;
+
+/* The grid of ctxt for a new collective call (the next epoch's
+ * communicators); NULL when MPI or the BLACS cannot give it. */
+const pumma_grid_t *pumma_grid_enter(int ctxt);
+
+/* ------------------------------------------------ communication tables */
+
+/*
+ * A collective in flight. Variants of one kind (broadcast, reduce) share one
+ * signature: start() posts it, test() advances it without blocking (returns
+ * 1 when done), wait() completes it. Algorithms call only these.
+ */
+typedef struct pumma_coll {
+    void *buf;               /* bcast: data (root sends, others receive);
+                                reduce: contribution (read-only; NULL at
+                                the root: it contributes nothing) */
+    void *rbuf;              /* reduce: result at the root */
+    int64_t count;           /* elements (> 0; beyond INT_MAX too) */
+    MPI_Datatype dt;         /* t->mpi */
+    const struct pumma_type *t;   /* element size, and geadd for sums */
+    int root;                /* rank in comm */
+    MPI_Comm comm;
+    int tag;                 /* unique among collectives in flight on comm */
+    int segment;             /* elements per pipelined piece, 0: whole */
+    MPI_Request req[2];
+    int state;
+    void *priv;              /* variant's own state; wait() frees it */
+    /* auto (pumma_coll_auto.c): who decides, and the variant it chose */
+    struct pumma_decider *dec;
+    const struct pumma_coll_ops *via;
+    struct pumma_decided *decided;   /* the plan's count of them, or NULL */
+    /* hier (pumma_bcast_hier.c): comm's clusters, NULL when one */
+    const struct pumma_hier_line *hier;
+} pumma_coll_t;
+
+typedef struct pumma_coll_ops {
+    const char *name;
+    const char *help;
+    int (*start)(pumma_coll_t *c);
+    int (*test)(pumma_coll_t *c, int *done);
+    int (*wait)(pumma_coll_t *c);
+    /* Modelled time of one, alone, over np processes: `bytes` per process
+     * (seg: the segment size in bytes, 0 for the default). */
+    double (*cost)(const pumma_model_t *mo, int np, double bytes, double seg);
+    /* Temporaries of the whole message's size one process holds while one
+     * is in flight over np processes, at most (NULL: none). */
+    int (*buffers)(int np);
+    /* The tree its engine moves the message along (pumma_comm.h's
+     * pumma_tree_shape_fn), which the simulator runs too
+     * (SRC/model/pumma_sim.c); NULL for MPI's own. */
+    int (*shape)(int np, int root, int me, int *parent, int *kids);
+    /* Bytes per piece when no segment is asked for (0: the whole message);
+     * -1: the variant never cuts the message. */
+    int seg_default;
+} pumma_coll_ops_t;
+
+/* test/wait of a variant that is a single MPI request in req[0]. */
+int pumma_coll_req_test(pumma_coll_t *c, int *done);
+int pumma_coll_req_wait(pumma_coll_t *c);
+
+typedef enum { PUMMA_BCAST_TABLE, PUMMA_REDUCE_TABLE } pumma_table_kind_t;
+const pumma_coll_ops_t *pumma_comm_find(pumma_table_kind_t kind,
+                                        const char *name);
+/* Row i of a table, NULL past its end. */
+const pumma_coll_ops_t *pumma_comm_at(pumma_table_kind_t kind, int i);
+
+/*
+ * The shift (roll) of a slab to one neighbour while receiving the next from
+ * the other neighbour, on a ring (a grid row or column). Variants share one
+ * signature: start() posts it (dest/source are ranks in comm), wait()
+ * completes it.
+ */
+typedef struct pumma_shift {
+    const void *sbuf;
+    void *rbuf;
+    int64_t scount, rcount;  /* elements (beyond INT_MAX too) */
+    MPI_Datatype dt;
+    int dest, source, tag;
+    MPI_Comm comm;
+    MPI_Request req[2];
+    int state;
+} pumma_shift_t;
+
+typedef struct pumma_shift_ops {
+    const char *name;
+    const char *help;
+    int (*start)(pumma_shift_t *s);
+    int (*wait)(pumma_shift_t *s);
+    /* Modelled time of one roll of `bytes` around a ring of np. */
+    double (*cost)(const pumma_model_t *mo, int np, double bytes);
+    /* Its schedule, for the simulator: 0 every process sends and receives
+     * at once, 1 odd processes send first (pumma_sim.c). */
+    int two_steps;
+} pumma_shift_ops_t;
+
+const pumma_shift_ops_t *pumma_shift_at(int i);    /* NULL past the end */
+const pumma_shift_ops_t *pumma_shift_find(const char *name);
+
+/* Let MPI advance the roll (from a multiply's progress points): a large
+ * message is matched, and copied, only inside an MPI call, so without this
+ * its sender would wait for the receiver's wait(). NULL: nothing.
+ * Returns 1 while the roll is not complete. */
+int pumma_shift_progress(pumma_shift_t *s);
+
+/* The variants auto chose message by message while a plan ran
+ * (pumma_coll_auto.c), counted: part of what the plan did. */
+enum { PUMMA_DECIDED_MAX = 8 };
+typedef struct pumma_decided {
+    int n;
+    struct { const char *op, *variant; long messages; } v[PUMMA_DECIDED_MAX];
+} pumma_decided_t;
+/* One more message of op ("bcast", "reduce": static strings) sent by
+ * variant (pumma_coll_auto.c). */
+void pumma_decided_add(pumma_decided_t *d, const char *op,
+                       const char *variant);
+
+/* MPI_Wait that naps 0.1 ms between tests instead of polling, so a
+ * waiting process leaves a shared core to the others; PUMMA_OK or
+ * PUMMA_EMPI (pumma_coll_req.c). */
+int pumma_wait_napping(MPI_Request *req);
+
+/* A reader env_opts calls at the first P?GEMM, so a bad value stops the
+ * program there whichever paths its calls take. */
+void pumma_jitter(void);                            /* PUMMA_JITTER */
+
+/* MPI_Isend and MPI_Irecv as pumma makes them: every point-to-point
+ * message goes through these two (pumma_p2p.c). The send is counted for
+ * the statistics; both are points where PUMMA_JITTER may delay. A count
+ * beyond pumma_count_max travels as one element of a derived type (whole
+ * blocks of pumma_count_max elements and the rest), which both sides
+ * build alike: one message, one request, whatever its size. */
+int pumma_isend(const void *buf, int64_t count, MPI_Datatype dt, int dest,
+                int tag, MPI_Comm comm, MPI_Request *req);
+int pumma_irecv(void *buf, int64_t count, MPI_Datatype dt, int source,
+                int tag, MPI_Comm comm, MPI_Request *req);
+/* The most elements pumma gives MPI as one count: INT_MAX, MPI's int.
+ * Messages above it go as a derived type (point to point, MPI_Ibcast), in
+ * pieces (the tree engines, MPI_Ireduce, whose MPI_SUM takes predefined
+ * types only) or in exchanges (redistributions). Tests lower it, so that
+ * all of this runs on small messages; it must be the same everywhere. */
+extern int64_t pumma_count_max;
+/* (dt, count) when count <= pumma_count_max; else a new committed type of
+ * count elements of dt and 1 (*made = 1: free it once the operation is
+ * posted, MPI keeps what it needs). PUMMA_OK or PUMMA_EMPI. */
+int pumma_count_type(int64_t count, MPI_Datatype dt, MPI_Datatype *type,
+                     int *n, int *made);
+/* (pumma_jitter, above: PUMMA_JITTER's random delay, at most 20 times the
+ * variable's microseconds, at such a point; nothing when it is unset.) */
+
+/* BLACS routines pumma uses (from libscalapack). */
+void Cblacs_gridinfo(int ctxt, int *nprow, int *npcol, int *myrow,
+                     int *mycol);
+void Cblacs_get(int ctxt, int what, int *val);
+MPI_Comm Cblacs2sys_handle(int sysctxt);
 
 /* The tags (rule 2). Every one is at most MPI_TAG_UB, which is at least
  * 32767 (the standard's least); PUMMA_TAG_BCAST and PUMMA_TAG_REMAP start
@@ -136,5 +327,140 @@ pumma_decider_ops(const struct pumma_decider *d)
 /* The auto pseudo-variants (pumma_coll_auto.c): start() decides, then
  * runs the chosen variant (c->via); cost() prices the choice. */
 extern const pumma_coll_ops_t pumma_bcast_auto, pumma_reduce_auto;
+
+/* --------------------------------------------- grids that span clusters */
+
+/*
+ * Grids that span clusters (not installed): logical
+ * clusters of processes (pumma_clusters.c) and the schedules that cross
+ * between them (pumma_ecef.c).
+ *
+ * A platform of several clusters (machine rooms, sites) has links of two
+ * kinds: fast inside a cluster, slow (milliseconds, a tenth of the
+ * bandwidth) between clusters. A broadcast that does not know it crosses
+ * the slow links many times; one that does sends the message once to one
+ * process of each cluster (its coordinator), on a schedule built for the
+ * slow links, and each coordinator then broadcasts inside its cluster
+ * with the variant best there (Nasri, Steffenel and Trystram 2007,
+ * section 4.3).
+ */
+/*
+ * A grid's clusters (found by SRC/model/pumma_clusters.c), found once per grid at its first
+ * P?GEMM when PUMMA_CLUSTERS asks (or set by PUMMA_GRID_CLUSTERS), with
+ * what the schedules price: between every two clusters the latency and
+ * the seconds per byte measured between their coordinators, inside each
+ * the model of its own links (alpha and beta measured between two of its
+ * members; the grid's model otherwise).
+ */
+typedef struct pumma_hier_line {
+    int n, nc;               /* ranks on the line, clusters among them */
+    int *cl;                 /* [n]: a rank's cluster (line numbering) */
+    int *size, *coord, *gcl; /* [nc]: members, coordinator (the lowest
+                                rank), the grid's number of the cluster */
+    int *sub_rank;           /* [n]: a rank's rank in its cluster's sub */
+    MPI_Comm sub;            /* my cluster's members on this line */
+    const struct pumma_hier_grid *h;
+} pumma_hier_line_t;
+
+typedef struct pumma_hier_grid {
+    int nc;                  /* clusters on the grid (>= 2) */
+    int *cluster;            /* [nprow*npcol]: a grid position's */
+    double *lat, *beta;      /* [nc*nc]: latency (s), s per byte, a to b */
+    pumma_model_t *inside;   /* [nc]: each cluster's model */
+    pumma_hier_line_t row[PUMMA_GRID_EPOCHS], col[PUMMA_GRID_EPOCHS];
+} pumma_hier_grid_t;
+
+/* The clusters of comm (the current call's g->row or g->col), NULL when
+ * it lies in one. */
+const pumma_hier_line_t *pumma_hier_line_of(const pumma_grid_t *g,
+                                            MPI_Comm comm);
+void pumma_hier_free(pumma_hier_grid_t *h);
+/* One line of h's grid: comm's n ranks (gc[r]: the grid's cluster of
+ * rank r; me: my rank), its clusters numbered by first member, and my
+ * cluster's communicator (collective over comm when they are several).
+ * PUMMA_OK, PUMMA_ENOMEM or PUMMA_EMPI; line_free undoes it. */
+int pumma_hier_line_make(pumma_hier_line_t *L, const pumma_hier_grid_t *h,
+                         MPI_Comm comm, int n, const int *gc, int me);
+void pumma_hier_line_free(pumma_hier_line_t *L);
+/* PUMMA_HIER_SCHEDULE's reader, called at the first P?GEMM (env_opts). */
+void pumma_hier_schedule_env_check(void);        /* PUMMA_HIER_SCHEDULE */
+
+/* The two-level broadcast and reduce (pumma_bcast_hier.c,
+ * pumma_reduce_hier.c), and their plan (pumma_hier_plan.c): of `bytes` from (to) line rank
+ * root on L, the schedule between clusters (parent[] and order[] over the
+ * line's clusters, their coordinators in coord[]; a reduce runs it
+ * backwards), the variant of table op inside each (local[]), the
+ * heuristic (*chosen; kind 0: the best predicted of the three) and the
+ * predicted time, returned (-1: out of memory). Every process computes
+ * the same. */
+extern const pumma_coll_ops_t pumma_bcast_hier, pumma_reduce_hier;
+double pumma_hier_plan(pumma_table_kind_t op, const pumma_hier_line_t *L,
+                       int root, double bytes, int kind, int *parent,
+                       int *order, int *coord,
+                       const pumma_coll_ops_t **local, int *chosen);
+/* One process's part in the plan of a collective of `bytes` from (to)
+ * line rank root, for rank me of L: whether it coordinates its cluster,
+ * its parent (-1: none) and children (kids[nk], sending order) between
+ * clusters, its cluster's coordinator in L->sub and variant inside, and
+ * whether its cluster is itself alone. PUMMA_OK or PUMMA_ENOMEM;
+ * role_free frees kids. */
+typedef struct pumma_hier_role {
+    int coordinator, parent, nk, *kids, sub_root, alone;
+    const pumma_coll_ops_t *local;
+} pumma_hier_role_t;
+int pumma_hier_role(pumma_table_kind_t op, const pumma_hier_line_t *L,
+                    int root, int me, double bytes, pumma_hier_role_t *r);
+void pumma_hier_role_free(pumma_hier_role_t *r);
+/* The variant of table op the model mo prices fastest for np processes
+ * and `bytes` (neither auto nor hier); *t its time (0 for one process). */
+const pumma_coll_ops_t *pumma_hier_fastest(pumma_table_kind_t op,
+                                           const pumma_model_t *mo, int np,
+                                           double bytes, double *t);
+/* The heuristic of the next hier collectives: kind (0: the best
+ * predicted) over PUMMA_HIER_SCHEDULE; -1 gives the choice back. For
+ * timing each in one run (TIMING/hiertim.c). pumma_hier_schedule: the
+ * kind in force. */
+void pumma_hier_schedule_set(int kind);
+int pumma_hier_schedule(void);
+
+/* The inter-cluster schedules (pumma_ecef.c). */
+enum {
+    PUMMA_ECEF = 1,      /* Early Completion Edge First (Bhat et al.) */
+    PUMMA_ECEF_LA = 2,   /* ... with a look-ahead at the receiver's next edge */
+    PUMMA_ECEF_LAT = 3   /* ... with the receiver cluster's own broadcast */
+};
+
+/*
+ * pumma_ecef: a broadcast schedule among nc clusters' coordinators,
+ * grown one transfer at a time by the heuristic `kind`. With RT_i the
+ * time sender i is free again (a sender is busy g_ij(m) per message, the
+ * receiver holds it L_ij later), each step takes the pair (i informed, j
+ * not) that minimises
+ *   ECEF       RT_i + g_ij + L_ij
+ *   ECEF-LA    RT_i + g_ij + L_ij + min_{k not informed, k != j} (g_jk + L_jk)
+ *   ECEF-LAt   RT_i + g_ij + L_ij + T_j
+ * (ties: the lower i, then the lower j); then j holds the message at
+ * RT_i + g_ij + L_ij and RT_i grows by g_ij.
+ *   nc      (input) clusters, >= 1; root (input) the one holding the message.
+ *   L, g    (input) nc x nc: latency and gap (seconds, for this message)
+ *           of the link from i to j at [i*nc+j].
+ *   T       (input) nc: each cluster's own broadcast from its coordinator
+ *           (seconds; 0 for a cluster of one); NULL: all 0.
+ *   parent  (output) nc: who sends to j (-1 at the root).
+ *   order   (output) nc: the clusters in the order they are reached
+ *           (order[0] = root); a sender sends to its children in this order.
+ *   arrive  (output) nc: when j's coordinator holds the message (root 0).
+ * Returns the predicted completion, max_j (arrive_j + T_j): a coordinator
+ * broadcasts in its cluster as soon as it holds the message, while it
+ * still forwards it to other clusters (the slow link is not its own).
+ */
+double pumma_ecef(int kind, int nc, int root, const double *L,
+                  const double *g, const double *T, int *parent, int *order,
+                  double *arrive);
+
+/* The heuristic's name ("ecef", "ecef-la", "ecef-lat"); pumma_ecef_kind
+ * the reverse (0: none of them). */
+const char *pumma_ecef_name(int kind);
+int pumma_ecef_kind(const char *name);
 
 #endif

@@ -11,8 +11,8 @@
 #ifndef PUMMA_LAYOUT_H
 #define PUMMA_LAYOUT_H
 
+#include "pumma_base.h"
 #include "pumma_codes.h"
-#include "pumma_internal.h"
 
 /* Lists of index intervals (SRC/layout/pumma_ilist.c). */
 typedef struct pumma_ivl { int lo, hi; } pumma_ivl_t;   /* [lo, hi) */
@@ -31,9 +31,6 @@ void pumma_ilist_meet(const pumma_ilist_t *a, const pumma_ilist_t *b,
                       pumma_ilist_t *out);
 void pumma_ilist_minus(const pumma_ilist_t *a, const pumma_ilist_t *b,
                        pumma_ilist_t *out);
-/* The indices of distribution d that grid coordinate who holds (blocks
- * replicated over the grid, owner -1, count for every one). */
-int pumma_ilist_of_dist(const pumma_dist_t *d, int who, pumma_ilist_t *out);
 /* Position of index g in the packed list (g must be in it). */
 int pumma_ilist_pos(const pumma_ilist_t *l, int g);
 

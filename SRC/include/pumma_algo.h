@@ -1,11 +1,227 @@
 /*
- * pumma_algo.h -- what the algorithm files share (not installed).
+ * pumma_algo.h -- the algorithms, SRC/algo (not installed): what a call
+ * asks and the plan it runs, the algorithm table, the rolls and local
+ * multiplies the algorithms share, and the heterogeneous multiply.
+ * Above desc and model.
  */
 #ifndef PUMMA_ALGO_H
 #define PUMMA_ALGO_H
 
-#include "pumma_comm.h"
-#include "pumma_hier.h"
+#include "pumma_desc.h"
+#include "pumma_model.h"
+
+/* Fill s and start it with the variant of p's plan (SRC/algo/pumma_roll.c). */
+struct pumma_problem;
+int pumma_roll_start(const struct pumma_problem *p, pumma_shift_t *s,
+                     const void *sbuf, int64_t scount, void *rbuf,
+                     int64_t rcount, int dest, int source, MPI_Comm comm,
+                     int tag);
+int pumma_roll_wait(const struct pumma_problem *p, pumma_shift_t *s);
+
+/* --------------------------------------------------------- algorithms */
+
+/* The choices a plan makes, each with where it came from. */
+typedef enum {
+    PUMMA_CH_ALGO, PUMMA_CH_BCAST, PUMMA_CH_REDUCE, PUMMA_CH_SHIFT,
+    PUMMA_CH_SEGMENT, PUMMA_CH_PANEL, PUMMA_CH_PIECE, PUMMA_CH_TOPO,
+    PUMMA_CH_LAYOUT, PUMMA_NCHOICES
+} pumma_choice_t;
+typedef enum {
+    PUMMA_FROM_DEFAULT = 0,  /* pumma's default, nothing priced */
+    PUMMA_FROM_MODEL,        /* priced by the machine model (auto) */
+    PUMMA_FROM_DECIDER,      /* auto per message: decision file or models */
+    PUMMA_FROM_CLUSTERS,     /* the grid spans clusters: two levels */
+    PUMMA_FROM_LIMIT,        /* the workspace limit changed it */
+    PUMMA_FROM_ENV,          /* a PUMMA_* variable */
+    PUMMA_FROM_CALL          /* the call's options */
+} pumma_from_t;
+
+/* What a call asks for: the environment's choices under the call's own
+ * options (pumma_gemm.c); NULL / 0 leaves a choice to the plan. */
+typedef struct pumma_opts {
+    const char *algo;        /* NULL or "auto": let pumma choose */
+    const pumma_coll_ops_t *bcast;
+    const pumma_coll_ops_t *reduce;
+    const pumma_shift_ops_t *shift;
+    int segment;             /* bytes per pipelined piece, 0: whole message */
+    int panel;               /* columns per local GEMM panel (progress points) */
+    double piece;            /* bytes per reduce of a partial product, at most */
+    int topo;                /* PUMMA_TOPO_*: the heterogeneous schedules' network */
+    int slice;               /* het-overlap: K per gathered slice (0: auto) */
+    double workspace;        /* bytes of temporaries at most (0: the
+                                environment's or the default) */
+    double room;             /* bytes the processes' memory limits leave
+                                (0: no limit; pumma_memlimit_room) */
+    unsigned char from[PUMMA_NCHOICES];   /* PUMMA_FROM_ENV or _CALL */
+} pumma_opts_t;
+
+/*
+ * A plan: everything that decides how one call runs, made once by
+ * pumma_plan_make (pumma_plan.c) before anything runs and not changed
+ * after, printed by pumma_plan_format (PUMMA_STATS, pumma_last_plan, the
+ * predictor). Each choice records its source (from[]).
+ */
+struct pumma_algo;
+typedef struct pumma_plan {
+    const struct pumma_algo *algo;
+    const pumma_coll_ops_t *bcast, *reduce;
+    const pumma_shift_ops_t *shift;
+    int segment;             /* bytes per pipelined piece, 0: the variant's */
+    int panel;               /* columns per local GEMM panel */
+    double piece;            /* bytes per reduce of a partial product, at most */
+    int topo;                /* heterogeneous calls: PUMMA_TOPO_* */
+    int layout;              /* heterogeneous calls: where sub(C) is
+                                computed (pumma_het_kind_name), 0: its own */
+    int layout_id;           /* that layout's handle (pumma_layout.h) */
+    int slice;               /* het-overlap: K per slice (0: auto) */
+    int repl;                /* copies of the operands kept (1) */
+    unsigned uses;           /* PUMMA_USES_*: the variants that run */
+    int limited;             /* PUMMA_LIMIT_*: the limit changed the choice */
+    double limit;            /* bytes of temporaries allowed (INFINITY) */
+    size_t workspace;        /* bytes of temporaries, at most */
+    double cost;             /* modelled seconds (0: not priced) */
+    unsigned char from[PUMMA_NCHOICES];   /* pumma_from_t of each choice */
+    pumma_decided_t *decided;   /* auto's choices as it runs (or NULL) */
+} pumma_plan_t;
+
+/* What an algorithm receives: views already aligned to its needs. */
+typedef struct pumma_problem {
+    const pumma_type_t *t;
+    const pumma_grid_t *g;
+    char transa, transb;     /* 'N', 'T', 'C' (real types: 'C' -> 'T') */
+    int m, n, k;
+    const void *alpha, *beta;
+    pumma_view_t a, b, c;
+    /* heterogeneous calls: the operands (pumma_remap.h), else NULL */
+    const struct pumma_het_opnd *ha, *hb, *hc;
+    const pumma_plan_t *plan;   /* the plan it runs */
+} pumma_problem_t;
+
+/* The kinds of call, each computed by rows of the algorithm table of its
+ * kind: a block-cyclic product spread over the grid (the PUMMA
+ * algorithms, searched by the planner), a product local to the processes
+ * holding sub(C) (one multiply, no message), a heterogeneous one (some
+ * descriptor a layout: the schedules of pumma_het.c). */
+enum { PUMMA_CALL_BLOCK = 0, PUMMA_CALL_LOCAL, PUMMA_CALL_HET };
+
+typedef struct pumma_algo {
+    const char *name;
+    const char *help;
+    /* 1 if it computes this transpose combination. */
+    int (*handles)(char transa, char transb);
+    /* Fill `want` with the distributions it needs (from those of `have`):
+     * a, b, c in want are set; data is left NULL. NULL: it takes the
+     * operands as they are. */
+    void (*align)(const pumma_problem_t *have, pumma_problem_t *want);
+    /* The product, p aligned as it wants, under the plan p->plan. */
+    int (*run)(const pumma_problem_t *p);
+    /* Modelled time of run() with p's variants (p aligned as it wants). */
+    double (*cost)(const pumma_problem_t *p, const pumma_model_t *mo);
+    /* Which variants run() calls on p's grid (PUMMA_USES_*): a collective
+     * over one process is none. */
+    unsigned (*uses)(const pumma_problem_t *p);
+    /* The most bytes of temporaries run() holds at once on any process (p
+     * aligned as it wants, its variants chosen): an upper bound, from
+     * global values only, so every process agrees. */
+    size_t (*workspace)(const pumma_problem_t *p);
+    int kind;                /* PUMMA_CALL_*: the calls it computes */
+    /* Rows not searched (local, heterogeneous): the rest of their plan,
+     * made once before anything runs (NULL: nothing more). PUMMA_OK or
+     * a status. */
+    int (*prepare)(const pumma_problem_t *have, pumma_plan_t *pl);
+} pumma_algo_t;
+enum { PUMMA_USES_BCAST = 1, PUMMA_USES_REDUCE = 2, PUMMA_USES_SHIFT = 4 };
+
+const pumma_algo_t *pumma_algo_find(const char *name);
+const pumma_algo_t *pumma_algo_at(int i);   /* NULL past the end */
+
+/* C := alpha*op(A)*op(B) + beta*C locally, cut into column panels; before
+ * and between panels progress(ctx) advances pending communication, so it
+ * overlaps the multiply without threads. progress returns nonzero while
+ * some of that communication is pending; once none is, the rest of C is
+ * one multiply (each call of the BLAS packs all of op(A) again, which
+ * costs a few percent at a short K). progress may be NULL: one multiply. */
+typedef int (*pumma_progress_fn)(void *ctx);
+void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
+                      int n, int k, const void *alpha, const void *a, int lda,
+                      const void *b, int ldb, const void *beta, void *c,
+                      int ldc, pumma_progress_fn progress, void *ctx);
+
+/* ------------------------------------------ the heterogeneous multiply */
+
+/* 1 when name is one of its schedules: "het" or "het-overlap". */
+int pumma_het_schedule(const char *name);
+/* One operand of the heterogeneous multiply: the window at 0-based
+ * (i0, j0) of descriptor desc (heterogeneous, or block-cyclic in its
+ * 11-entry form) over this process's local array data. lay: its layout
+ * (NULL: block-cyclic); side: the window of the operand's own shape
+ * (for C, m x n), from which a layout operand's storage (data, ld) and a
+ * block-cyclic C's distributions and first local entry are read. */
+typedef struct pumma_het_opnd {
+    const int *desc;
+    const pumma_layout_t *lay;
+    int i0, j0;
+    const void *data;
+    pumma_side_t side;
+} pumma_het_opnd_t;
+int pumma_het_opnd(const pumma_type_t *t, const pumma_grid_t *g,
+                   const int *desc, int i0, int j0, int m, int n,
+                   const void *data, pumma_het_opnd_t *x);
+/* The m x n window at (i, j) of operand x's window, as a remap's side. */
+pumma_side_t pumma_het_window(const pumma_type_t *t, const pumma_grid_t *g,
+                              const pumma_het_opnd_t *x, int i, int j, int m,
+                              int n);
+/* C := alpha*op(A)*op(B) + beta*C (pumma_het.c), sub(C) m x n = p->m x
+ * p->n, K = p->k; p gives type, grid, transposes, scalars and options. */
+int pumma_het_run(const pumma_problem_t *p, const pumma_het_opnd_t *A,
+                  const pumma_het_opnd_t *B, const pumma_het_opnd_t *C,
+                  int overlap, int topo);
+/* The rows (dim 0) or columns (dim 1) of sub(C) (m x n) that process p
+ * computes, and how many entries. */
+int pumma_het_spans(const pumma_het_opnd_t *C, const pumma_grid_t *g, int m,
+                    int n, int p, int dim, pumma_ilist_t *out);
+double pumma_het_area(const pumma_het_opnd_t *C, const pumma_grid_t *g, int m,
+                      int n, int p);
+/* The columns of K in one slice of the schedule (K: one slice). */
+int pumma_het_slice(const pumma_problem_t *p, int overlap);
+/* Remap ids the planner keeps for sub(C)'s moves (the schedule's slices
+ * use 0 .. pumma_remap_ids - 3). */
+#define PUMMA_HET_ID_IN(g) (pumma_remap_ids(g) - 2)
+#define PUMMA_HET_ID_OUT(g) (pumma_remap_ids(g) - 1)
+
+/* Where sub(C) is computed (pumma_het_plan.c): kind 0 on C's own
+ * distribution, else on `layout` (a PUMMA_LAYOUT_* kind made for the
+ * measured speeds, M x N, kept by the planner); the predicted seconds of
+ * both. */
+typedef struct pumma_het_plan {
+    int kind, layout;
+    double t_own, t;
+    double elems_own, elems;   /* elements sent in all, relays included
+                                  (the schedule's, and sub(C)'s moves);
+                                  -1 when not priced */
+} pumma_het_plan_t;
+int pumma_het_plan(const pumma_problem_t *p, const pumma_het_opnd_t *A,
+                   const pumma_het_opnd_t *B, const pumma_het_opnd_t *C,
+                   int overlap, int topo, pumma_het_plan_t *out);
+/* PUMMA_HET_LAYOUT: -1 auto, 0 given, else the PUMMA_LAYOUT_* forced. */
+int pumma_het_layout_env(void);
+/* Sets it for the calls that follow (-1 auto, 0 given, a kind): for the
+ * tests, which check a fixed choice's volumes and every choice's
+ * results. */
+void pumma_het_layout_set(int kind);
+/* The last heterogeneous call's plan on this process (pumma_gemm.c). */
+const pumma_het_plan_t *pumma_het_last(void);
+/* The name of a plan's kind: "given", "columns", "square-corner", ... */
+const char *pumma_het_kind_name(int kind);
+
+/* sub(C) := beta*sub(C) on this process's part (m x n). */
+int pumma_het_scale(const pumma_type_t *t, const pumma_grid_t *g,
+                    const pumma_het_opnd_t *C, int m, int n, const void *beta);
+/* This process's last heterogeneous multiply: seconds until its gathers
+ * were complete, and for the whole call. */
+void pumma_het_times(double *comm, double *total);
+
+/* ------------------------------------------- shared by the algorithms */
 
 void pumma_presort_cols(const pumma_type_t *t, char op, int st,
                         const pumma_groups_t *g, int m, const void *src,
