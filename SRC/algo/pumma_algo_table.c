@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "pumma_internal.h"
+#include "pumma_algo.h"
 
 extern const pumma_algo_t pumma_algo_mdb2, pumma_algo_mdb2_row,
     pumma_algo_mdb1, pumma_algo_mdb1_row, pumma_algo_sdb, pumma_algo_sdb_row,

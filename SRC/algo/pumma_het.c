@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "pumma.h"
-#include "pumma_remap.h"
+#include "pumma_algo.h"
 
 static double last_comm = 0, last_total = 0;
 

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "pumma.h"
-#include "pumma_remap.h"
+#include "pumma_algo.h"
 
 /* |a ∩ b| for two sorted lists of disjoint intervals. */
 static long meet_len(const pumma_ilist_t *a, const pumma_ilist_t *b)

@@ -5,7 +5,7 @@
  * one pumma_blas_gemm (SRC/base/pumma_local.c), slowed as PUMMA_SPEEDS
  * says and counted by PUMMA_STATS.
  */
-#include "pumma_internal.h"
+#include "pumma_algo.h"
 
 void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
                       int n, int k, const void *alpha, const void *a, int lda,

@@ -5,7 +5,7 @@
  * arrays, no temporary, no message. The planner takes it for every such
  * call (pumma_plan_kind), and nothing else for them.
  */
-#include "pumma_internal.h"
+#include "pumma_algo.h"
 
 static int handles(char ta, char tb)
 {

@@ -3,7 +3,7 @@
  * its plan chose (SRC/comm/pumma_shift.c's table), its wait counted as
  * communication by PUMMA_STATS.
  */
-#include "pumma_internal.h"
+#include "pumma_algo.h"
 
 int pumma_roll_start(const pumma_problem_t *p, pumma_shift_t *s,
                      const void *sbuf, int64_t scount, void *rbuf,

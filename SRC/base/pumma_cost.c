@@ -8,7 +8,7 @@
  */
 #include <math.h>
 
-#include "pumma_internal.h"
+#include "pumma_base.h"
 
 double pumma_model_msg(const pumma_model_t *mo, double bytes)
 {

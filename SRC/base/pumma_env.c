@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pumma_internal.h"
+#include "pumma_base.h"
 
 /*
  * pumma_env_get: the value of environment variable var (local input),

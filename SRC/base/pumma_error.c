@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "pumma_internal.h"
+#include "pumma_base.h"
 
 /* Seconds a process other than MPI_COMM_WORLD's rank 0 waits before it
  * says why it stops (pumma_stop_all). Rank 0 meets the same cause within

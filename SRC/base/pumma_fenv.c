@@ -21,7 +21,7 @@
  */
 #include <fenv.h>
 
-#include "pumma_fenv.h"
+#include "pumma_base.h"
 
 /* Per thread, as the floating-point environment is. */
 static _Thread_local int depth;     /* entries open */

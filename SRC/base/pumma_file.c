@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pumma_file.h"
+#include "pumma_base.h"
 
 /* A message about path on stderr, once per process and path: a program
  * reads and writes its files at each grid's first plan, and one line

@@ -26,8 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pumma_fenv.h"
-#include "pumma_internal.h"
+#include "pumma_base.h"
 
 /* Bytes of the temporary block of the large-LDC workaround. */
 #define BLAS_TMP_BYTES ((size_t)4 << 20)

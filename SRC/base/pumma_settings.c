@@ -35,7 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pumma_internal.h"
+#include "pumma_base.h"
 
 extern char **environ;
 

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pumma_internal.h"
+#include "pumma_base.h"
 
 /*
  * The most PUMMA_SPEEDS slows a rank: speeds further apart are emulated as

@@ -22,8 +22,7 @@
 #include <unistd.h>
 
 #include "pumma.h"
-#include "pumma_fenv.h"
-#include "pumma_internal.h"
+#include "pumma_base.h"
 
 typedef struct rec {
     char rout[8], plan[128];     /* pumma_plan_format's short text */

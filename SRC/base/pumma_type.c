@@ -11,8 +11,7 @@
 #include <complex.h>
 #include <string.h>
 
-#include "pumma_fenv.h"
-#include "pumma_internal.h"
+#include "pumma_base.h"
 
 /* Fortran BLAS, hidden string lengths last (gfortran convention). */
 #define PUMMA_DECL_GEMM(fn, T)                                               \

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "pumma.h"
-#include "pumma_internal.h"
+#include "pumma_base.h"
 #if defined(__has_include)
 #if __has_include("pumma_build.h")
 #include "pumma_build.h"

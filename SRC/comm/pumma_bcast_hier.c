@@ -25,7 +25,6 @@
 #include <string.h>
 
 #include "pumma_comm.h"
-#include "pumma_hier.h"
 
 extern const pumma_coll_ops_t pumma_bcast_auto;
 

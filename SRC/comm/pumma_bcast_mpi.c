@@ -3,7 +3,7 @@
  * MPI library picks its topology. A count beyond MPI's int goes as one
  * element of a derived type (pumma_count_type), alike on every process.
  */
-#include "pumma_internal.h"
+#include "pumma_comm.h"
 
 static int start(pumma_coll_t *c)
 {

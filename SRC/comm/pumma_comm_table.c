@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "pumma_internal.h"
+#include "pumma_comm.h"
 
 extern const pumma_coll_ops_t pumma_bcast_mpi, pumma_bcast_ring_inc,
     pumma_bcast_ring_dec, pumma_bcast_ring_split, pumma_bcast_mst,

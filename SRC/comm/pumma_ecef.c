@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "pumma_hier.h"
+#include "pumma_comm.h"
 
 static const char *const names[] = {NULL, "ecef", "ecef-la", "ecef-lat"};
 

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 
 #include "pumma_comm.h"
-#include "pumma_hier.h"
 
 #define SGET_BLACSCONTXT 10
 

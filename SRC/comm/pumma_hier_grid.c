@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "pumma_comm.h"
-#include "pumma_hier.h"
 
 void pumma_hier_line_free(pumma_hier_line_t *L)
 {

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "pumma_comm.h"
-#include "pumma_hier.h"
 
 /* The variant of table op that the model mo prices fastest for np
  * processes and `bytes` (not auto, not hier); *t its time. */

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pumma_internal.h"
+#include "pumma_comm.h"
 
 /* PUMMA_JITTER's maximum delay in seconds; 0 when off, -1 not read yet. */
 static double jitter_max = -1;

@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "pumma_comm.h"
-#include "pumma_hier.h"
 
 extern const pumma_coll_ops_t pumma_reduce_auto;
 

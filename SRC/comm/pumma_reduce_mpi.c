@@ -13,8 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pumma_fenv.h"
-#include "pumma_internal.h"
+#include "pumma_comm.h"
 
 /* The requests of a reduce in pieces (priv): n of them. */
 typedef struct pieces { int n; MPI_Request req[]; } pieces_t;

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "pumma_internal.h"
+#include "pumma_comm.h"
 
 extern const pumma_shift_ops_t pumma_shift_simultaneous, pumma_shift_oddeven;
 

@@ -13,7 +13,7 @@
  * receive is in, which is what keeps the steps apart. So step two does not
  * overlap the caller's computation, as it would not on the Delta either.
  */
-#include "pumma_internal.h"
+#include "pumma_comm.h"
 
 static int start(pumma_shift_t *s)
 {

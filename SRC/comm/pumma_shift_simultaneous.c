@@ -3,7 +3,7 @@
  * 21(a)): every process sends to one neighbour and receives from the other
  * at once, non-blocking so the local multiply runs meanwhile.
  */
-#include "pumma_internal.h"
+#include "pumma_comm.h"
 
 static int start(pumma_shift_t *s)
 {

@@ -9,7 +9,7 @@
  * Process p of the context's grid (row-major position) stores the bounding
  * box of its region in the layout, column-major with leading dimension LLD.
  */
-#include "pumma_remap.h"
+#include "pumma_desc.h"
 
 enum { DTYPE_ = 0, CTXT_, M_, N_, LAY_, LLD_ = 8 };
 

@@ -8,8 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "pumma_internal.h"
-#include "pumma_layout.h"
+#include "pumma_desc.h"
 
 static int ib_of(const pumma_dist_t *d)
 {

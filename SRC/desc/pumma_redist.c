@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pumma_internal.h"
+#include "pumma_desc.h"
 
 typedef struct seg {
     int lo, hi;

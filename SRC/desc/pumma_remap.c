@@ -25,8 +25,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pumma_comm.h"
-#include "pumma_remap.h"
+#include "pumma_desc.h"
 
 /* ------------------------------------------------------------- the sides */
 

@@ -9,7 +9,7 @@
  * The checks are local (LLD depends on the process), never communicate, and
  * run on every process.
  */
-#include "pumma_remap.h"
+#include "pumma_driver.h"
 
 enum { DTYPE_ = 0, CTXT_, M_, N_, IMB_, INB_, MB_, NB_, RSRC_, CSRC_, LLD_ };
 enum { MULT = 100, NONE = 1000000 };

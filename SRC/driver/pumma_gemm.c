@@ -11,9 +11,7 @@
 #include <string.h>
 
 #include "pumma.h"
-#include "pumma_fenv.h"
-#include "pumma_hier.h"
-#include "pumma_remap.h"
+#include "pumma_driver.h"
 
 enum { DTYPE_ = 0, CTXT_, M_, N_, IMB_, INB_, MB_, NB_, RSRC_, CSRC_, LLD_ };
 

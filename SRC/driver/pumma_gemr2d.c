@@ -4,7 +4,7 @@
  * ScaLAPACK matrices move into a heterogeneous layout and back. Checked,
  * then one remap.
  */
-#include "pumma_remap.h"
+#include "pumma_driver.h"
 
 void pumma_gemr2d(const pumma_type_t *t, int m, int n, const void *a, int ia,
                   int ja, const int *desca, void *b, int ib, int jb,

@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "pumma.h"
-#include "pumma_internal.h"
+#include "pumma_driver.h"
 
 /* What MPI and the BLAS may still take during a call besides pumma's
  * temporaries (a BLAS thread's buffer, MPI's message buffers). */

@@ -43,10 +43,7 @@
 #include <string.h>
 
 #include "pumma.h"
-#include "pumma_decide.h"
-#include "pumma_hier.h"
-#include "pumma_internal.h"
-#include "pumma_remap.h"
+#include "pumma_driver.h"
 
 #define MARGIN 0.03
 

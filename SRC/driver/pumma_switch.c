@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "pumma.h"
-#include "pumma_internal.h"
+#include "pumma_driver.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)

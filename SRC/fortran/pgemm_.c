@@ -4,7 +4,7 @@
  * type below (the prototypes in pumma.h check every one of them); complex
  * arrays are interleaved (re, im) pairs of the real type. */
 #include "pumma.h"
-#include "pumma_internal.h"
+#include "pumma_fortran.h"
 
 #define PUMMA_PGEMM_ENTRIES(plain, opts_c, f77, F77, f77x, F77X, T, type)      \
     PUMMA_API void plain(const char *transa, const char *transb,             \

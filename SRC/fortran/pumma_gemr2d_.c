@@ -1,8 +1,7 @@
 /* PUMMA_PSGEMR2D, PUMMA_PDGEMR2D, PUMMA_PCGEMR2D, PUMMA_PZGEMR2D: sub(B) :=
  * sub(A) between block-cyclic and heterogeneous descriptors (pumma.h). */
 #include "pumma.h"
-#include "pumma_fenv.h"
-#include "pumma_remap.h"
+#include "pumma_fortran.h"
 
 #define PUMMA_GEMR2D_ENTRY(lower, UPPER, T, type)                            \
     PUMMA_API void PUMMA_F77(lower, UPPER)(                                  \

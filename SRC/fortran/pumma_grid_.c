@@ -14,10 +14,7 @@
 #include <stdlib.h>
 
 #include "pumma.h"
-#include "pumma_fenv.h"
-#include "pumma_hier.h"
-#include "pumma_internal.h"
-#include "pumma_layout.h"
+#include "pumma_fortran.h"
 
 #define MEASURE_REP 0.02     /* seconds of work in one repetition */
 #define MEASURE_WINDOW 0.3   /* seconds of repetitions per process */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "pumma.h"
-#include "pumma_internal.h"
+#include "pumma_fortran.h"
 
 /* OPTS(1..6) = algo, bcast, reduce, shift, segment, topo: the order of
  * PUMMA_OPT_LIST and of pumma_options_t, which these asserts tie together. */

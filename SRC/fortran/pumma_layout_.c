@@ -3,8 +3,7 @@
  * PUMMA_SQCORNER_RULE. The work is in SRC/layout; those that compute in
  * floating point keep the caller's flags (pumma_fenv.h). */
 #include "pumma.h"
-#include "pumma_fenv.h"
-#include "pumma_layout.h"
+#include "pumma_fortran.h"
 
 PUMMA_API void PUMMA_F77(pumma_layout_new, PUMMA_LAYOUT_NEW)(
     const int *kind, const int *m, const int *n, const int *np,

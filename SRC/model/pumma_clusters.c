@@ -15,8 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pumma_comm.h"
-#include "pumma_hier.h"
+#include "pumma_model.h"
 
 typedef struct edge { double l; int i, j; } edge_t;
 

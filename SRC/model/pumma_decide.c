@@ -36,9 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pumma_decide.h"
-#include "pumma_file.h"
-#include "pumma_tune.h"
+#include "pumma_model.h"
 
 #define DEFAULT_MARGIN 0.03   /* pumma_plan.c's: the defaults are its rule */
 

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "pumma_exec.h"
+#include "pumma_model.h"
 
 void pumma_nt_terms(double n, double *t)
 {

@@ -33,9 +33,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "pumma_comm.h"
-#include "pumma_decide.h"
-#include "pumma_tune.h"
+#include "pumma_model.h"
 
 enum { NVAL = PUMMA_NVAL };  /* pumma_tune.h: PUMMA_V_ALPHA ... */
 

@@ -22,7 +22,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "pumma_netmodel.h"
+#include "pumma_model.h"
 
 static const char *const names[PUMMA_NM_COUNT] = {"hockney", "logp", "loggp",
                                                   "plogp", "plogpc"};

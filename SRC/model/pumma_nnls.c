@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pumma_exec.h"
+#include "pumma_model.h"
 
 /* Least squares on the columns idx[0..k) of S (m x n): z[0..k). 0, or -1
  * when column idx[*bad] depends on the ones before it. q (m*k), v and r

@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pumma_netmodel.h"
+#include "pumma_model.h"
 
 enum { MIN_RUNS = 5, MAX_RUNS = 50, TAG = PUMMA_TAG_MODEL };
 

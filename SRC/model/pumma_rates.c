@@ -16,7 +16,7 @@
  */
 #include <stdlib.h>
 
-#include "pumma_internal.h"
+#include "pumma_model.h"
 
 #define MEASURE_MAXREP 50
 

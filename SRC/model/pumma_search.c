@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pumma_netmodel.h"
+#include "pumma_model.h"
 
 #define SEG_MIN 1024.0
 

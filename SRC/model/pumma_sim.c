@@ -26,7 +26,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "pumma_netmodel.h"
+#include "pumma_model.h"
 
 enum { SEND, RECV, ADD };
 typedef struct op {

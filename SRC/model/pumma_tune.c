@@ -42,10 +42,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pumma_comm.h"
-#include "pumma_decide.h"
-#include "pumma_file.h"
-#include "pumma_tune.h"
+#include "pumma_model.h"
 
 static const char *const names[PUMMA_NVAL] = {
     "alpha", "beta", "overlap", "gamma_s", "gamma_d", "gamma_c", "gamma_z",

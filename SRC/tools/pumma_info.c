@@ -30,10 +30,7 @@
 #include <sys/stat.h>
 
 #include "pumma.h"
-#include "pumma_decide.h"
-#include "pumma_file.h"
-#include "pumma_internal.h"
-#include "pumma_tune.h"
+#include "pumma_model.h"
 
 static const char *const prog = "pumma-info";
 

@@ -45,9 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pumma_decide.h"
-#include "pumma_file.h"
-#include "pumma_tune.h"
+#include "pumma_model.h"
 
 static const char *const prog = "pumma-tune";
 
