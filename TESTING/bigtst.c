@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pumma_internal.h"
+#include "pumma_driver.h"
 
 static const int64_t COUNT = ((int64_t)1 << 31) + 5;
 

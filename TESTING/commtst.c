@@ -51,8 +51,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pumma_hier.h"
-#include "pumma_internal.h"
+#include "pumma_driver.h"
 
 /* SENTINEL fills what must not be written; data that is sent carries
  * SOURCE_GUARD past its end, so sending too much shows up too. */

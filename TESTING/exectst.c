@@ -1,6 +1,6 @@
 /*
  * exectst.c -- tester of the execution-time models (SRC/model/pumma_nnls.c
- * and what is built on it, pumma_exec.h).
+ * and what is built on it, pumma_model.h).
  *
  *   ./xexectst
  *
@@ -35,8 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pumma_exec.h"
-#include "pumma_internal.h"
+#include "pumma_driver.h"
 
 #include "tstgroup.h"
 

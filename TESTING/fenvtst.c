@@ -28,7 +28,7 @@
 
 #include "pumma.h"
 #include "blacs.h"
-#include "pumma_fenv.h"
+#include "pumma_base.h"
 
 #pragma weak pumma_fenv_enter
 #pragma weak pumma_fenv_leave

@@ -23,8 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "pumma_decide.h"
-#include "pumma_tune.h"
+#include "pumma_model.h"
 
 static void put(const char *host)
 {

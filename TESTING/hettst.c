@@ -63,8 +63,7 @@
 
 #include "blacs.h"
 #include "pumma.h"
-#include "pumma_remap.h"
-#include "pumma_internal.h"
+#include "pumma_driver.h"
 
 typedef void gemr_fn(const int *, const int *, const void *, const int *,
                      const int *, const int *, void *, const int *,

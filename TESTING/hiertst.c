@@ -1,5 +1,5 @@
 /*
- * hiertst.c -- grids that span clusters (SRC/include/pumma_hier.h): the
+ * hiertst.c -- grids that span clusters (SRC/include/pumma_comm.h, pumma_model.h): the
  * logical clusters found from latencies and the inter-cluster broadcast
  * schedules, each against cases computed by hand from their definitions.
  *
@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "pumma.h"
-#include "pumma_hier.h"
+#include "pumma_model.h"
 #include "pumma_layout.h"
 #include "tstgroup.h"
 

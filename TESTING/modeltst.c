@@ -37,7 +37,7 @@
  *            processor no schedule beats its total work; theta fitted to
  *            collectives timed on a known machine is that machine's; the
  *            tune file keeps the node.
- * decide     the decision file's rules (pumma_decide.h): the rules of the
+ * decide     the decision file's rules (pumma_model.h): the rules of the
  *            largest communicator size listed at most the message's, of
  *            those the largest size at most its own; `model` rules defer;
  *            malformed lines are counted and ignored; a written file reads
@@ -62,7 +62,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pumma_decide.h"
+#include "pumma_model.h"
 
 #include "tstgroup.h"
 static int me_world;

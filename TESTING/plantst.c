@@ -45,7 +45,7 @@
 #include <string.h>
 
 #include "pumma.h"
-#include "pumma_internal.h"
+#include "pumma_driver.h"
 
 #include "tstgroup.h"
 

@@ -33,7 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pumma_netmodel.h"
+#include "pumma_model.h"
 
 enum { KIND_BCAST, KIND_REDUCE, KIND_SHIFT };
 

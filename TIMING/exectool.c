@@ -49,7 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pumma_exec.h"
+#include "pumma_model.h"
 
 enum { MAXK = PUMMA_EXEC_MAXKINDS, MAXPER = 8, MAXROWS = 20000,
        MAXALGO = 16, MAXSZ = 64, NT = PUMMA_NT_TERMS, NPT = PUMMA_NPT_TERMS };
@@ -548,7 +548,7 @@ int main(int argc, char **argv)
             if (!out) die("cannot write", argv[5]);
             fprintf(out, "# pumma execution-time models (TIMING/xexectool "
                          "fit %s %s %s)\n# npt KIND PER ALGO k0..k9 "
-                         "(pumma_exec.h's NP-T terms)\nkinds %s\n",
+                         "(pumma_model.h's NP-T terms)\nkinds %s\n",
                     argv[2], argv[3], argv[4], argv[2]);
         }
         fit_npt(&m, r, nrow, build, nbuild, out);

@@ -46,7 +46,7 @@
 #include <string.h>
 
 #include "pumma.h"
-#include "pumma_remap.h"
+#include "pumma_driver.h"
 
 void Cblacs_pinfo(int *, int *);
 void Cblacs_get(int, int, int *);

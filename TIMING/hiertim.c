@@ -25,7 +25,7 @@
 #include "pumma.h"
 #include "timutil.h"
 #include "pumma_comm.h"
-#include "pumma_hier.h"
+#include "pumma_model.h"
 
 void Cblacs_gridmap(int *, int *, int, int, int);
 extern const pumma_coll_ops_t pumma_bcast_binomial;

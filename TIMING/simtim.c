@@ -47,8 +47,7 @@
 
 #include "pumma.h"
 #include "pumma_codes.h"
-#include "pumma_internal.h"
-#include "pumma_netmodel.h"
+#include "pumma_driver.h"
 #include "timutil.h"
 
 enum { MAXN = 32, MAXG = 64, MAXA = 16 };

@@ -399,7 +399,7 @@ int pumma_mdb_run(const pumma_problem_t *p, const pumma_mdb_shape_t *sh)
 }
 
 /*
- * Modelled time (pumma_model.c). Per stage: the multiply w of the stage's
+ * Modelled time (pumma_cost.c). Per stage: the multiply w of the stage's
  * K/Q columns; the broadcasts, hidden behind the own group's multiply
  * until the last group, which is multiplied after it arrives; the roll of
  * A for the next stage, hidden behind the whole stage. Plus the presorting

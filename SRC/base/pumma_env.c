@@ -10,7 +10,7 @@
  * off, PUMMA_SEGMENT=99999999999 wrapping around) and look like a result.
  * An empty value counts as unset, as for the names (PUMMA_ALGO= ...), so
  * `env PUMMA_X= prog` is the way to clear one. The variables and their
- * ranges are listed in pumma_internal.h and doc/environment.md.
+ * ranges are listed in pumma_base.h and doc/environment.md.
  *
  * Names (PUMMA_ALGO=SDB, PUMMA_TUNE=Off) are matched without regard to
  * case (pumma_name_eq), wherever pumma reads one.

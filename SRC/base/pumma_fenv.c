@@ -1,6 +1,6 @@
 /*
  * pumma_fenv.c -- the caller's floating-point flags kept as they were,
- * but for those its numbers raise (see pumma_fenv.h).
+ * but for those its numbers raise (see pumma_base.h).
  *
  * Flags are never cleared on entry: a flag the caller has raised already
  * is raised whatever pumma does, so only the flags that are neither the

@@ -60,7 +60,7 @@ size_t pumma_blas_gemm_workspace(const pumma_type_t *t, int m, int n,
  * ?gemm, all arguments as the BLAS takes them (local input; C local
  * input/output), m, n, k > 0; working around the BLAS's large-LDC defect
  * (see the top of this file). beta == 0 never reads C. The flags the
- * BLAS raises are the caller's (pumma_fenv.h).
+ * BLAS raises are the caller's (pumma_base.h).
  */
 static void blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
                       int k, const void *alpha, const void *a, int lda,

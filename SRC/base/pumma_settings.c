@@ -174,7 +174,7 @@ static const char *closest(const char *name)
 }
 
 /*
- * pumma_settings_scan: see pumma_internal.h. Once per process; only
+ * pumma_settings_scan: see pumma_base.h. Once per process; only
  * MPI_COMM_WORLD's rank 0 speaks, so the program hears each name once
  * whatever its grids: the environment is, as a rule, every process's,
  * rank 0 is the process whose output PUMMA_STATS uses too, and no message

@@ -6,7 +6,7 @@
  * and stamped out per type, because C has no generics and these few lines are
  * the only arithmetic pumma does itself; all the rest works in bytes.
  * geadd is arithmetic on the caller's numbers: the flags it raises are
- * the caller's (a data section, pumma_fenv.h).
+ * the caller's (a data section, pumma_base.h).
  */
 #include <complex.h>
 #include <string.h>

@@ -80,7 +80,7 @@ static void release(pumma_coll_t *c)
  * pumma_bcast_tree_start: post a broadcast of c->buf from c->root down the
  * tree `shape` gives.
  *   c       (local input/output) the collective, fields set as in
- *           pumma_internal.h; priv, req and state are set here.
+ *           pumma_comm.h; priv, req and state are set here.
  *   shape   (global input) shape(np, root, me, &parent, kids) sets the
  *           parent of `me` (-1 for the root), writes its children into kids
  *           (room for np) in sending order and returns how many.

@@ -1,7 +1,7 @@
 /*
  * pumma_coll_auto.c -- the broadcast and reduce "auto": each message's
  * variant and segment decided when it starts, from its communicator's
- * size and its own size (pumma_decide.h: the decision file, else the
+ * size and its own size (pumma_model.h: the decision file, else the
  * models, else the defaults), as Open MPI's coll_tuned decides each of
  * its collectives. The planner runs these when the grid has a decision
  * file or models and the call forces no variant of the kind; algorithms

@@ -1,5 +1,5 @@
 /*
- * pumma_ecef.c -- broadcast schedules between clusters (pumma_hier.h):
+ * pumma_ecef.c -- broadcast schedules between clusters (pumma_comm.h):
  * Early Completion Edge First and its look-aheads.
  *
  * ECEF and ECEF-LA are Bhat, Raghavendra and Prasanna's heuristics for

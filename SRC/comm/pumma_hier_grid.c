@@ -1,6 +1,6 @@
 /*
  * pumma_hier_grid.c -- a grid's clusters as its collectives use them: each
- * epoch's row and column split by cluster (pumma_hier.h). Which process
+ * epoch's row and column split by cluster (pumma_comm.h). Which process
  * is in which cluster is found above, by the model
  * (SRC/model/pumma_clusters.c); the two-level variants read these lines,
  * and the grid frees them with itself.
@@ -35,7 +35,7 @@ void pumma_hier_free(pumma_hier_grid_t *h)
     free(h);
 }
 
-/* pumma_hier_line_make: see pumma_hier.h. */
+/* pumma_hier_line_make: see pumma_comm.h. */
 int pumma_hier_line_make(pumma_hier_line_t *L, const pumma_hier_grid_t *h,
                      MPI_Comm comm, int n, const int *gc, int me)
 {

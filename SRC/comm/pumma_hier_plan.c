@@ -51,7 +51,7 @@ int pumma_hier_schedule(void)
 
 void pumma_hier_schedule_env_check(void) { (void)pumma_hier_schedule(); }
 
-/* pumma_hier_plan: see pumma_hier.h. */
+/* pumma_hier_plan: see pumma_comm.h. */
 double pumma_hier_plan(pumma_table_kind_t op, const pumma_hier_line_t *L,
                        int root, double bytes, int kind, int *parent,
                        int *order, int *coord,

@@ -6,7 +6,7 @@
  * flight at once (their order is the same on every process).
  *
  * MPI adds the caller's numbers inside these calls: they are data
- * sections (pumma_fenv.h), so the flags the sums raise are the caller's.
+ * sections (pumma_base.h), so the flags the sums raise are the caller's.
  * (MPI may progress a sum inside another call too; its flags are then
  * dropped with the bookkeeping's.)
  */

@@ -125,7 +125,7 @@ static int setup_inner(pumma_coll_t *c, rtree_t *t)
  * pumma_reduce_tree_start: post a sum of every process's c->buf into the
  * root's c->rbuf up the tree `shape` gives.
  *   c       (local input/output) the collective, fields set as in
- *           pumma_internal.h; priv, req and state are set here. buf is
+ *           pumma_comm.h; priv, req and state are set here. buf is
  *           only read (at the root it may be NULL: no contribution);
  *           rbuf is written at the root only, and must not overlap buf
  *           (the first child's sums land in it at once).

@@ -1,6 +1,6 @@
 /*
  * pumma_remap.c -- dst := src between any two ways of holding a matrix
- * (see pumma_remap.h): the heterogeneous layouts' redistribution and the
+ * (see pumma_desc.h): the heterogeneous layouts' redistribution and the
  * gathers of their multiply.
  *
  * Each process's part is a few boxes, each a list of row intervals times a

@@ -448,7 +448,7 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
 }
 
 /* Every P?GEMM form comes here: the caller's floating-point flags are
- * kept, and those pumma's bookkeeping raises dropped (pumma_fenv.h). */
+ * kept, and those pumma's bookkeeping raises dropped (pumma_base.h). */
 void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
                 const int *m, const int *n, const int *k, const void *alpha,
                 const void *a, const int *ia, const int *ja, const int *desca,

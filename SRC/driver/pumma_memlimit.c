@@ -234,7 +234,7 @@ static void stop(const pumma_grid_t *g, const char *rout, const char *what,
 }
 
 /*
- * pumma_memlimit_enter: see pumma_internal.h. At the first call on a
+ * pumma_memlimit_enter: see pumma_driver.h. At the first call on a
  * grid: counts the grid's processes on this node, agrees whether any
  * process has a limit (collective over g->all), and has the BLAS take its
  * buffer (once per process, before pumma holds any temporary; a no-op
@@ -295,7 +295,7 @@ void pumma_memlimit_enter(const pumma_grid_t *g, const char *rout)
  * MPI_Allreduce), more than a small call itself. */
 #define REFRESH_CALLS 64
 
-/* pumma_memlimit_room: see pumma_internal.h. */
+/* pumma_memlimit_room: see pumma_driver.h. */
 double pumma_memlimit_room(const pumma_grid_t *g, const char *rout,
                            double operands, pumma_memlimit_t *why)
 {
@@ -338,7 +338,7 @@ double pumma_memlimit_room(const pumma_grid_t *g, const char *rout,
     return w->mem_room;
 }
 
-/* pumma_memlimit_stop: see pumma_internal.h. */
+/* pumma_memlimit_stop: see pumma_driver.h. */
 void pumma_memlimit_stop(const pumma_grid_t *g, const char *rout,
                          double need, double room, const pumma_memlimit_t *why)
 {

@@ -180,7 +180,7 @@ static double align_cost(const pumma_problem_t *have,
 /* Candidate i of a kind: the forced variant, or the table's rows; just
  * one (the forced or the first) when the algorithm does not use the kind;
  * auto alone when the grid has a decider (decision file or models): it
- * decides per message, as its decisions say (pumma_decide.h). */
+ * decides per message, as its decisions say (pumma_model.h). */
 static const pumma_coll_ops_t *coll_at(pumma_table_kind_t kind,
                                        const pumma_coll_ops_t *forced,
                                        int used, const pumma_model_t *mo,

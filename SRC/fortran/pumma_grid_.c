@@ -44,7 +44,7 @@ static void speeds_measure(const int *ictxt, const int *n, double *speeds,
 }
 
 /* PUMMA_SPEEDS_MEASURE (pumma.h): the timing's flags are not the
- * caller's (pumma_fenv.h). */
+ * caller's (pumma_base.h). */
 PUMMA_API void PUMMA_F77(pumma_speeds_measure, PUMMA_SPEEDS_MEASURE)(
     const int *ictxt, const int *n, double *speeds, int *info)
 {
@@ -111,7 +111,7 @@ static void grid_shares(const int *ictxt, const int *kind, const int *m,
 }
 
 /* The public forms: measuring and pricing links is bookkeeping, whose
- * floating-point flags are not the caller's (pumma_fenv.h). */
+ * floating-point flags are not the caller's (pumma_base.h). */
 PUMMA_API void PUMMA_F77(pumma_grid_clusters, PUMMA_GRID_CLUSTERS)(
     const int *ictxt, const int *clusters, int *info)
 {

@@ -1,7 +1,7 @@
 /* The layout routines of pumma.h, by address for Fortran and C alike:
  * PUMMA_LAYOUT_NEW, _CLUSTERS, _FREE, _BOX, _NRECT, _RECT, _OWNER, _COST and
  * PUMMA_SQCORNER_RULE. The work is in SRC/layout; those that compute in
- * floating point keep the caller's flags (pumma_fenv.h). */
+ * floating point keep the caller's flags (pumma_base.h). */
 #include "pumma.h"
 #include "pumma_fortran.h"
 

@@ -92,7 +92,7 @@ typedef struct pumma_problem {
     int m, n, k;
     const void *alpha, *beta;
     pumma_view_t a, b, c;
-    /* heterogeneous calls: the operands (pumma_remap.h), else NULL */
+    /* heterogeneous calls: the operands (pumma_algo.h), else NULL */
     const struct pumma_het_opnd *ha, *hb, *hc;
     const pumma_plan_t *plan;   /* the plan it runs */
 } pumma_problem_t;

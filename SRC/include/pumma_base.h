@@ -74,7 +74,7 @@ typedef struct pumma_model {
     double delta, delta_t;   /* s per byte copied, copied transposed */
     double overlap;          /* share of communication a multiply hides */
     /* (a value added above must join the plan key, pumma_plan.c) */
-    /* Who decides auto's broadcasts and reduces (pumma_decide.h); NULL:
+    /* Who decides auto's broadcasts and reduces (pumma_model.h); NULL:
      * no decision file and no models, the planner chooses per call. */
     struct pumma_decider *dec;
     unsigned from_env;       /* bit i: value i (PUMMA_V_* below) was */

@@ -68,7 +68,7 @@ typedef struct pumma_grid {
     double *rates;           /* multiply-adds per second of each grid
                                 position, measured at the grid's first
                                 heterogeneous plan (NULL before) */
-    struct pumma_hier_grid *hier;  /* its logical clusters (pumma_hier.h):
+    struct pumma_hier_grid *hier;  /* its logical clusters (pumma_model.h):
                                 NULL until known, or when one */
     int hier_known;          /* 1 once looked for (PUMMA_CLUSTERS) */
     int mem_known;           /* 1 once the two below are (pumma_memlimit.c) */
@@ -299,7 +299,7 @@ int pumma_bcast_mst_tree(int np, int root, int me, int *parent, int *kids);
 
 /* ------------------------------------------------------------------ auto */
 
-/* Who decided a message's variant (pumma_decide.h). */
+/* Who decided a message's variant (pumma_model.h). */
 enum { PUMMA_SRC_FILE, PUMMA_SRC_MODEL, PUMMA_SRC_DEFAULT };
 
 typedef struct pumma_decision {
@@ -345,10 +345,11 @@ extern const pumma_coll_ops_t pumma_bcast_auto, pumma_reduce_auto;
  * section 4.3).
  */
 /*
- * A grid's clusters (found by SRC/model/pumma_clusters.c), found once per grid at its first
- * P?GEMM when PUMMA_CLUSTERS asks (or set by PUMMA_GRID_CLUSTERS), with
- * what the schedules price: between every two clusters the latency and
- * the seconds per byte measured between their coordinators, inside each
+ * A grid's clusters, found (SRC/model/pumma_clusters.c) once per grid at
+ * its first P?GEMM when PUMMA_CLUSTERS asks (or set by
+ * PUMMA_GRID_CLUSTERS), with what the schedules price: between every two
+ * clusters the latency and the seconds per byte measured between their
+ * coordinators, inside each
  * the model of its own links (alpha and beta measured between two of its
  * members; the grid's model otherwise).
  */

@@ -1,6 +1,6 @@
 /*
  * pumma_clusters.c -- logical clusters: which processes of a grid share a
- * fast network (pumma_hier.h).
+ * fast network (pumma_model.h).
  *
  * Grouping (Nasri, Steffenel and Trystram 2007, section 3.3, after Lowekamp
  * and Beguelin's ECO): links are taken in increasing latency; a link

@@ -1,6 +1,6 @@
 /*
  * pumma_decide.c -- the decision of each auto broadcast and reduce: the
- * decision file, else the models, else the defaults (pumma_decide.h).
+ * decision file, else the models, else the defaults (pumma_model.h).
  *
  * The decision file, text, one rule per line, '#' to the end of a line a
  * comment, fields separated by blanks:

@@ -1,5 +1,5 @@
 /*
- * pumma_exec.c -- execution-time models (pumma_exec.h; Ichikawa and Kawai
+ * pumma_exec.c -- execution-time models (pumma_model.h; Ichikawa and Kawai
  * 2008): the N-T and NP-T terms, their fits by non-negative least squares
  * (pumma_nnls.c), and the search over configurations of processor kinds,
  * processes per processor and grid shapes.

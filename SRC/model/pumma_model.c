@@ -35,7 +35,7 @@
 
 #include "pumma_model.h"
 
-enum { NVAL = PUMMA_NVAL };  /* pumma_tune.h: PUMMA_V_ALPHA ... */
+enum { NVAL = PUMMA_NVAL };  /* pumma_base.h: PUMMA_V_ALPHA ... */
 
 static double now(void) { return MPI_Wtime(); }
 

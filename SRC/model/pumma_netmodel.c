@@ -2,7 +2,7 @@
  * pumma_netmodel.c -- what one message costs under each of the four
  * point-to-point models, the fits of Hockney, LogP and LogGP to measured
  * pLogP samples, and the closed forms that check the simulator
- * (pumma_netmodel.h).
+ * (pumma_model.h).
  *
  * The models, for a message of m bytes (Nasri, Steffenel and Trystram
  * 2007, Table 1):

@@ -1,5 +1,5 @@
 /*
- * pumma_nnls.c -- non-negative least squares (pumma_exec.h): Lawson and
+ * pumma_nnls.c -- non-negative least squares (pumma_model.h): Lawson and
  * Hanson's active-set method (Solving Least Squares Problems, 1974,
  * chapter 23), with each least-squares step solved by Householder QR on
  * the passive columns.

@@ -1,6 +1,6 @@
 /*
  * pumma_search.c -- choosing a broadcast's or reduce's variant and segment
- * size by experiment (pumma_netmodel.h, "search"): the candidates, the
+ * size by experiment (pumma_model.h, "search"): the candidates, the
  * timing of one, and four searches over them -- exhaustive, modified
  * gradient descent (MGD), scanning MGD (SMGD; Vadhiyar, Fagg and Dongarra
  * 2004, section 3.2) and a search guided by the simulator's predictions.

@@ -1,6 +1,6 @@
 /*
  * pumma_sim.c -- pumma's broadcasts, reduces and shifts run on a model
- * clock instead of MPI (pumma_netmodel.h).
+ * clock instead of MPI (pumma_model.h).
  *
  * A variant's schedule is built from what its engine runs: the tree its
  * shape function gives (pumma_coll_ops_t.shape), the pieces pumma_coll_cut

@@ -401,7 +401,7 @@ void pumma_tune_write(const pumma_tune_keys_t *k, const double *v,
  * processes (one value per size in each list), the seconds per byte
  * of a local add, and the node they were taken on (pumma_plogp_t; absent:
  * no sharing); what the decisions' models are fitted to
- * (pumma_decide.h). Written by the tuner (make tune) only.
+ * (pumma_model.h). Written by the tuner (make tune) only.
  */
 static const char *const plogp_lists[5] = {"m", "os", "or", "g", "rtt"};
 

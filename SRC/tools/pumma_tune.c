@@ -109,7 +109,7 @@ static void search_report(int np, const pumma_netmodel_t *nm0,
     int me;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     /* a file of pumma's tuner, written as the tune and decision files
-     * are: through a temporary of its own (pumma_file.h) */
+     * are: through a temporary of its own (pumma_base.h) */
     pumma_file_new_t nf;
     FILE *out = me == 0 && csv && !pumma_file_begin(csv, 0, &nf) ? nf.out
                                                                 : NULL;

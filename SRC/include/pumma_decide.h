@@ -1,6 +1,0 @@
-/* pumma_decide.h -- now in pumma_model.h (one header per layer); this
- * forwarding header goes once every file includes its layer's. */
-#ifndef PUMMA_DECIDE_H
-#define PUMMA_DECIDE_H
-#include "pumma_model.h"
-#endif

@@ -1,6 +1,0 @@
-/* pumma_file.h -- now in pumma_base.h (one header per layer); this
- * forwarding header goes once every file includes its layer's. */
-#ifndef PUMMA_FILE_H
-#define PUMMA_FILE_H
-#include "pumma_base.h"
-#endif
