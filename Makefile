@@ -79,7 +79,7 @@ PC       := lib/pkgconfig/pumma.pc
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: all lib deps havecc test check-stress checklib check-asan check-valgrind timing tune bench install uninstall clean
+.PHONY: all lib deps havecc test check-layers check-stress checklib check-asan check-valgrind timing tune bench install uninstall clean
 all: lib
 lib: $(LIBA) $(LIBSO) $(INCLUDES) $(PC) $(TOOLS)
 
@@ -243,7 +243,14 @@ uninstall:
 # the library in a make of its own.
 test: deps
 	@$(MAKE) --no-print-directory lib
+	@$(MAKE) --no-print-directory check-layers
 	$(MAKE) -C TESTING run
+
+# make check-layers: no directory of SRC reaches one above it, by an
+# include or a symbol (doc/internals.md, "The source tree"):
+# INSTALL/layers.sh, on the objects `make lib` made.
+check-layers: $(LIBA)
+	sh INSTALL/layers.sh $(BUILD)
 
 timing: deps
 	@$(MAKE) --no-print-directory lib
