@@ -12,6 +12,7 @@
 info=${1:?usage: gendocs.sh PUMMA_INFO [--check]}
 check=${2:-}
 status=0
+fail() { echo "gendocs.sh: $f: $1" >&2; rm -f "$new"; exit 2; }
 for f in README doc/environment.md; do
     [ -f "$f" ] || { echo "gendocs.sh: $f is missing"; exit 2; }
     new=$(mktemp)
@@ -27,16 +28,17 @@ for f in README doc/environment.md; do
         '<!-- generated: pumma-info --settings '*)
             fmt=${line#'<!-- generated: pumma-info --settings '}
             fmt=${fmt%% *}
-            "$info" --settings "$fmt" || { echo "gendocs.sh: $f: no format $fmt" >&2; exit 2; }
+            "$info" --settings "$fmt" || fail "no format $fmt"
             echo '<!-- end generated -->'
             skip=1 n=$((n + 1)) ;;
         esac
     done < "$f" > "$new"
-    if [ $skip = 1 ]; then echo "gendocs.sh: $f: a block without its end"; rm -f "$new"; exit 2; fi
-    if [ $n = 0 ]; then echo "gendocs.sh: $f: no generated block"; rm -f "$new"; exit 2; fi
+    [ $skip = 1 ] && fail "a block without its end"
+    [ $n = 0 ] && fail "no generated block"
     if [ "$check" = --check ]; then
         if ! diff -u "$f" "$new" > "$new.diff"; then
-            echo "gendocs.sh: $f differs from the settings table (make docs rewrites it):"
+            echo "gendocs.sh: $f differs from the settings table" \
+                 "(make docs rewrites it):"
             sed 's/^/    /' "$new.diff" | head -40
             status=1
         fi
