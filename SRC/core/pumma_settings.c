@@ -538,7 +538,7 @@ static const char *const kind_words[] = {
     [K_PATH] = "path"};
 
 /* The names of the shared (shared 1) or the per-process (0) rows, as a
- * sentence's list: "A, B and C (3)". */
+ * sentence's list: "A, B and C (3)." */
 static void scope_list(FILE *out, int shared)
 {
     int n = 0, k = 0;
@@ -549,7 +549,7 @@ static void scope_list(FILE *out, int shared)
                 settings[i].name);
         k++;
     }
-    fprintf(out, " (%d)\n", n);
+    fprintf(out, " (%d).\n", n);
 }
 
 /*
