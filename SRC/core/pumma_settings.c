@@ -280,6 +280,8 @@ const char *pumma_settings_default(int i)
 
 static pumma_settings_t values;
 static unsigned char parsed[NSET];
+/* a bit of `given` per row: unsigned long has 32 at least */
+typedef char given_fits[NSET <= 32 ? 1 : -1];
 
 static void *field(const setting_t *s) { return (char *)&values + s->at; }
 
@@ -441,6 +443,8 @@ static void parse(int id)
         if (v) *(const char **)field(s) = copy(s, v);
         break;
     }
+    if (v && !(s->kind == K_NAME && !*(const char **)field(s)))
+        values.given |= 1ul << id;
     parsed[id] = 1;
 }
 

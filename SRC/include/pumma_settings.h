@@ -51,6 +51,9 @@ typedef struct pumma_rank_list {
  * number unset is its default, but for those said below.
  */
 typedef struct pumma_settings {
+    /* bit id (1ul << PUMMA_SET_X): the variable was set, to other than
+     * auto (what a plan reports as the environment's choice) */
+    unsigned long given;
     const char *algo, *bcast, *reduce, *shift, *topology;
     long long segment;           /* bytes per pipelined piece, 0: own */
     long long slice;             /* het-overlap's K per slice, 0: auto */
