@@ -36,7 +36,7 @@ typedef struct rec {
 enum { MAXREC = 64 };
 static rec_t recs[MAXREC];
 static long unlisted;           /* calls of plans beyond the MAXREC listed */
-static int nrec = 0, enabled = -1, world_rank = -1;
+static int nrec = 0, world_rank = -1;
 static rec_t *cur = NULL;
 static double t_begin;
 
@@ -64,12 +64,7 @@ static pumma_model_t model;          /* the last model measured or set */
 
 int pumma_stats_on(void)
 {
-    if (enabled < 0)
-        enabled = (int)pumma_env_int(
-            "PUMMA_STATS", 0, 0, 2,
-            "0, 1 or 2 (1: print statistics at exit; 2: and each call's "
-            "plan)");
-    return enabled > 0;
+    return pumma_setting(PUMMA_SET_STATS)->stats > 0;
 }
 
 /* PUMMA_STATS=2: one line per call, said by the grid's first process, so
@@ -79,7 +74,7 @@ void pumma_stats_trace(int lead, const char *rout, char ta, char tb, int m,
                        int n, int k, int nprow, int npcol, const char *plan)
 {
     static long seq = 0;
-    if (!pumma_stats_on() || enabled < 2) return;
+    if (pumma_setting(PUMMA_SET_STATS)->stats < 2) return;
     seq++;
     if (!lead) return;
     char line[512];
@@ -371,9 +366,7 @@ static void unmap(void *base) { munmap(base, block_size(base) + HDR); }
 int pumma_mem_cache_on(void)
 {
     if (cache_on < 0) {
-        cache_on = (int)pumma_env_int(
-            "PUMMA_CACHE", 1, 0, 1,
-            "0 or 1 (0: return temporaries to the system at once)");
+        cache_on = (int)pumma_setting(PUMMA_SET_CACHE)->cache;
         long ps = sysconf(_SC_PAGESIZE);
         page = ps > 0 ? (size_t)ps : 4096;
     }

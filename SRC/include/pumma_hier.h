@@ -88,10 +88,6 @@ void pumma_hier_line_free(pumma_hier_line_t *L);
  * pumma_grid_hier): measures the links between them. */
 int pumma_hier_set(pumma_grid_t *g, const int *cluster);
 
-/* The environment's readers, called at the first P?GEMM (env_opts). */
-void pumma_hier_env_check(void);                 /* PUMMA_CLUSTERS */
-void pumma_hier_schedule_env_check(void);        /* PUMMA_HIER_SCHEDULE */
-
 /* The two-level broadcast and reduce (pumma_bcast_hier.c,
  * pumma_reduce_hier.c), and their plan (pumma_hier_plan.c): of `bytes` from (to) line rank
  * root on L, the schedule between clusters (parent[] and order[] over the

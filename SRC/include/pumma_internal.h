@@ -18,6 +18,7 @@
 #include <mpi.h>
 
 #include "pumma_mangle.h"
+#include "pumma_settings.h"
 
 /* ------------------------------------------------------------------ types */
 
@@ -599,58 +600,23 @@ int pumma_wait_napping(MPI_Request *req);
 /* ---------------------------------------------------------- environment */
 
 /*
- * Every environment variable pumma reads (doc/environment.md says more),
- * with what it accepts. Unset or empty: the default. Anything else stops
- * the program with "pumma: VAR=value is not valid; expected ..." (numbers,
- * through the helpers below) or "... is not known; choose one of: ..."
- * (names, pumma_gemm.c). All are read at the first P?GEMM call
- * (pumma_gemm.c, env_opts); PUMMA_P?GEMR2D and PUMMA_SPEEDS_MEASURE read
- * those they use when they first use them. The table of pumma_settings.c
- * lists every one with whether the processes of a grid must share it
- * (compared at the grid's first call); a new variable goes there too.
- *
- *   PUMMA_ALGO, PUMMA_BCAST, PUMMA_REDUCE, PUMMA_SHIFT, PUMMA_TOPOLOGY
- *                  a name of pumma_codes.h, or auto          pumma_gemm.c
- *   PUMMA_SEGMENT  integer 0 .. 2147483647 (bytes)           pumma_gemm.c
- *   PUMMA_PANEL    integer 0 .. 2147483647 (columns)         pumma_gemm.c
- *   PUMMA_SLICE    integer 0 .. 2147483647 (columns of K)    pumma_gemm.c
- *   PUMMA_PIECE    integer >= 1 (bytes)                      pumma_gemm.c
- *   PUMMA_LATENCY  number 0 .. 10 (seconds)                  pumma_remap.c
- *   PUMMA_CLUSTERS measure, or one integer 0 .. 4095 per MPI
- *                  rank, commas (its cluster)                pumma_clusters.c
- *   PUMMA_HIER_SCHEDULE  ecef, ecef-la, ecef-lat or auto     pumma_hier_plan.c
- *   PUMMA_HET_LAYOUT  auto, given, columns, strips, rect3 or
- *                  square-corner                             pumma_het_plan.c
- *   PUMMA_SPEEDS   one number > 0 per MPI rank, commas       pumma_speeds.c
- *   PUMMA_SPEED_BASE  number > 0                             pumma_speeds.c
- *   PUMMA_MODEL    name=value,..., value 0 .. 1e10           pumma_model.c
- *   PUMMA_STATS    0 or 1                                    pumma_stats.c
- *   PUMMA_CACHE    0 or 1                                    pumma_stats.c
- *   PUMMA_JITTER   number 0 .. 1000000 (microseconds)        pumma_p2p.c
- *   PUMMA_MAX_WORKSPACE  number 0 .. 9e18 (bytes), K/M/G/T   pumma_plan.c
- *   PUMMA_TUNE     auto, refresh or off                      pumma_tune.c
- *   PUMMA_TUNE_FILE  a path (the tune file)                  pumma_tune.c
- *   PUMMA_DECISION_FILE  a path, or off (the decision file)  pumma_decide.c
+ * Environment variables: every one pumma reads is a row of the table in
+ * SRC/core/pumma_settings.c (its kind, range or names, default, scope and
+ * one line of documentation), parsed into one struct (pumma_settings.h:
+ * pumma_settings, pumma_setting); doc/environment.md and the README's
+ * table are generated from it. The helpers below read values strictly
+ * (pumma_env.c): the table's parse, the files' lines and PUMMA_MODEL's
+ * items use them.
  */
 const char *pumma_env_get(const char *var);        /* NULL: unset or empty */
 void pumma_env_bad(const char *var, const char *val, const char *expected);
 int pumma_env_parse_int(const char *s, long long lo, long long hi,
                         long long *x);
 int pumma_env_parse_double(const char *s, double lo, double hi, double *x);
-long long pumma_env_int(const char *var, long long dflt, long long lo,
-                        long long hi, const char *expected);
-double pumma_env_double(const char *var, double dflt, double lo, double hi,
-                        const char *expected);
 int pumma_env_items(const char *val, int (*item)(const char *, void *),
                     void *ctx);
 int pumma_env_list(const char *var, double *v, int max, double lo, double hi,
                    const char *expected);
-/* The table of every variable (pumma_settings.c): name i (0 .. count-1),
- * *shared whether the processes of a grid must agree on it. */
-int pumma_settings_count(void);
-const char *pumma_settings_name(int i, int *shared);
-/* What variable i unset means, in words (pumma-info shows it). */
-const char *pumma_settings_default(int i);
 /* How this library was built (pumma_version.c; pumma-info shows it):
  * key system, cc, cflags, fc, mangling or libs; "unknown" when the
  * build did not say. */
@@ -673,14 +639,13 @@ int pumma_name_eq(const char *a, const char *b);
 void pumma_settings_scan(void);
 /* Those names, one line each on out after lead (pumma-info lists them). */
 void pumma_settings_unknown(FILE *out, const char *lead);
-/* The readers env_opts calls at the first P?GEMM, so a bad value stops
- * the program there whichever paths its calls take. */
-double pumma_remap_latency(void);                   /* PUMMA_LATENCY */
-void pumma_model_env_check(void);                   /* PUMMA_MODEL */
-void pumma_jitter(void);                            /* PUMMA_JITTER */
-double pumma_plan_env_limit(void);          /* PUMMA_MAX_WORKSPACE, -1 unset */
-int pumma_tune_mode(void);                          /* PUMMA_TUNE */
-int pumma_mem_cache_on(void);                       /* PUMMA_CACHE */
+/* PUMMA_JITTER's random delay at a point where pumma sends or posts a
+ * receive (pumma_p2p.c). */
+void pumma_jitter(void);
+/* PUMMA_MAX_WORKSPACE in bytes, -1 unset (pumma_plan.c). */
+double pumma_plan_env_limit(void);
+int pumma_tune_mode(void);                 /* PUMMA_TUNE_* (pumma_tune.h) */
+int pumma_mem_cache_on(void);              /* PUMMA_CACHE (pumma_stats.c) */
 
 /* Temporaries: counted, so the peak can be reported (pumma_stats.c). */
 void *pumma_malloc(size_t bytes);   /* NULL only when bytes > 0 fails */
