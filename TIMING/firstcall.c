@@ -178,10 +178,8 @@ int main(int argc, char **argv)
     double *t = malloc(sizeof(double) * reps);
     for (int gi = 0; gi < ng; gi++) {
         const int P = gp[gi], Q = gq[gi];
-        int ctxt, pr, pc, myr, myc;
-        Cblacs_get(-1, 0, &ctxt);
-        Cblacs_gridinit(&ctxt, "Row", P, Q);
-        Cblacs_gridinfo(ctxt, &pr, &pc, &myr, &myc);
+        int myr, myc;
+        const int ctxt = tim_gridinit(P, Q, &myr, &myc);
         for (int s = 0; s < ns; s++)
             for (int o = 0; o < nop; o++) {
                 const int m = sh[s][0], n = sh[s][1], k = sh[s][2];
