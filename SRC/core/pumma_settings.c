@@ -73,6 +73,7 @@ static const setting_t settings[] = {
     {"PUMMA_SPEED_BASE", 0, "the largest of PUMMA_SPEEDS"},
     {"PUMMA_JITTER", 0, "0"},
     {"PUMMA_CACHE", 0, "1"},
+    {"PUMMA_HUGEPAGES", 0, "1"},
 };
 enum { NSET = (int)(sizeof settings / sizeof *settings) };
 

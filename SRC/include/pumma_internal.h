@@ -534,6 +534,7 @@ int pumma_wait_napping(MPI_Request *req);
  *   PUMMA_MODEL    name=value,..., value 0 .. 1e10           pumma_model.c
  *   PUMMA_STATS    0 or 1                                    pumma_stats.c
  *   PUMMA_CACHE    0 or 1                                    pumma_stats.c
+ *   PUMMA_HUGEPAGES  0 or 1                                  pumma_stats.c
  *   PUMMA_JITTER   number 0 .. 1000000 (microseconds)        pumma_p2p.c
  *   PUMMA_MAX_WORKSPACE  number 0 .. 9e18 (bytes), K/M/G/T   pumma_plan.c
  *   PUMMA_TUNE     auto, refresh or off                      pumma_tune.c
@@ -588,7 +589,7 @@ void pumma_model_env_check(void);                   /* PUMMA_MODEL */
 void pumma_jitter(void);                            /* PUMMA_JITTER */
 double pumma_plan_env_limit(void);          /* PUMMA_MAX_WORKSPACE, -1 unset */
 int pumma_tune_mode(void);                          /* PUMMA_TUNE */
-int pumma_mem_cache_on(void);                       /* PUMMA_CACHE */
+int pumma_mem_cache_on(void);       /* PUMMA_CACHE, PUMMA_HUGEPAGES */
 
 /* Temporaries: counted, so the peak can be reported (pumma_stats.c). */
 void *pumma_malloc(size_t bytes);   /* NULL only when bytes > 0 fails */
