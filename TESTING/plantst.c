@@ -28,13 +28,17 @@
  *           request is reused whole, so a call whose phases shrink by
  *           half and grow back faults no page in after its first run
  *           (counted by getrusage); a block more than 4 times the
- *           request is cut to it; a request no kept block holds grows
- *           one (its old pages kept); pumma_mem_release frees them all.
- *           Without the cache (PUMMA_CACHE=0, the checking builds) the
- *           peak counts the requests and nothing is kept.
+ *           request is cut to it; a request no kept block holds gathers
+ *           the kept blocks' pages (none faulted in again), and what is
+ *           left of the last one taken stays kept; pumma_mem_release
+ *           frees them all. Without the cache (PUMMA_CACHE=0, the
+ *           checking builds) the peak counts the requests and nothing is
+ *           kept. Pages are counted in 4 KiB: PUMMA_HUGEPAGES=0 (huge
+ *           pages are the kernel's advice to take or leave).
  * Prints one PASSED/FAILED line per check group and "N passed, N failed";
  * exit status 1 on a failure.
  */
+#define _POSIX_C_SOURCE 200809L  /* setenv */
 #include <mpi.h>
 #include <sys/resource.h>
 
@@ -175,6 +179,34 @@ static void test_cache(void)
     memset(p, 1, 6 * MB);               /* every byte of the request usable */
     pumma_free(p);
     check(pumma_mem_peak(1) >= 6 * MB, G, "the peak missed a grown block");
+    pumma_mem_release();
+
+    /* Blocks of 5 and 4 MiB kept, 7 MiB asked: the 5 MiB block's pages
+     * and 2 MiB of the other's are gathered (none faulted in again), the
+     * other 2 MiB stay kept; then 2 MiB are served from them. */
+    void *b5 = pumma_malloc(5 * MB), *b4 = pumma_malloc(4 * MB);
+    touch(b5, 5 * MB);
+    touch(b4, 4 * MB);
+    pumma_free(b5);
+    pumma_free(b4);
+    p = pumma_malloc(7 * MB);
+    before = minor_faults();
+    memset(p, 2, 7 * MB);
+    long gathered = minor_faults() - before;
+    check(gathered < 64, G, "a gathered block faulted %ld pages", gathered);
+    kept = pumma_mem_cached();
+    check(kept >= 2 * MB - 2 * 8192 && kept < 2 * MB + 8192, G,
+          "gathering 7 of 9 MiB kept %zu bytes, expected about 2 MiB", kept);
+    void *q = pumma_malloc(2 * MB - 8192);
+    before = minor_faults();
+    memset(q, 3, 2 * MB - 8192);
+    gathered = minor_faults() - before;
+    check(gathered < 64, G, "the rest of a gathered block faulted %ld pages",
+          gathered);
+    check(p != q && ((char *)p)[7 * MB - 1] == 2, G,
+          "a gathered block and the rest of it overlap");
+    pumma_free(p);
+    pumma_free(q);
     pumma_mem_release();
     group_end(G);
 }
@@ -936,6 +968,7 @@ static void test_limit_piece(int me, int np)
 
 int main(int argc, char **argv)
 {
+    setenv("PUMMA_HUGEPAGES", "0", 1);      /* (the cache counts 4 KiB pages) */
     MPI_Init(&argc, &argv);
     int me, np;
     Cblacs_pinfo(&me, &np);
