@@ -25,8 +25,9 @@
  *           presorts transposed); when transposed GEMMs are dear, tt;
  *   cache   the temporaries' allocator (SRC/core/pumma_stats.c): the
  *           peak counts the requests; a kept block up to 4 times a
- *           request is reused whole, so a call whose phases shrink by
- *           half and grow back faults no page in after its first run
+ *           request is split (the rest stays kept, its pages faulted
+ *           in), so a call whose phases shrink by half and grow back
+ *           faults no page in after its first run
  *           (counted by getrusage); a block more than 4 times the
  *           request is cut to it; a request no kept block holds gathers
  *           the kept blocks' pages (none faulted in again), and what is
@@ -179,6 +180,28 @@ static void test_cache(void)
     memset(p, 1, 6 * MB);               /* every byte of the request usable */
     pumma_free(p);
     check(pumma_mem_peak(1) >= 6 * MB, G, "the peak missed a grown block");
+    pumma_mem_release();
+
+    /* A kept block of 10 MiB serving 4 MiB is split: the other 6 MiB stay
+     * kept, and serve the next 4 MiB with their pages. */
+    p = pumma_malloc(10 * MB);
+    touch(p, 10 * MB);
+    pumma_free(p);
+    p = pumma_malloc(4 * MB);
+    kept = pumma_mem_cached();
+    check(kept >= 6 * MB - 2 * 8192 && kept < 6 * MB + 8192, G,
+          "a 10 MiB block serving 4 MiB left %zu bytes kept, expected 6 MiB",
+          kept);
+    void *p2 = pumma_malloc(4 * MB);
+    before = minor_faults();
+    memset(p, 4, 4 * MB);
+    memset(p2, 5, 4 * MB);
+    long split = minor_faults() - before;
+    check(split < 64, G, "the two halves of a split block faulted %ld pages",
+          split);
+    check(((char *)p)[4 * MB - 1] == 4, G, "the halves of a split block overlap");
+    pumma_free(p);
+    pumma_free(p2);
     pumma_mem_release();
 
     /* Blocks of 5 and 4 MiB kept, 7 MiB asked: the 5 MiB block's pages

@@ -337,7 +337,7 @@ void pumma_stats_sent(double bytes)
 
 /* A header before each block remembers its size; 64 bytes keep the
  * alignment the BLAS kernels like. */
-enum { HDR = 64, CACHE_SLOTS = 6 };
+enum { HDR = 64, CACHE_SLOTS = 16 };
 /* The checking builds (make check-asan, check-valgrind) define
  * PUMMA_CHECK_MEMORY: every temporary then comes from posix_memalign at
  * its exact size, as mappings are out of ASan's sight and read as set to
@@ -352,25 +352,36 @@ enum { HDR = 64, CACHE_SLOTS = 6 };
  * Large temporaries (CACHE_MIN and up) are mappings of their own, kept for
  * the next call instead of going back to the system: a fresh mapping costs
  * a page fault and a page clear per 4 KiB, which at N = 4000 is several
- * percent of a PDGEMM. A request takes the smallest kept block that is
- * large enough. A block more than 4 times the request is cut to it (its
- * pages beyond are unmapped), so a call that follows a much larger one
- * does not keep that one's memory; a smaller block is used whole: a
- * call's phases often need buffers of half the size of the previous
- * phase's or less (stat-a: op(B)'s slice and its redistribution's
- * buffers, then partial products 2.08 times smaller at 2x1, N = 1200),
- * and cutting them there made every next call fault the pages back in:
- * 1050 faults, 1.9 ms of an 8.5 ms call at 2x1, N = 600. The peak
- * (pumma_mem_peak) counts what was asked for; a block's unused tail is
- * the cache's. When no kept block is large enough, the kept blocks are
- * gathered into one (gather: mremap moves their pages, only the rest is
- * faulted in): solvers call with growing sizes -- PDGETRI's K grows by NB
- * per call -- and a fresh mapping each time cost some 0.5 ms per MB here,
- * more than the copy it was for; and a new shape (NT after NN, 2000^3,
- * 1x2) asks for other sizes than the last, where growing only the largest
- * block faulted 30 MiB in for a peak 16 MiB higher. At most CACHE_SLOTS
- * blocks are kept. PUMMA_CACHE=0 turns this off; pumma_mem_release()
+ * percent of a PDGEMM. So a call that faults pages in leaves them to the
+ * next: the kept blocks together do not hold more than pumma's most
+ * temporaries at once (fresh pages are only taken when no kept ones are
+ * left), and a kept block's pages go back only when a request more than
+ * 4 times smaller takes it, or a seventeenth block is freed (the smallest
+ * goes), or pumma_mem_release() (or a memory limit, pumma_memlimit.c)
  * empties the cache.
+ *
+ * A request takes the smallest kept block that is large enough. A block
+ * more than 4 times the request is cut to it (its pages beyond are
+ * unmapped), so a call that follows a much larger one does not keep that
+ * one's memory. A smaller one is split: the request takes its head, the
+ * rest stays kept as a block of its own (used whole when the rest would
+ * be under CACHE_MIN). Its pages stay faulted in: a call's phases often
+ * need buffers of half the size of the previous phase's or less (stat-a:
+ * op(B)'s slice and its redistribution's buffers, then partial products
+ * 2.08 times smaller at 2x1, N = 1200), and cutting them there made every
+ * next call fault the pages back in: 1050 faults, 1.9 ms of an 8.5 ms
+ * call at 2x1, N = 600. The peak (pumma_mem_peak) counts what was asked
+ * for; a block's unused tail is the cache's.
+ *
+ * When no kept block is large enough, the kept blocks are gathered into
+ * one (gather: mremap moves their pages, only what is missing is faulted
+ * in). Solvers call with growing sizes -- PDGETRI's K grows by NB per
+ * call -- and a fresh mapping each time cost some 0.5 ms per MB here, more
+ * than the copy it was for; and a new shape asks for other sizes than the
+ * last: NT after NN (2000^3, 1x2) wants 15.6 MiB where 14.9 and 30.5 MiB
+ * are kept, and with blocks used whole and only the largest grown it
+ * faulted in 30 MiB for a peak 16 MiB higher. PUMMA_CACHE=0 turns the
+ * cache off.
  *
  * Fresh mappings of 2 MiB and more are advised to the kernel as wanting
  * huge pages (MADV_HUGEPAGE; transparent huge pages in its "madvise"
@@ -434,11 +445,33 @@ static char *map_fresh(size_t len)
 static int kept_block(size_t len, int fit)
 {
     int best = -1;
-    for (int i = 0; i < CACHE_SLOTS; i++)
-        if (cache[i] && (!fit || block_size(cache[i]) + HDR >= len) &&
-            (best < 0 || (block_size(cache[i]) < block_size(cache[best])) == fit))
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        if (!cache[i] || (fit && block_size(cache[i]) + HDR < len)) continue;
+        const size_t b = block_size(cache[i]);
+        if (best < 0 || (fit ? b < block_size(cache[best])
+                             : b > block_size(cache[best])))
             best = i;
+    }
     return best;
+}
+
+/* Whether bytes (whole pages, with a header) make a block worth keeping. */
+static int keepable(size_t bytes)
+{
+    return bytes > HDR && bytes - HDR >= CACHE_MIN;
+}
+
+/* The last bytes (whole pages) of a block, from rest on, kept in the
+ * empty slot i as a block of their own when keepable, else given back. */
+static void keep_rest(int i, char *rest, size_t bytes)
+{
+    if (keepable(bytes)) {
+        *(size_t *)rest = bytes - HDR;
+        cache[i] = rest;
+        cached += block_size(rest);
+    } else {
+        munmap(rest, bytes);
+    }
 }
 
 /* A block of len bytes (a whole number of pages) when no kept block is
@@ -462,16 +495,7 @@ static char *gather(size_t len)
             break;                   /* (the rest of p is fresh pages) */
         cached -= had - HDR;         /* (b's header went with its pages) */
         cache[i] = NULL;
-        if (take < had) {            /* the rest of b: a block of its own */
-            char *rest = b + take;
-            if (had - take - HDR >= CACHE_MIN) {
-                *(size_t *)rest = had - take - HDR;
-                cache[i] = rest;
-                cached += block_size(rest);
-            } else {
-                munmap(rest, had - take);
-            }
-        }
+        if (take < had) keep_rest(i, b + take, had - take);
         at += take;
     }
     return p;
@@ -498,6 +522,9 @@ void *pumma_malloc(size_t bytes)
             cached -= block_size(p);
             if (had > 4 * len) {
                 munmap(p + len, had - len);
+                *(size_t *)p = len - HDR;
+            } else if (keepable(had - len)) {
+                keep_rest(best, p + len, had - len);
                 *(size_t *)p = len - HDR;
             }
         } else {
