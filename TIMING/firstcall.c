@@ -22,7 +22,10 @@
  * far, MiB; faults: rank 0's minor page faults in the first call and the
  * most in a later one (a fresh page costs a fault and a clear: what a
  * first call pays for temporaries no earlier call left behind, and a
- * count that the machine's load does not blur).
+ * count that the machine's load does not blur); sys: rank 0's seconds in
+ * the kernel (faults, mappings) in the first call and the most in a
+ * later one, ms (CPU time: on a busy machine the wall clock also counts
+ * the waits for a process another program holds the core from).
  *
  * -w warms the BLAS first: one local DGEMM of order 256 per process (the
  * BLAS's own first call: OpenBLAS allocates its buffer and sets up its
@@ -110,26 +113,29 @@ static double rss_mib(void)
     return ru.ru_maxrss / 1024.0;            /* (KiB on Linux) */
 }
 
-static long faults(void)
+static long faults(double *sys)
 {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
+    *sys = ru.ru_stime.tv_sec + 1e-6 * ru.ru_stime.tv_usec;
     return ru.ru_minflt;
 }
 
 /* One timed call C := A op(B) + C: the slowest process's seconds, and
- * this process's page faults in *nf. */
+ * this process's page faults in *nf and kernel seconds in *sys. */
 static double timed_call(const char *op, int m, int n, int k, tim_mat_t *A,
-                         tim_mat_t *B, tim_mat_t *C, long *nf)
+                         tim_mat_t *B, tim_mat_t *C, long *nf, double *sys)
 {
     const double one = 1;
     const int i1 = 1;
+    double s0, s1;
     MPI_Barrier(MPI_COMM_WORLD);
-    const long f0 = faults();
+    const long f0 = faults(&s0);
     double t0 = MPI_Wtime();
     pdgemm_(&op[0], &op[1], &m, &n, &k, &one, A->a, &i1, &i1, A->desc, B->a,
             &i1, &i1, B->desc, &one, C->a, &i1, &i1, C->desc);
-    *nf = faults() - f0;
+    *nf = faults(&s1) - f0;
+    *sys = s1 - s0;
     return tim_slowest(t0);
 }
 
@@ -166,13 +172,14 @@ int main(int argc, char **argv)
         printf("PDGEMM first calls: %d ranks, NB %d, later = median of %d, "
                "BETA 1%s\n", np, nb, reps, warm ? "" : ", BLAS not warmed");
         if (warm) printf("BLAS warm-up (DGEMM 256^3, first call): %.4f s\n", warmed);
-        printf("%-4s %2s %5s %5s %5s %8s %8s %8s %6s %6s %7s %7s %13s  %s\n",
+        printf("%-4s %2s %5s %5s %5s %8s %8s %8s %6s %6s %7s %7s %13s %11s  %s\n",
                "grid", "op", "M", "N", "K", "first", "later", "extra", "ratio",
-               "target", "peakMiB", "rssMiB", "faults", "plan");
+               "target", "peakMiB", "rssMiB", "faults", "sys ms", "plan");
         if (csv && !(out = fopen(csv, "w"))) perror(csv);
         if (out)
             fprintf(out, "grid,ta,tb,m,n,k,first_s,later_s,extra_s,ratio,ok,"
-                         "peak_mib,rss_mib,faults_first,faults_later,plan\n");
+                         "peak_mib,rss_mib,faults_first,faults_later,sys_first_s,"
+                         "sys_later_s,plan\n");
     }
     int missed = 0;
     double *t = malloc(sizeof(double) * reps);
@@ -194,12 +201,15 @@ int main(int argc, char **argv)
                 }
                 pumma_mem_peak(1);
                 long f1, fl = 0, f;
-                const double first = timed_call(op[o], m, n, k, &A, &B, &C, &f1);
+                double s1, sl = 0, sy;
+                const double first = timed_call(op[o], m, n, k, &A, &B, &C,
+                                                &f1, &s1);
                 char plan[128];
                 snprintf(plan, sizeof plan, "%s", pumma_last_plan());
                 for (int r = 0; r < reps; r++) {
-                    t[r] = timed_call(op[o], m, n, k, &A, &B, &C, &f);
+                    t[r] = timed_call(op[o], m, n, k, &A, &B, &C, &f, &sy);
                     if (f > fl) fl = f;
+                    if (sy > sl) sl = sy;
                 }
                 const double later = tim_median(t, reps);
                 const int ok = first <= 1.1 * later + 0.005;
@@ -208,17 +218,20 @@ int main(int argc, char **argv)
                 if (me == 0) {
                     char gr[16];
                     snprintf(gr, sizeof gr, "%dx%d", P, Q);
-                    char fs[32];
+                    char fs[32], ss[32];
                     snprintf(fs, sizeof fs, "%ld/%ld", f1, fl);
+                    snprintf(ss, sizeof ss, "%.1f/%.1f", 1e3 * s1, 1e3 * sl);
                     printf("%-4s %c%c %5d %5d %5d %8.4f %8.4f %8.4f %6.2f %6s "
-                           "%7.1f %7.1f %13s  %s\n", gr, op[o][0], op[o][1], m,
-                           n, k, first, later, first - later, first / later,
-                           ok ? "ok" : "MISSED", peak, rss_mib(), fs, plan);
+                           "%7.1f %7.1f %13s %11s  %s\n", gr, op[o][0],
+                           op[o][1], m, n, k, first, later, first - later,
+                           first / later, ok ? "ok" : "MISSED", peak,
+                           rss_mib(), fs, ss, plan);
                     if (out)
                         fprintf(out, "%s,%c,%c,%d,%d,%d,%.6f,%.6f,%.6f,%.4f,%d,"
-                                     "%.2f,%.2f,%ld,%ld,%s\n", gr, op[o][0],
-                                op[o][1], m, n, k, first, later, first - later,
-                                first / later, ok, peak, rss_mib(), f1, fl, plan);
+                                     "%.2f,%.2f,%ld,%ld,%.6f,%.6f,%s\n", gr,
+                                op[o][0], op[o][1], m, n, k, first, later,
+                                first - later, first / later, ok, peak,
+                                rss_mib(), f1, fl, s1, sl, plan);
                     fflush(stdout);
                 }
                 free(A.a); free(B.a); free(C.a);
