@@ -645,7 +645,7 @@ void pumma_jitter(void);
 /* PUMMA_MAX_WORKSPACE in bytes, -1 unset (pumma_plan.c). */
 double pumma_plan_env_limit(void);
 int pumma_tune_mode(void);                 /* PUMMA_TUNE_* (pumma_tune.h) */
-int pumma_mem_cache_on(void);              /* PUMMA_CACHE (pumma_stats.c) */
+int pumma_mem_cache_on(void);   /* PUMMA_CACHE, PUMMA_HUGEPAGES (pumma_stats.c) */
 
 /* Temporaries: counted, so the peak can be reported (pumma_stats.c). */
 void *pumma_malloc(size_t bytes);   /* NULL only when bytes > 0 fails */

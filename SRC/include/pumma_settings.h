@@ -25,6 +25,7 @@ enum pumma_setting_id {
     /* per process */
     PUMMA_SET_PANEL, PUMMA_SET_LATENCY, PUMMA_SET_SPEEDS,
     PUMMA_SET_SPEED_BASE, PUMMA_SET_JITTER, PUMMA_SET_CACHE,
+    PUMMA_SET_HUGEPAGES,
     PUMMA_NSETTINGS
 };
 
@@ -76,6 +77,7 @@ typedef struct pumma_settings {
     double speed_base;           /* 0 unset */
     double jitter;               /* microseconds */
     long long cache;             /* 0, 1 */
+    long long hugepages;         /* 0, 1 */
 } pumma_settings_t;
 
 /* Every variable parsed, once per process (at the first P?GEMM; a bad
