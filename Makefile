@@ -26,6 +26,9 @@
 #                 (doc/choosing.md, "The tune file"); without it the first
 #                 call measures it
 #   make bench    the acceptance run (TIMING/BENCH.dat): targets table, variants
+#   make docs     rewrite the docs generated from the settings table (README's
+#                 environment table, doc/environment.md's lists:
+#                 INSTALL/gendocs.sh); make -C TESTING run-info checks them
 #   make clean
 
 TOP := $(abspath .)
@@ -79,7 +82,7 @@ PC       := lib/pkgconfig/pumma.pc
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: all lib deps havecc test check-layers check-stress checklib check-asan check-valgrind timing tune bench install uninstall clean
+.PHONY: all lib deps havecc test check-layers check-stress checklib check-asan check-valgrind timing tune bench docs install uninstall clean
 all: lib
 lib: $(LIBA) $(LIBSO) $(INCLUDES) $(PC) $(TOOLS)
 
@@ -288,6 +291,12 @@ check-valgrind:
 bench: deps
 	@$(MAKE) --no-print-directory lib
 	$(MAKE) -C TIMING bench
+
+# The docs generated from the settings table (SRC/base/pumma_settings.c):
+# each block between README's and doc/environment.md's markers is what
+# pumma-info --settings prints.
+docs: $(BINOUT)/pumma-info
+	bash INSTALL/gendocs.sh $(BINOUT)/pumma-info
 
 clean:
 	rm -rf build lib include bin build-asan lib-asan build-vg lib-vg

@@ -6,6 +6,10 @@
 #     is listed once, "(default)" when unset, "(environment)" with its
 #     value when set; the build part names the build system; a PUMMA_*
 #     name pumma does not know is listed with the one it probably meant;
+#   - the docs generated from the settings table (README's environment
+#     table, doc/environment.md's lists) are what pumma-info --settings
+#     prints (INSTALL/gendocs.sh --check), and a deliberate drift (a row
+#     of a copy changed) is caught;
 #   - a FIFO as the tune file: refused, never a hang;
 #   - the tune and decision files: absent, then written by pumma-tune on 2
 #     processes (measured here: "measured", "applies here yes"), then with
@@ -39,6 +43,17 @@ version=$(sed -n 's/^#define PUMMA_VERSION "\(.*\)"/\1/p' "$top/SRC/include/pumm
 out=$("$info" --version); status=$?
 check "--version prints pumma $version (status $status)" \
     '[ $status = 0 ] && [ "$out" = "pumma $version" ]'
+
+# The generated docs: as the table makes them; a copy drifted fails
+(cd "$top" && bash INSTALL/gendocs.sh "$info" --check) > "$dir/docs.out" 2>&1; status=$?
+check "README and doc/environment.md are what the settings table generates (status $status$(head -1 "$dir/docs.out" | sed 's/^/: /'))" \
+    '[ $status = 0 ]'
+mkdir -p "$dir/drift/doc"
+sed 's/| auto, refresh, off | auto | shared |/| auto, off | auto | shared |/' "$top/README" > "$dir/drift/README"
+cp "$top/doc/environment.md" "$dir/drift/doc/"
+(cd "$dir/drift" && bash "$top/INSTALL/gendocs.sh" "$info" --check) > "$dir/drift.out" 2>&1; status=$?
+check "a README drifted from the table (PUMMA_TUNE's row changed) is caught (status $status)" \
+    '[ $status = 1 ] && ! cmp -s "$top/README" "$dir/drift/README" && grep -q "README differs from the settings table" "$dir/drift.out"'
 
 timeout 60 "$info" > "$dir/plain.out" 2> "$dir/plain.err"; status=$?
 # (the two files' variables are set by this test)

@@ -25,16 +25,21 @@
  *           presorts transposed); when transposed GEMMs are dear, tt;
  *   cache   the temporaries' allocator (SRC/base/pumma_stats.c): the
  *           peak counts the requests; a kept block up to 4 times a
- *           request is reused whole, so a call whose phases shrink by
- *           half and grow back faults no page in after its first run
+ *           request is split (the rest stays kept, its pages faulted
+ *           in), so a call whose phases shrink by half and grow back
+ *           faults no page in after its first run
  *           (counted by getrusage); a block more than 4 times the
- *           request is cut to it; a request no kept block holds grows
- *           one (its old pages kept); pumma_mem_release frees them all.
- *           Without the cache (PUMMA_CACHE=0, the checking builds) the
- *           peak counts the requests and nothing is kept.
+ *           request is cut to it; a request no kept block holds gathers
+ *           the kept blocks' pages (none faulted in again), and what is
+ *           left of the last one taken stays kept; pumma_mem_release
+ *           frees them all. Without the cache (PUMMA_CACHE=0, the
+ *           checking builds) the peak counts the requests and nothing is
+ *           kept. Pages are counted in 4 KiB: PUMMA_HUGEPAGES=0 (huge
+ *           pages are the kernel's advice to take or leave).
  * Prints one PASSED/FAILED line per check group and "N passed, N failed";
  * exit status 1 on a failure.
  */
+#define _POSIX_C_SOURCE 200809L  /* setenv */
 #include <mpi.h>
 #include <sys/resource.h>
 
@@ -175,6 +180,56 @@ static void test_cache(void)
     memset(p, 1, 6 * MB);               /* every byte of the request usable */
     pumma_free(p);
     check(pumma_mem_peak(1) >= 6 * MB, G, "the peak missed a grown block");
+    pumma_mem_release();
+
+    /* A kept block of 10 MiB serving 4 MiB is split: the other 6 MiB stay
+     * kept, and serve the next 4 MiB with their pages. */
+    p = pumma_malloc(10 * MB);
+    touch(p, 10 * MB);
+    pumma_free(p);
+    p = pumma_malloc(4 * MB);
+    kept = pumma_mem_cached();
+    check(kept >= 6 * MB - 2 * 8192 && kept < 6 * MB + 8192, G,
+          "a 10 MiB block serving 4 MiB left %zu bytes kept, expected 6 MiB",
+          kept);
+    void *p2 = pumma_malloc(4 * MB);
+    before = minor_faults();
+    memset(p, 4, 4 * MB);
+    memset(p2, 5, 4 * MB);
+    long split = minor_faults() - before;
+    check(split < 64, G, "the two halves of a split block faulted %ld pages",
+          split);
+    check(((char *)p)[4 * MB - 1] == 4, G, "the halves of a split block overlap");
+    pumma_free(p);
+    pumma_free(p2);
+    pumma_mem_release();
+
+    /* Blocks of 5 and 4 MiB kept, 7 MiB asked: the 5 MiB block's pages
+     * and 2 MiB of the other's are gathered (none faulted in again), the
+     * other 2 MiB stay kept; then 2 MiB are served from them. */
+    void *b5 = pumma_malloc(5 * MB), *b4 = pumma_malloc(4 * MB);
+    touch(b5, 5 * MB);
+    touch(b4, 4 * MB);
+    pumma_free(b5);
+    pumma_free(b4);
+    p = pumma_malloc(7 * MB);
+    before = minor_faults();
+    memset(p, 2, 7 * MB);
+    long gathered = minor_faults() - before;
+    check(gathered < 64, G, "a gathered block faulted %ld pages", gathered);
+    kept = pumma_mem_cached();
+    check(kept >= 2 * MB - 2 * 8192 && kept < 2 * MB + 8192, G,
+          "gathering 7 of 9 MiB kept %zu bytes, expected about 2 MiB", kept);
+    void *q = pumma_malloc(2 * MB - 8192);
+    before = minor_faults();
+    memset(q, 3, 2 * MB - 8192);
+    gathered = minor_faults() - before;
+    check(gathered < 64, G, "the rest of a gathered block faulted %ld pages",
+          gathered);
+    check(p != q && ((char *)p)[7 * MB - 1] == 2, G,
+          "a gathered block and the rest of it overlap");
+    pumma_free(p);
+    pumma_free(q);
     pumma_mem_release();
     group_end(G);
 }
@@ -973,6 +1028,7 @@ static void test_limit_piece(int me, int np)
 
 int main(int argc, char **argv)
 {
+    setenv("PUMMA_HUGEPAGES", "0", 1);      /* (the cache counts 4 KiB pages) */
     MPI_Init(&argc, &argv);
     int me, np;
     Cblacs_pinfo(&me, &np);

@@ -144,10 +144,8 @@ int main(int argc, char **argv)
     const int ng = tim_grids(grids, np, gp, gq, 16);
     for (int gi = 0; gi < ng; gi++) {
         const int P = gp[gi], Q = gq[gi];
-        int ctxt, pr, pc, myr, myc;
-        Cblacs_get(-1, 0, &ctxt);
-        Cblacs_gridinit(&ctxt, "Row", P, Q);
-        Cblacs_gridinfo(ctxt, &pr, &pc, &myr, &myc);
+        int myr, myc;
+        const int ctxt = tim_gridinit(P, Q, &myr, &myc);
         for (int c = 0; c < nc; c++) {
             const kase_t *k = &cs[c];
             const int o = k->off;

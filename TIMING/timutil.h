@@ -1,5 +1,5 @@
 /*
- * timutil.h -- what the timers (solvertim.c, shapetim.c, exectim.c,
+ * timutil.h -- what the timers (solvertim.c, shapetim.c, firstcall.c, exectim.c,
  * simtim.c) share: deterministic matrix entries, block-cyclic matrices
  * and their filling, the slowest process's time, medians. Header-only (static functions): each driver is
  * one file and one program. Also the BLACS and ScaLAPACK tools they call.
@@ -62,6 +62,17 @@ static inline int tim_grids(const char *list, int np, int *p, int *q, int max)
         if (*s == ',') s++;
     }
     return n;
+}
+
+/* A BLACS grid of P x Q processes in row-major order: its context, and
+ * this process's row and column in *myr, *myc. */
+static inline int tim_gridinit(int P, int Q, int *myr, int *myc)
+{
+    int ctxt, pr, pc;
+    Cblacs_get(-1, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", P, Q);
+    Cblacs_gridinfo(ctxt, &pr, &pc, myr, myc);
+    return ctxt;
 }
 
 /* Entry (i, j) of matrix `id`: a hash of the indices, in [-0.5, 0.5). */

@@ -311,16 +311,10 @@ void pumma_het_layout_set(int kind)
 int pumma_het_layout_env(void)
 {
     if (f != -2) return f;
-    const char *e = pumma_env_get("PUMMA_HET_LAYOUT");
+    const char *e = pumma_setting(PUMMA_SET_HET_LAYOUT)->het_layout;
     f = -1;
-    if (e && !pumma_name_eq(e, "auto")) {
-        f = -3;
-        for (int i = 0; i <= 4; i++)
-            if (pumma_name_eq(e, kind_names[i])) f = i;
-        if (f == -3)
-            pumma_env_bad("PUMMA_HET_LAYOUT", e,
-                          "auto, given, columns, strips, rect3 or square-corner");
-    }
+    for (int i = 0; e && i <= 4; i++)
+        if (!strcmp(e, kind_names[i])) f = i;
     return f;
 }
 

@@ -9,8 +9,9 @@
  * run something the user did not ask for (PUMMA_PANEL=abc turning panels
  * off, PUMMA_SEGMENT=99999999999 wrapping around) and look like a result.
  * An empty value counts as unset, as for the names (PUMMA_ALGO= ...), so
- * `env PUMMA_X= prog` is the way to clear one. The variables and their
- * ranges are listed in pumma_base.h and doc/environment.md.
+ * `env PUMMA_X= prog` is the way to clear one. The variables, their
+ * kinds and ranges are the table of pumma_settings.c, which reads them
+ * through these helpers.
  *
  * Names (PUMMA_ALGO=SDB, PUMMA_TUNE=Off) are matched without regard to
  * case (pumma_name_eq), wherever pumma reads one.
@@ -112,35 +113,6 @@ int pumma_env_parse_double(const char *s, double lo, double hi, double *x)
     if (!(v >= lo && v <= hi)) return -1;
     *x = v;
     return 0;
-}
-
-/*
- * pumma_env_int: the integer value of variable var (local input), dflt
- * when it is unset or empty; a value that is not an integer in [lo, hi]
- * stops the program (pumma_env_bad, with `expected`, local input).
- */
-long long pumma_env_int(const char *var, long long dflt, long long lo,
-                        long long hi, const char *expected)
-{
-    const char *v = pumma_env_get(var);
-    long long x = dflt;
-    if (v && pumma_env_parse_int(v, lo, hi, &x)) pumma_env_bad(var, v, expected);
-    return x;
-}
-
-/*
- * pumma_env_double: the numeric value of variable var (local input), dflt
- * when it is unset or empty; a value that is not a finite number in
- * [lo, hi] stops the program (pumma_env_bad, with `expected`).
- */
-double pumma_env_double(const char *var, double dflt, double lo, double hi,
-                        const char *expected)
-{
-    const char *v = pumma_env_get(var);
-    double x = dflt;
-    if (v && pumma_env_parse_double(v, lo, hi, &x))
-        pumma_env_bad(var, v, expected);
-    return x;
 }
 
 /*

@@ -46,27 +46,18 @@ static double factor = -1;      /* how much slower this rank computes */
  * the double range (1e308, 1e-300) give no overflow. */
 static void read_speeds(void)
 {
-    const char *e = pumma_env_get("PUMMA_SPEEDS");
-    const double base = pumma_env_double(
-        "PUMMA_SPEED_BASE", 0, nextafter(0.0, 1.0), DBL_MAX,
-        "a finite number > 0, the speed of a processor that is not slowed");
+    /* read at the first use: PUMMA_SPEEDS_MEASURE reaches them without
+     * a P?GEMM */
+    const double base = pumma_setting(PUMMA_SET_SPEED_BASE)->speed_base;
+    const pumma_rank_list_t *s = &pumma_setting(PUMMA_SET_SPEEDS)->speeds;
+    const char *e = s->text;
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     factor = 1;
     double *v = malloc(sizeof(double) * (size_t)size);
     if (!v) pumma_fatal(MPI_COMM_NULL, "PUMMA_SPEEDS", "speeds", PUMMA_ENOMEM);
-    if (e) {
-        char expect[160];
-        snprintf(expect, sizeof expect,
-                 "%d finite numbers > 0 separated by commas, one relative "
-                 "speed per MPI rank", size);
-        int n = pumma_env_list("PUMMA_SPEEDS", v, size, nextafter(0.0, 1.0),
-                               DBL_MAX, expect);
-        if (n != size) pumma_env_bad("PUMMA_SPEEDS", e, expect);
-    } else {
-        for (int r = 0; r < size; r++) v[r] = 1;
-    }
+    for (int r = 0; r < size; r++) v[r] = s->v ? s->v[r] : 1;
     double top = 0, slowest = 1, fastest = 0;
     for (int r = 0; r < size; r++)
         if (v[r] > top) top = v[r];

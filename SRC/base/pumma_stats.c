@@ -33,7 +33,7 @@ typedef struct rec {
 enum { MAXREC = 64 };
 static rec_t recs[MAXREC];
 static long unlisted;           /* calls of plans beyond the MAXREC listed */
-static int nrec = 0, enabled = -1, world_rank = -1;
+static int nrec = 0, world_rank = -1;
 static rec_t *cur = NULL;
 static double t_begin;
 
@@ -61,12 +61,7 @@ static pumma_model_t model;          /* the last model measured or set */
 
 int pumma_stats_on(void)
 {
-    if (enabled < 0)
-        enabled = (int)pumma_env_int(
-            "PUMMA_STATS", 0, 0, 2,
-            "0, 1 or 2 (1: print statistics at exit; 2: and each call's "
-            "plan)");
-    return enabled > 0;
+    return pumma_setting(PUMMA_SET_STATS)->stats > 0;
 }
 
 /* PUMMA_STATS=2: one line per call, said by the grid's first process, so
@@ -76,7 +71,7 @@ void pumma_stats_trace(int lead, const char *rout, char ta, char tb, int m,
                        int n, int k, int nprow, int npcol, const char *plan)
 {
     static long seq = 0;
-    if (!pumma_stats_on() || enabled < 2) return;
+    if (pumma_setting(PUMMA_SET_STATS)->stats < 2) return;
     seq++;
     if (!lead) return;
     char line[512];
@@ -316,7 +311,7 @@ void pumma_stats_sent(double bytes)
 
 /* A header before each block remembers its size; 64 bytes keep the
  * alignment the BLAS kernels like. */
-enum { HDR = 64, CACHE_SLOTS = 6 };
+enum { HDR = 64, CACHE_SLOTS = 16 };
 /* The checking builds (make check-asan, check-valgrind) define
  * PUMMA_CHECK_MEMORY: every temporary then comes from posix_memalign at
  * its exact size, as mappings are out of ASan's sight and read as set to
@@ -331,28 +326,50 @@ enum { HDR = 64, CACHE_SLOTS = 6 };
  * Large temporaries (CACHE_MIN and up) are mappings of their own, kept for
  * the next call instead of going back to the system: a fresh mapping costs
  * a page fault and a page clear per 4 KiB, which at N = 4000 is several
- * percent of a PDGEMM. A request takes the smallest kept block that is
- * large enough. A block more than 4 times the request is cut to it (its
- * pages beyond are unmapped), so a call that follows a much larger one
- * does not keep that one's memory; a smaller block is used whole: a
- * call's phases often need buffers of half the size of the previous
- * phase's or less (stat-a: op(B)'s slice and its redistribution's
- * buffers, then partial products 2.08 times smaller at 2x1, N = 1200),
- * and cutting them there made every next call fault the pages back in:
- * 1050 faults, 1.9 ms of an 8.5 ms call at 2x1, N = 600. The peak
- * (pumma_mem_peak) counts what was asked for; a block's unused tail is
- * the cache's. When no kept block is large enough, the largest grows
- * (mremap keeps its pages, only the new ones fault): solvers call with
- * growing sizes -- PDGETRI's K grows by NB per call -- and a fresh mapping
- * each time cost some 0.5 ms per MB here, more than the copy it was for.
- * At most CACHE_SLOTS blocks are kept. PUMMA_CACHE=0 turns this off;
- * pumma_mem_release() empties the cache.
+ * percent of a PDGEMM. So a call that faults pages in leaves them to the
+ * next: the kept blocks together do not hold more than pumma's most
+ * temporaries at once (fresh pages are only taken when no kept ones are
+ * left), and a kept block's pages go back only when a request more than
+ * 4 times smaller takes it, or a seventeenth block is freed (the smallest
+ * goes), or pumma_mem_release() (or a memory limit, pumma_memlimit.c)
+ * empties the cache.
+ *
+ * A request takes the smallest kept block that is large enough. A block
+ * more than 4 times the request is cut to it (its pages beyond are
+ * unmapped), so a call that follows a much larger one does not keep that
+ * one's memory. A smaller one is split: the request takes its head, the
+ * rest stays kept as a block of its own (used whole when the rest would
+ * be under CACHE_MIN). Its pages stay faulted in: a call's phases often
+ * need buffers of half the size of the previous phase's or less (stat-a:
+ * op(B)'s slice and its redistribution's buffers, then partial products
+ * 2.08 times smaller at 2x1, N = 1200), and cutting them there made every
+ * next call fault the pages back in: 1050 faults, 1.9 ms of an 8.5 ms
+ * call at 2x1, N = 600. The peak (pumma_mem_peak) counts what was asked
+ * for; a block's unused tail is the cache's.
+ *
+ * When no kept block is large enough, the kept blocks are gathered into
+ * one (gather: mremap moves their pages, only what is missing is faulted
+ * in). Solvers call with growing sizes -- PDGETRI's K grows by NB per
+ * call -- and a fresh mapping each time cost some 0.5 ms per MB here, more
+ * than the copy it was for; and a new shape asks for other sizes than the
+ * last: NT after NN (2000^3, 1x2) wants 15.6 MiB where 14.9 and 30.5 MiB
+ * are kept, and with blocks used whole and only the largest grown it
+ * faulted in 30 MiB for a peak 16 MiB higher. PUMMA_CACHE=0 turns the
+ * cache off.
+ *
+ * Fresh mappings of 2 MiB and more are advised to the kernel as wanting
+ * huge pages (MADV_HUGEPAGE; transparent huge pages in its "madvise"
+ * mode, the default of many distributions): one fault and one clear per
+ * 2 MiB instead of 512 faults. A first call's temporaries are all fresh:
+ * 46 MiB faulted in cost 33 ms here in 4 KiB pages, 8 ms in huge pages (a
+ * PDGEMM 2000^3 on 2 ranks takes 180 ms). PUMMA_HUGEPAGES=0 leaves the
+ * kernel's default.
  *
  * A block's header holds its usable size and, in use, the bytes counted
  * for the request (the request rounded up to whole pages with the header).
  */
 static void *cache[CACHE_SLOTS];
-static int cache_on = -1;
+static int cache_on = -1, huge_on = 1;
 static size_t page = 0;
 
 /* Usable bytes after the header (a whole number of pages with it). */
@@ -366,18 +383,92 @@ static size_t map_len(size_t bytes)
 
 static void unmap(void *base) { munmap(base, block_size(base) + HDR); }
 
-/* PUMMA_CACHE (0: off, 1: on, the default), read once, with the page
- * size the blocks are cut to. */
+/* PUMMA_CACHE (0: off, 1: on, the default), read once, with
+ * PUMMA_HUGEPAGES and the page size the blocks are cut to. */
 int pumma_mem_cache_on(void)
 {
     if (cache_on < 0) {
-        cache_on = (int)pumma_env_int(
-            "PUMMA_CACHE", 1, 0, 1,
-            "0 or 1 (0: return temporaries to the system at once)");
+        cache_on = (int)pumma_setting(PUMMA_SET_CACHE)->cache;
+        huge_on = (int)pumma_setting(PUMMA_SET_HUGEPAGES)->hugepages;
         long ps = sysconf(_SC_PAGESIZE);
         page = ps > 0 ? (size_t)ps : 4096;
     }
     return cache_on;
+}
+
+/* A fresh mapping of len bytes (NULL: none to be had), huge pages asked
+ * for when it can hold one. */
+static char *map_fresh(size_t len)
+{
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+    /* advice only: where the kernel has none to give, 4 KiB pages */
+    if (huge_on && len >= ((size_t)2 << 20)) madvise(p, len, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+/* The kept block that fits len bytes most closely (-1: none fits), or
+ * with fit 0, the largest (-1: none is kept). */
+static int kept_block(size_t len, int fit)
+{
+    int best = -1;
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        if (!cache[i] || (fit && block_size(cache[i]) + HDR < len)) continue;
+        const size_t b = block_size(cache[i]);
+        if (best < 0 || (fit ? b < block_size(cache[best])
+                             : b > block_size(cache[best])))
+            best = i;
+    }
+    return best;
+}
+
+/* Whether bytes (whole pages, with a header) make a block worth keeping. */
+static int keepable(size_t bytes)
+{
+    return bytes > HDR && bytes - HDR >= CACHE_MIN;
+}
+
+/* The last bytes (whole pages) of a block, from rest on, kept in the
+ * empty slot i as a block of their own when keepable, else given back. */
+static void keep_rest(int i, char *rest, size_t bytes)
+{
+    if (keepable(bytes)) {
+        *(size_t *)rest = bytes - HDR;
+        cache[i] = rest;
+        cached += block_size(rest);
+    } else {
+        munmap(rest, bytes);
+    }
+}
+
+/* A block of len bytes (a whole number of pages) when no kept block is
+ * large enough: a fresh mapping with the kept blocks' pages moved into it,
+ * largest first (mremap moves them, neither copied nor faulted in again).
+ * The last block moved gives only what is missing; the rest of it stays
+ * kept when CACHE_MIN or more, so no page a later request could take is
+ * given back. NULL when no mapping is to be had. */
+static char *gather(size_t len)
+{
+    char *p = map_fresh(len);
+    if (!p) return NULL;
+    size_t at = 0;
+    int i;
+    while (at < len && (i = kept_block(0, 0)) >= 0) {
+        char *b = cache[i];
+        const size_t had = block_size(b) + HDR;
+        const size_t take = had < len - at ? had : len - at;
+        if (mremap(b, take, take, MREMAP_MAYMOVE | MREMAP_FIXED, p + at) ==
+            MAP_FAILED)
+            break;                   /* (the rest of p is fresh pages) */
+        cached -= had - HDR;         /* (b's header went with its pages) */
+        cache[i] = NULL;
+        if (take < had) keep_rest(i, b + take, had - take);
+        at += take;
+    }
+    return p;
 }
 
 void *pumma_malloc(size_t bytes)
@@ -393,26 +484,7 @@ void *pumma_malloc(size_t bytes)
         ((size_t *)p)[1] = bytes;
     } else {
         const size_t len = map_len(bytes);
-        int best = -1;
-        for (int i = 0; i < CACHE_SLOTS; i++)
-            if (cache[i] && block_size(cache[i]) + HDR >= len &&
-                (best < 0 || block_size(cache[i]) < block_size(cache[best])))
-                best = i;
-        int grow = -1;
-        if (best < 0)
-            for (int i = 0; i < CACHE_SLOTS; i++)
-                if (cache[i] && (grow < 0 || block_size(cache[i]) >
-                                                 block_size(cache[grow])))
-                    grow = i;
-        if (grow >= 0) {
-            const size_t had = block_size(cache[grow]);
-            void *q = mremap(cache[grow], had + HDR, len, MREMAP_MAYMOVE);
-            if (q != MAP_FAILED) {                  /* (the old address is gone) */
-                cached -= had;
-                cache[grow] = NULL;
-                p = q;
-            }
-        }
+        const int best = kept_block(len, 1);
         if (best >= 0) {
             p = cache[best];
             cache[best] = NULL;
@@ -421,19 +493,17 @@ void *pumma_malloc(size_t bytes)
             if (had > 4 * len) {
                 munmap(p + len, had - len);
                 *(size_t *)p = len - HDR;
+            } else if (keepable(had - len)) {
+                keep_rest(best, p + len, had - len);
+                *(size_t *)p = len - HDR;
             }
-        } else if (!p) {
-            p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        } else {
+            p = gather(len);
             /* under a memory limit the kept blocks may be what is
              * missing: give them back and try once more */
-            if (p == MAP_FAILED && cached && pumma_mem_release())
-                p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (p == MAP_FAILED) return NULL;
+            if (!p && cached && pumma_mem_release()) p = gather(len);
+            if (!p) return NULL;
             *(size_t *)p = len - HDR;
-        } else {
-            *(size_t *)p = len - HDR;                       /* grown */
         }
         ((size_t *)p)[1] = len - HDR;
     }

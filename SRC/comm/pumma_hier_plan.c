@@ -34,22 +34,13 @@ static int forced = -1;       /* pumma_hier_schedule_set's */
 void pumma_hier_schedule_set(int kind) { forced = kind; }
 
 /* The heuristic to use: pumma_hier_schedule_set's, else
- * PUMMA_HIER_SCHEDULE (read once): 0 (auto) or a pumma_ecef kind. */
+ * PUMMA_HIER_SCHEDULE (pumma_settings.c): 0 (auto) or a pumma_ecef kind. */
 int pumma_hier_schedule(void)
 {
-    static int kind = -1;
     if (forced >= 0) return forced;
-    if (kind < 0) {
-        const char *e = pumma_env_get("PUMMA_HIER_SCHEDULE");
-        kind = !e || pumma_name_eq(e, "auto") ? 0 : pumma_ecef_kind(e);
-        if (e && kind == 0 && !pumma_name_eq(e, "auto"))
-            pumma_env_bad("PUMMA_HIER_SCHEDULE", e,
-                          "ecef, ecef-la, ecef-lat or auto");
-    }
-    return kind;
+    return pumma_ecef_kind(
+        pumma_setting(PUMMA_SET_HIER_SCHEDULE)->hier_schedule);
 }
-
-void pumma_hier_schedule_env_check(void) { (void)pumma_hier_schedule(); }
 
 /* pumma_hier_plan: see pumma_comm.h. */
 double pumma_hier_plan(pumma_table_kind_t op, const pumma_hier_line_t *L,

@@ -20,8 +20,8 @@ static unsigned long long jitter_rng;
 
 static double jitter_read(void)
 {
-    double us = pumma_env_double("PUMMA_JITTER", 0, 0, 1e6,
-                                 "microseconds, 0 to 1000000");
+    /* read at the first use: PUMMA_P?GEMR2D reaches it without P?GEMM */
+    const double us = pumma_setting(PUMMA_SET_JITTER)->jitter;
     if (us == 0) return 0;
     int r = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &r);

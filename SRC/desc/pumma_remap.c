@@ -230,18 +230,6 @@ struct pumma_remap {
 static double sent = 0;
 double pumma_remap_sent(void) { return sent; }
 
-/* PUMMA_LATENCY, read once: seconds from 0 to LATENCY_MAX. Emulated
- * latencies are micro- to milliseconds; the bound keeps a mistyped value
- * (1e9) from holding every message back for good, a hang. */
-#define LATENCY_MAX 10.0
-static double latency = -1;
-double pumma_remap_latency(void)
-{
-    if (latency < 0)
-        latency = pumma_env_double("PUMMA_LATENCY", 0, 0, LATENCY_MAX,
-                                   "a number of seconds from 0 to 10");
-    return latency;
-}
 
 /* The process after `me` on the way from it to `to`. */
 static int hop(const pumma_remap_t *r, int me, int to)
@@ -272,7 +260,9 @@ static int send_now(pumma_remap_t *r, int i, int to)
 static int post_send(pumma_remap_t *r, int i, int to)
 {
     msg_t *m = &r->msg[i];
-    if (pumma_remap_latency() == 0) return send_now(r, i, to);
+    /* read at its first use: PUMMA_P?GEMR2D reaches it without P?GEMM */
+    const double latency = pumma_setting(PUMMA_SET_LATENCY)->latency;
+    if (latency == 0) return send_now(r, i, to);
     m->held = 1;
     m->to = to;
     m->due = MPI_Wtime() + latency;

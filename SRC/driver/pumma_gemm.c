@@ -34,102 +34,39 @@ static const char *name_of(const code_name_t *t, int n, int code)
     return NULL;
 }
 
-/* The table's own spelling of name v, matched without regard to case
- * (PUMMA_ALGO=SDB is sdb); NULL when v names none of it. */
-static const char *canonical(const code_name_t *t, int n, const char *v)
-{
-    for (int i = 0; i < n; i++)
-        if (pumma_name_eq(t[i].name, v)) return t[i].name;
-    return NULL;
-}
-#define CANONICAL(tab, v) canonical(tab, (int)(sizeof tab / sizeof *tab), v)
-
-/* Unknown names are an error, never a silent fallback: stop with the list
- * of valid names, taken from the one list of codes (pumma_codes.h); said
- * once, as every process reads the same environment (pumma_stop_all). */
-static void bad_name(const char *var, const char *val,
-                     const code_name_t *tab, int n)
-{
-    char names[512];
-    size_t at = 0;
-    names[0] = '\0';
-    for (int i = 0; i < n && at < sizeof names; i++)
-        at += (size_t)snprintf(names + at, sizeof names - at, " %s",
-                               tab[i].name);
-    pumma_stop_all("pumma: %s=%s is not known; choose one of:%s\n", var, val,
-                   names);
-}
-#define BAD_NAME(var, val, tab)                                             \
-    bad_name(var, val, tab, (int)(sizeof tab / sizeof *tab))
-
-/* The value of an environment variable, NULL when unset, empty or "auto"
- * (any case). */
-static const char *env_choice(const char *var)
-{
-    const char *v = pumma_env_get(var);
-    return (!v || pumma_name_eq(v, "auto")) ? NULL : v;
-}
-
-/* The environment's defaults, read once (see doc/environment.md). */
+/* The environment's defaults (pumma_settings.c parses and checks every
+ * variable, once; a bad value stops the program there): its names
+ * resolved to the rows of the algorithm and variant tables, a name of
+ * pumma_codes.h that no table has refused as one of no list. */
 enum { PANEL_UNSET = -1 };   /* PUMMA_PANEL not given: set per call kind */
 static const pumma_opts_t *env_opts(void)
 {
     static pumma_opts_t o;
     static int done = 0;
     if (done) return &o;
-    /* names in the environment that pumma does not know: said once */
-    pumma_settings_scan();
+    const pumma_settings_t *s = pumma_settings();
     const char *v;
-    if ((v = env_choice("PUMMA_ALGO")) != NULL) {
-        /* kept in the table's spelling: the plan and the statistics
-         * name it so, and the het schedules are told apart by it */
-        const char *c = CANONICAL(algo_codes, v);
-        if (!c || (!pumma_algo_find(c) && !pumma_het_schedule(c)))
-            BAD_NAME("PUMMA_ALGO", v, algo_codes);
-        o.algo = c;
-    }
-    if ((v = env_choice("PUMMA_TOPOLOGY")) != NULL) {
-        for (size_t i = 0; i < sizeof topo_codes / sizeof *topo_codes; i++)
-            if (pumma_name_eq(v, topo_codes[i].name))
-                o.topo = topo_codes[i].code;
-        if (!o.topo) BAD_NAME("PUMMA_TOPOLOGY", v, topo_codes);
-    }
-    if ((v = env_choice("PUMMA_BCAST")) != NULL &&
+    /* kept in the table's spelling: the plan and the statistics name it
+     * so, and the het schedules are told apart by it */
+    if ((v = s->algo) != NULL && !pumma_algo_find(v) &&
+        !pumma_het_schedule(v))
+        pumma_settings_refuse(PUMMA_SET_ALGO, v);
+    o.algo = v;
+    for (size_t i = 0; i < sizeof topo_codes / sizeof *topo_codes; i++)
+        if (s->topology && !strcmp(s->topology, topo_codes[i].name))
+            o.topo = topo_codes[i].code;
+    if ((v = s->bcast) != NULL &&
         !(o.bcast = pumma_comm_find(PUMMA_BCAST_TABLE, v)))
-        BAD_NAME("PUMMA_BCAST", v, bcast_codes);
-    if ((v = env_choice("PUMMA_REDUCE")) != NULL &&
+        pumma_settings_refuse(PUMMA_SET_BCAST, v);
+    if ((v = s->reduce) != NULL &&
         !(o.reduce = pumma_comm_find(PUMMA_REDUCE_TABLE, v)))
-        BAD_NAME("PUMMA_REDUCE", v, reduce_codes);
-    if ((v = env_choice("PUMMA_SHIFT")) != NULL &&
-        !(o.shift = pumma_shift_find(v)))
-        BAD_NAME("PUMMA_SHIFT", v, shift_codes);
-    /* Numbers, strictly (pumma_env.c): a bad one stops the program. */
-    o.segment = (int)pumma_env_int(
-        "PUMMA_SEGMENT", 0, 0, INT_MAX,
-        "an integer >= 0 (bytes per pipelined piece; 0: the default)");
-    o.panel = (int)pumma_env_int(
-        "PUMMA_PANEL", PANEL_UNSET, 0, INT_MAX,
-        "an integer >= 0 (columns per local multiply panel; 0: no panels)");
-    o.slice = (int)pumma_env_int(
-        "PUMMA_SLICE", 0, 0, INT_MAX,
-        "an integer >= 0 (columns of K per slice; 0: automatic)");
-    o.piece = (double)pumma_env_int(
-        "PUMMA_PIECE", (long long)PUMMA_PIECE_DEFAULT, 1, LLONG_MAX,
-        "an integer >= 1 (bytes per summed piece)");
-    /* The variables read elsewhere, read now: a bad value stops the
-     * program at its first call, not at the first call that happens to
-     * use it (or never, leaving the user to believe it took effect). */
-    pumma_speed_factor();
-    pumma_remap_latency();
-    pumma_model_env_check();
-    pumma_hier_env_check();
-    pumma_hier_schedule_env_check();
-    pumma_stats_on();
-    pumma_mem_cache_on();
-    pumma_jitter();
-    pumma_plan_env_limit();
-    pumma_tune_mode();
-    pumma_het_layout_env();
+        pumma_settings_refuse(PUMMA_SET_REDUCE, v);
+    if ((v = s->shift) != NULL && !(o.shift = pumma_shift_find(v)))
+        pumma_settings_refuse(PUMMA_SET_SHIFT, v);
+    o.segment = (int)s->segment;
+    o.panel = (int)s->panel;            /* PANEL_UNSET when not given */
+    o.slice = (int)s->slice;
+    o.piece = (double)s->piece;
     done = 1;
     return &o;
 }
@@ -190,14 +127,14 @@ static const pumma_opts_t *env_defaults(void)
     static int done = 0;
     if (done) return &o;
     o = *env_opts();
-    static const struct { const char *var; int ch; } vars[] = {
-        {"PUMMA_ALGO", PUMMA_CH_ALGO},       {"PUMMA_BCAST", PUMMA_CH_BCAST},
-        {"PUMMA_REDUCE", PUMMA_CH_REDUCE},   {"PUMMA_SHIFT", PUMMA_CH_SHIFT},
-        {"PUMMA_SEGMENT", PUMMA_CH_SEGMENT}, {"PUMMA_PANEL", PUMMA_CH_PANEL},
-        {"PUMMA_PIECE", PUMMA_CH_PIECE},     {"PUMMA_TOPOLOGY", PUMMA_CH_TOPO}};
+    static const struct { int var, ch; } vars[] = {
+        {PUMMA_SET_ALGO, PUMMA_CH_ALGO},       {PUMMA_SET_BCAST, PUMMA_CH_BCAST},
+        {PUMMA_SET_REDUCE, PUMMA_CH_REDUCE},   {PUMMA_SET_SHIFT, PUMMA_CH_SHIFT},
+        {PUMMA_SET_SEGMENT, PUMMA_CH_SEGMENT}, {PUMMA_SET_PANEL, PUMMA_CH_PANEL},
+        {PUMMA_SET_PIECE, PUMMA_CH_PIECE},     {PUMMA_SET_TOPOLOGY, PUMMA_CH_TOPO}};
+    const unsigned long given = pumma_settings()->given;
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
-        if (env_choice(vars[i].var))
-            o.from[vars[i].ch] = PUMMA_FROM_ENV;
+        if (given & (1ul << vars[i].var)) o.from[vars[i].ch] = PUMMA_FROM_ENV;
     done = 1;
     return &o;
 }

@@ -62,38 +62,13 @@ static void report_forced(const pumma_problem_t *have, const pumma_opts_t *o,
 /* ---------------------------------------------------- the workspace limit */
 
 /*
- * pumma_plan_env_limit: PUMMA_MAX_WORKSPACE, read once: bytes (a number,
- * optionally followed by K, M, G or T for powers of 1024), 0 for no limit;
- * -1 when unset. Anything else (blanks, other suffixes, NaN, negative,
- * beyond 9e18) stops the program through the shared reader
- * (pumma_env.c): a limit misread would silently change plans.
+ * pumma_plan_env_limit: PUMMA_MAX_WORKSPACE (pumma_settings.c): bytes, 0
+ * for no limit; -1 when unset. Read at the first use: pumma_plan_predict
+ * reaches it without a P?GEMM.
  */
 double pumma_plan_env_limit(void)
 {
-    static int done = 0;
-    static double bytes = -1;
-    if (done) return bytes;
-    done = 1;
-    const char *e = pumma_env_get("PUMMA_MAX_WORKSPACE");
-    if (!e) return bytes;
-    static const char expected[] =
-        "bytes of temporaries per process, 0 (no limit) to 9e18, "
-        "optionally followed by K, M, G or T";
-    char num[64];
-    size_t len = strlen(e);
-    double unit = 1, x;
-    if (len >= sizeof num) pumma_env_bad("PUMMA_MAX_WORKSPACE", e, expected);
-    memcpy(num, e, len + 1);
-    const char *units = "KMGT";
-    const char *u = strchr(units, toupper((unsigned char)num[len - 1]));
-    if (u && *u) {
-        unit = ldexp(1.0, 10 * (int)(u - units + 1));
-        num[len - 1] = '\0';
-    }
-    if (pumma_env_parse_double(num, 0, 9.0e18, &x) || !(x * unit <= 9.0e18))
-        pumma_env_bad("PUMMA_MAX_WORKSPACE", e, expected);
-    bytes = floor(x * unit);
-    return bytes;
+    return pumma_setting(PUMMA_SET_MAX_WORKSPACE)->max_workspace;
 }
 
 /*

@@ -148,58 +148,131 @@ void pumma_speed_pad(double wall, double cpu, int (*progress)(void *),
 /* ---------------------------------------------------------- environment */
 
 /*
- * Every environment variable pumma reads (doc/environment.md says more),
- * with what it accepts. Unset or empty: the default. Anything else stops
- * the program with "pumma: VAR=value is not valid; expected ..." (numbers,
- * through the helpers below) or "... is not known; choose one of: ..."
- * (names, pumma_gemm.c). All are read at the first P?GEMM call
- * (pumma_gemm.c, env_opts); PUMMA_P?GEMR2D and PUMMA_SPEEDS_MEASURE read
- * those they use when they first use them. The table of pumma_settings.c
- * lists every one with whether the processes of a grid must share it
- * (compared at the grid's first call); a new variable goes there too.
+ * The settings: every PUMMA_* environment variable, parsed once into one
+ * struct. The table, one row per variable (its kind, range or names,
+ * default, whether a grid's processes must share it, one line of
+ * documentation), is in SRC/base/pumma_settings.c: a new variable is a
+ * row there, a field here and an id below (doc/internals.md).
  *
- *   PUMMA_ALGO, PUMMA_BCAST, PUMMA_REDUCE, PUMMA_SHIFT, PUMMA_TOPOLOGY
- *                  a name of pumma_codes.h, or auto          pumma_gemm.c
- *   PUMMA_SEGMENT  integer 0 .. 2147483647 (bytes)           pumma_gemm.c
- *   PUMMA_PANEL    integer 0 .. 2147483647 (columns)         pumma_gemm.c
- *   PUMMA_SLICE    integer 0 .. 2147483647 (columns of K)    pumma_gemm.c
- *   PUMMA_PIECE    integer >= 1 (bytes)                      pumma_gemm.c
- *   PUMMA_LATENCY  number 0 .. 10 (seconds)                  pumma_remap.c
- *   PUMMA_CLUSTERS measure, or one integer 0 .. 4095 per MPI
- *                  rank, commas (its cluster)                pumma_clusters.c
- *   PUMMA_HIER_SCHEDULE  ecef, ecef-la, ecef-lat or auto     pumma_hier_plan.c
- *   PUMMA_HET_LAYOUT  auto, given, columns, strips, rect3 or
- *                  square-corner                             pumma_het_plan.c
- *   PUMMA_SPEEDS   one number > 0 per MPI rank, commas       pumma_speeds.c
- *   PUMMA_SPEED_BASE  number > 0                             pumma_speeds.c
- *   PUMMA_MODEL    name=value,..., value 0 .. 1e10           pumma_model.c
- *   PUMMA_STATS    0 or 1                                    pumma_stats.c
- *   PUMMA_CACHE    0 or 1                                    pumma_stats.c
- *   PUMMA_JITTER   number 0 .. 1000000 (microseconds)        pumma_p2p.c
- *   PUMMA_MAX_WORKSPACE  number 0 .. 9e18 (bytes), K/M/G/T   pumma_plan.c
- *   PUMMA_TUNE     auto, refresh or off                      pumma_tune.c
- *   PUMMA_TUNE_FILE  a path (the tune file)                  pumma_tune.c
- *   PUMMA_DECISION_FILE  a path, or off (the decision file)  pumma_decide.c
+ * The settings are in the bottom layer: they know the names of
+ * pumma_codes.h, never the algorithm or variant tables; the driver
+ * resolves a name to its table row.
+ */
+
+/* The variables, in the table's order: the order of the agreement check
+ * across a grid, of pumma-info's list and of the generated docs. */
+enum pumma_setting_id {
+    PUMMA_SET_ALGO, PUMMA_SET_BCAST, PUMMA_SET_REDUCE, PUMMA_SET_SHIFT,
+    PUMMA_SET_TOPOLOGY, PUMMA_SET_SEGMENT, PUMMA_SET_SLICE, PUMMA_SET_PIECE,
+    PUMMA_SET_HET_LAYOUT, PUMMA_SET_CLUSTERS, PUMMA_SET_HIER_SCHEDULE,
+    PUMMA_SET_MODEL, PUMMA_SET_MAX_WORKSPACE, PUMMA_SET_STATS,
+    PUMMA_SET_TUNE, PUMMA_SET_TUNE_FILE, PUMMA_SET_DECISION_FILE,
+    /* per process */
+    PUMMA_SET_PANEL, PUMMA_SET_LATENCY, PUMMA_SET_SPEEDS,
+    PUMMA_SET_SPEED_BASE, PUMMA_SET_JITTER, PUMMA_SET_CACHE,
+    PUMMA_SET_HUGEPAGES,
+    PUMMA_NSETTINGS
+};
+
+/* PUMMA_PIECE when unset (bytes): the row's default, the planner's too. */
+#define PUMMA_PIECE_DEFAULT (64.0 * 1024 * 1024)
+
+/* The names of the machine model's values, in the order of the
+ * PUMMA_V_* above (PUMMA_MODEL's item names; gamma alone means gamma_d). */
+#define PUMMA_MODEL_NAMES                                                    \
+    "alpha", "beta", "overlap", "gamma_s", "gamma_d", "gamma_c", "gamma_z",  \
+        "gamma_k", "gamma_t", "delta", "delta_t"
+#define PUMMA_MODEL_NNAMES 11
+
+/* One number per MPI rank of MPI_COMM_WORLD (v[0..n-1], n its size), or
+ * the row's one word (PUMMA_CLUSTERS=measure); both NULL when unset.
+ * text: the value as written (NULL unset), for notes that quote it. */
+typedef struct pumma_rank_list {
+    const char *word;
+    const double *v;
+    int n;
+    const char *text;
+} pumma_rank_list_t;
+
+/*
+ * The values, as the table parses them. A name is in the table's
+ * spelling (PUMMA_ALGO=SDB is "sdb"); NULL: unset, empty or auto. A
+ * number unset is its default, but for those said below.
+ */
+typedef struct pumma_settings {
+    /* bit id (1ul << PUMMA_SET_X): the variable was set, to other than
+     * auto (what a plan reports as the environment's choice) */
+    unsigned long given;
+    const char *algo, *bcast, *reduce, *shift, *topology;
+    long long segment;           /* bytes per pipelined piece, 0: own */
+    long long slice;             /* het-overlap's K per slice, 0: auto */
+    long long piece;             /* bytes per summed piece */
+    const char *het_layout;      /* given, columns, strips, ... */
+    pumma_rank_list_t clusters;  /* each rank's cluster, or "measure" */
+    const char *hier_schedule;   /* ecef, ecef-la, ecef-lat */
+    struct {
+        unsigned set;            /* bit i: v[i] given */
+        double v[PUMMA_MODEL_NNAMES];
+    } model;
+    double max_workspace;        /* bytes; -1 unset */
+    long long stats;             /* 0, 1, 2 */
+    const char *tune;            /* refresh, off */
+    const char *tune_file;       /* as written; NULL unset */
+    const char *decision_file;   /* as written ("off" too); NULL unset */
+    long long panel;             /* columns; -1 unset (set per call kind) */
+    double latency;              /* seconds */
+    pumma_rank_list_t speeds;
+    double speed_base;           /* 0 unset */
+    double jitter;               /* microseconds */
+    long long cache;             /* 0, 1 */
+    long long hugepages;         /* 0, 1 */
+} pumma_settings_t;
+
+/* Every variable parsed, once per process (at the first P?GEMM; a bad
+ * value stops the program there, said once: pumma_stop_all), after the
+ * environment's unknown names are said (pumma_settings_scan). */
+const pumma_settings_t *pumma_settings(void);
+/* The same struct with variable `id` parsed at least: for the readers an
+ * entry point other than P?GEMM reaches (PUMMA_P?GEMR2D's latency and
+ * jitter, PUMMA_SPEEDS_MEASURE's speeds, ...), so that such a program is
+ * not stopped for a variable it never uses, as before the table. */
+const pumma_settings_t *pumma_setting(int id);
+
+/* Stops the program for value v of variable id, a name: "pumma: VAR=v is
+ * not known; choose one of: ..." (or the row's "not valid; expected");
+ * the driver's, for a name of pumma_codes.h that no table has. */
+void pumma_settings_refuse(int id, const char *v)
+    __attribute__((noreturn));
+
+/* The table (pumma-info lists it): variable i's name (0 .. count-1),
+ * *shared whether the processes of a grid must agree on it; what unset
+ * means, in words. */
+int pumma_settings_count(void);
+const char *pumma_settings_name(int i, int *shared);
+const char *pumma_settings_default(int i);
+/* The generated docs (pumma-info --settings FORMAT): "readme" the
+ * README's environment table, "reference" doc/environment.md's list of
+ * every variable; -1 for another format. */
+int pumma_settings_doc(FILE *out, const char *format);
+
+/*
+ * Environment variables: every one pumma reads is a row of the table in
+ * SRC/base/pumma_settings.c (its kind, range or names, default, scope and
+ * one line of documentation), parsed into one struct (pumma_settings,
+ * pumma_setting: below); doc/environment.md and the README's table are
+ * generated from it. The helpers below read values strictly
+ * (pumma_env.c): the table's parse, the files' lines and PUMMA_MODEL's
+ * items use them.
  */
 const char *pumma_env_get(const char *var);        /* NULL: unset or empty */
 void pumma_env_bad(const char *var, const char *val, const char *expected);
 int pumma_env_parse_int(const char *s, long long lo, long long hi,
                         long long *x);
 int pumma_env_parse_double(const char *s, double lo, double hi, double *x);
-long long pumma_env_int(const char *var, long long dflt, long long lo,
-                        long long hi, const char *expected);
-double pumma_env_double(const char *var, double dflt, double lo, double hi,
-                        const char *expected);
 int pumma_env_items(const char *val, int (*item)(const char *, void *),
                     void *ctx);
 int pumma_env_list(const char *var, double *v, int max, double lo, double hi,
                    const char *expected);
-/* The table of every variable (pumma_settings.c): name i (0 .. count-1),
- * *shared whether the processes of a grid must agree on it. */
-int pumma_settings_count(void);
-const char *pumma_settings_name(int i, int *shared);
-/* What variable i unset means, in words (pumma-info shows it). */
-const char *pumma_settings_default(int i);
 /* How this library was built (pumma_version.c; pumma-info shows it):
  * key system, cc, cflags, fc, mangling or libs; "unknown" when the
  * build did not say. */
@@ -223,9 +296,7 @@ void pumma_settings_scan(void);
 /* Those names, one line each on out after lead (pumma-info lists them). */
 void pumma_settings_unknown(FILE *out, const char *lead);
 
-/* A reader env_opts calls at the first P?GEMM, so a bad value stops the
- * program there whichever paths its calls take. */
-int pumma_mem_cache_on(void);                       /* PUMMA_CACHE */
+int pumma_mem_cache_on(void);   /* PUMMA_CACHE, PUMMA_HUGEPAGES (pumma_stats.c) */
 
 /* Temporaries: counted, so the peak can be reported (pumma_stats.c). */
 void *pumma_malloc(size_t bytes);   /* NULL only when bytes > 0 fails */

@@ -199,9 +199,9 @@ void pumma_decided_add(pumma_decided_t *d, const char *op,
  * PUMMA_EMPI (pumma_coll_req.c). */
 int pumma_wait_napping(MPI_Request *req);
 
-/* A reader env_opts calls at the first P?GEMM, so a bad value stops the
- * program there whichever paths its calls take. */
-void pumma_jitter(void);                            /* PUMMA_JITTER */
+/* PUMMA_JITTER's random delay at a point where pumma sends or posts a
+ * receive (pumma_p2p.c). */
+void pumma_jitter(void);
 
 /* MPI_Isend and MPI_Irecv as pumma makes them: every point-to-point
  * message goes through these two (pumma_p2p.c). The send is counted for
@@ -383,8 +383,6 @@ void pumma_hier_free(pumma_hier_grid_t *h);
 int pumma_hier_line_make(pumma_hier_line_t *L, const pumma_hier_grid_t *h,
                          MPI_Comm comm, int n, const int *gc, int me);
 void pumma_hier_line_free(pumma_hier_line_t *L);
-/* PUMMA_HIER_SCHEDULE's reader, called at the first P?GEMM (env_opts). */
-void pumma_hier_schedule_env_check(void);        /* PUMMA_HIER_SCHEDULE */
 
 /* The two-level broadcast and reduce (pumma_bcast_hier.c,
  * pumma_reduce_hier.c), and their plan (pumma_hier_plan.c): of `bytes` from (to) line rank

@@ -110,10 +110,6 @@ int pumma_redist_alloc(const pumma_type_t *t, const pumma_grid_t *g, int m,
                        int n, char op, const pumma_view_t *src,
                        pumma_view_t *dst, size_t piece);
 
-/* A reader env_opts calls at the first P?GEMM, so a bad value stops the
- * program there whichever paths its calls take. */
-double pumma_remap_latency(void);                   /* PUMMA_LATENCY */
-
 /* The indices of distribution d that grid coordinate who holds, as an
  * interval list (blocks replicated over the grid, owner -1, count for
  * every one). */

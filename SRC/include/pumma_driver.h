@@ -51,8 +51,6 @@ double pumma_plan_limit(const pumma_problem_t *have, const pumma_opts_t *o);
 size_t pumma_last_workspace(void);
 /* The least PUMMA_PIECE the limit may lower a plan's to (bytes). */
 #define PUMMA_PIECE_MIN (1024.0 * 1024)
-/* PUMMA_PIECE when unset (bytes). */
-#define PUMMA_PIECE_DEFAULT (64.0 * 1024 * 1024)
 /*
  * The simulator of whole calls: the modelled time of a P?GEMM of type t,
  * C(m x n) += op(A) op(B) (ta, tb: 'N', 'T', 'C'), whole matrices
@@ -77,9 +75,8 @@ double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
 #define PUMMA_WORKSPACE_FLOOR (256.0 * 1024 * 1024)
 enum { PUMMA_LIMIT_NONE = 0, PUMMA_LIMIT_FIT = 1, PUMMA_LIMIT_LEAST = 2 };
 
-/* A reader env_opts calls at the first P?GEMM, so a bad value stops the
- * program there whichever paths its calls take. */
-double pumma_plan_env_limit(void);          /* PUMMA_MAX_WORKSPACE, -1 unset */
+/* PUMMA_MAX_WORKSPACE in bytes, -1 unset (pumma_plan.c). */
+double pumma_plan_env_limit(void);
 
 /*
  * Memory limits (pumma_memlimit.c). pumma_memlimit_room: the bytes of

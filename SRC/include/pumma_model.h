@@ -27,10 +27,6 @@ void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo);
 int pumma_pingpong(MPI_Comm comm, int peer, int lead, char *buf, int bytes,
                    int reps, int tag, double *best);
 
-/* A reader env_opts calls at the first P?GEMM, so a bad value stops the
- * program there whichever paths its calls take. */
-void pumma_model_env_check(void);                   /* PUMMA_MODEL */
-
 /* --------------------------------------------------------- clusters */
 
 /*
@@ -65,9 +61,6 @@ const pumma_hier_grid_t *pumma_grid_hier(const pumma_grid_t *g);
 /* Set from cluster numbers per grid position (collective like
  * pumma_grid_hier): measures the links between them. */
 int pumma_hier_set(pumma_grid_t *g, const int *cluster);
-
-/* PUMMA_CLUSTERS's reader, called at the first P?GEMM (env_opts). */
-void pumma_hier_env_check(void);                 /* PUMMA_CLUSTERS */
 
 /* --------------------------------------------- communication models */
 

@@ -270,41 +270,15 @@ int pumma_hier_set(pumma_grid_t *g, const int *cluster)
     return PUMMA_OK;
 }
 
-/* PUMMA_CLUSTERS: 0 unset, 1 measure, 2 a list (into v, world size n). */
-static int env_clusters(double **v, int *n)
-{
-    const char *e = pumma_env_get("PUMMA_CLUSTERS");
-    *v = NULL;
-    if (!e) return 0;
-    if (pumma_name_eq(e, "measure")) return 1;
-    MPI_Comm_size(MPI_COMM_WORLD, n);
-    char expect[160];
-    snprintf(expect, sizeof expect,
-             "measure, or %d integers 0 to 4095 separated by commas, the "
-             "cluster of each MPI rank", *n);
-    *v = malloc(sizeof(double) * (size_t)*n);
-    if (!*v) pumma_fatal(MPI_COMM_NULL, "PUMMA_CLUSTERS", "list", PUMMA_ENOMEM);
-    int k = pumma_env_list("PUMMA_CLUSTERS", *v, *n, 0, 4095, expect);
-    for (int i = 0; i < k && i < *n; i++)
-        if ((*v)[i] != (int)(*v)[i]) k = -1;
-    if (k != *n) pumma_env_bad("PUMMA_CLUSTERS", e, expect);
-    return 2;
-}
-
-void pumma_hier_env_check(void)
-{
-    double *v;
-    int n;
-    env_clusters(&v, &n);
-    free(v);
-}
-
 const pumma_hier_grid_t *pumma_grid_hier(const pumma_grid_t *cg)
 {
     pumma_grid_t *g = (pumma_grid_t *)cg;   /* pumma's own, filled once */
     if (g->hier_known) return g->hier;
-    double *v;
-    int nw, mode = env_clusters(&v, &nw);
+    /* PUMMA_CLUSTERS, read at the first use (PUMMA_GRID_CLUSTERS reaches
+     * it without a P?GEMM): 0 unset, 1 measure, 2 a list by world rank */
+    const pumma_rank_list_t *c = &pumma_setting(PUMMA_SET_CLUSTERS)->clusters;
+    const int mode = c->word ? 1 : c->v ? 2 : 0;
+    const double *v = c->v;
     g->hier_known = 1;
     if (!mode) return NULL;
     const int np = g->nprow * g->npcol;
@@ -339,7 +313,7 @@ const pumma_hier_grid_t *pumma_grid_hier(const pumma_grid_t *cg)
         free(ranks);
     }
     if (!rc) rc = pumma_hier_set(g, cl);
-    free(cl); free(lat); free(buf); free(v);
+    free(cl); free(lat); free(buf);
     if (rc) pumma_fatal(g->all, "PUMMA_CLUSTERS", "finding the clusters", rc);
     return g->hier;
 }

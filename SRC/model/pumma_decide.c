@@ -343,7 +343,7 @@ void pumma_decide(pumma_decider_t *d, pumma_table_kind_t op, int np,
 
 int pumma_decide_path(char *buf, size_t len)
 {
-    const char *e = pumma_env_get("PUMMA_DECISION_FILE");
+    const char *e = pumma_setting(PUMMA_SET_DECISION_FILE)->decision_file;
     if (e) {
         if (pumma_name_eq(e, "off")) return 0;
         return snprintf(buf, len, "%s", e) < (int)len;

@@ -201,68 +201,13 @@ static void measure_net(MPI_Comm comm, double *v)
 }
 
 
-/*
- * PUMMA_MODEL=name=value,...: the values it sets, read once. Every item
- * must name a value and give it as a number from 0 to MODEL_MAX: a
- * typo must not leave a value measured while the user believes it set.
- * MODEL_MAX is far above any real machine's figure (seconds per message,
- * byte or multiply-add, or ratios near 1 and 8) and keeps every cost
- * finite: sizes enter as at most (2^31)^3 ~ 1e28 multiply-adds.
- */
-#define MODEL_MAX 1e10
-static int env_read = 0;
-static unsigned env_set = 0;           /* bit i: value i given */
-static double env_val[NVAL];
-
-static int model_item(const char *tok, void *ctx)
-{
-    const char *eq = strchr(tok, '=');
-    size_t len = eq ? (size_t)(eq - tok) : 0;
-    char name[16];                  /* the longest name is 7 letters */
-    int i;
-    (void)ctx;
-    if (!eq || len >= sizeof name) return -1;
-    memcpy(name, tok, len);
-    name[len] = '\0';
-    /* names without regard to case, as every name pumma reads */
-    for (i = 0; i < NVAL; i++)
-        if (pumma_name_eq(pumma_model_name(i), name)) break;
-    if (i == NVAL && pumma_name_eq(name, "gamma"))
-        i = PUMMA_V_GAMMA + 1;                                    /* D's */
-    if (i == NVAL ||
-        pumma_env_parse_double(eq + 1, 0, MODEL_MAX, &env_val[i]))
-        return -1;
-    env_set |= 1u << i;
-    return 0;
-}
-
-void pumma_model_env_check(void)
-{
-    if (env_read) return;
-    const char *e = pumma_env_get("PUMMA_MODEL");
-    if (e && pumma_env_items(e, model_item, NULL)) {
-        char expect[256];
-        int at = snprintf(expect, sizeof expect,
-                          "name=value,... with each value a number from 0 "
-                          "to 1e10 and names");
-        for (int j = 0; j < NVAL && at < (int)sizeof expect; j++)
-            at += snprintf(expect + at, sizeof expect - (size_t)at, " %s",
-                           pumma_model_name(j));
-        if (at < (int)sizeof expect)
-            snprintf(expect + at, sizeof expect - (size_t)at,
-                     " (gamma = gamma_d)");
-        pumma_env_bad("PUMMA_MODEL", e, expect);
-    }
-    env_read = 1;
-}
-
 /* The values PUMMA_MODEL sets into v; which (bit i: value i). */
 static unsigned parse_env(double *v)
 {
-    pumma_model_env_check();
+    const pumma_settings_t *s = pumma_setting(PUMMA_SET_MODEL);
     for (int i = 0; i < NVAL; i++)
-        if (env_set & (1u << i)) v[i] = env_val[i];
-    return env_set;
+        if (s->model.set & (1u << i)) v[i] = s->model.v[i];
+    return s->model.set;
 }
 
 /*

@@ -44,29 +44,26 @@
 
 #include "pumma_model.h"
 
-static const char *const names[PUMMA_NVAL] = {
-    "alpha", "beta", "overlap", "gamma_s", "gamma_d", "gamma_c", "gamma_z",
-    "gamma_k", "gamma_t", "delta", "delta_t"};
+/* PUMMA_MODEL's names too (pumma_base.h): one list */
+static const char *const names[] = {PUMMA_MODEL_NAMES};
+typedef char names_match[sizeof names / sizeof *names == PUMMA_NVAL &&
+                                 PUMMA_MODEL_NNAMES == PUMMA_NVAL
+                             ? 1 : -1];
 
 const char *pumma_model_name(int i) { return names[i]; }
 
 int pumma_tune_mode(void)
 {
-    static int mode = -1;
-    if (mode >= 0) return mode;
-    const char *e = pumma_env_get("PUMMA_TUNE");
-    if (!e || pumma_name_eq(e, "auto")) mode = PUMMA_TUNE_AUTO;
-    else if (pumma_name_eq(e, "refresh")) mode = PUMMA_TUNE_REFRESH;
-    else if (pumma_name_eq(e, "off")) mode = PUMMA_TUNE_OFF;
-    else pumma_env_bad("PUMMA_TUNE", e, "auto, refresh or off");
-    return mode;
+    const char *e = pumma_setting(PUMMA_SET_TUNE)->tune;
+    return !e ? PUMMA_TUNE_AUTO
+           : !strcmp(e, "refresh") ? PUMMA_TUNE_REFRESH : PUMMA_TUNE_OFF;
 }
 
 /* The file's path in buf; 0 when the file is off. */
 int pumma_tune_path(char *buf, size_t len)
 {
     if (pumma_tune_mode() == PUMMA_TUNE_OFF) return 0;
-    const char *e = pumma_env_get("PUMMA_TUNE_FILE");
+    const char *e = pumma_setting(PUMMA_SET_TUNE_FILE)->tune_file;
     if (e) return snprintf(buf, len, "%s", e) < (int)len;
     const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
     if (x && *x == '/') return snprintf(buf, len, "%s/pumma/tune", x) < (int)len;

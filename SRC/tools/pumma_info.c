@@ -322,9 +322,12 @@ static void report(void)
 
 static void usage(FILE *to)
 {
-    fprintf(to, "usage: %s [--version | --check PROGRAM | --help]\n"
+    fprintf(to, "usage: %s [--version | --check PROGRAM | --settings FORMAT "
+                "| --help]\n"
                 "  (no argument: version, build, settings and files; under "
-                "mpiexec -n 2 also the network's)\n", prog);
+                "mpiexec -n 2 also the network's)\n"
+                "  --settings readme|reference|shared|process: the docs "
+                "generated from the settings table (make docs)\n", prog);
 }
 
 int main(int argc, char **argv)
@@ -338,6 +341,11 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc == 3 && !strcmp(argv[1], "--check")) return check_program(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "--settings")) {
+        if (pumma_settings_doc(stdout, argv[2]) == 0) return 0;
+        usage(stderr);
+        return 2;
+    }
     if (argc != 1) {
         usage(stderr);
         return 2;

@@ -243,78 +243,95 @@ static void machine_model(pumma_grid_t *g)
     free(mo.dec);
 }
 
-int main(int argc, char **argv)
+/* What a run of pumma-tune is given and what its steps hand on. */
+typedef struct tuning {
+    int me, np, reps, k, write, refresh;
+    double maxb, budget, t_start;
+    const char *path, *report;       /* -o, -S */
+    pumma_netmodel_t nm;             /* pLogP samples and their fits */
+    void *buf, *sum;                 /* message buffers of maxb bytes */
+    /* per communicator size p: the poly-model's kind per size class, and
+     * plogpc's theta and wake fitted on the first p processes */
+    int kind_of[1024][PUMMA_POLY_NCLASS];
+    double theta_of[1024], wake_of[1024];
+} tuning_t;
+
+/* -n and -S write nothing: without them, the machine model is measured
+ * afresh (step 0), which pumma does under PUMMA_TUNE=refresh; set on
+ * every process alike, before pumma reads it (so before MPI_Init).
+ * Returns whether step 0 runs. */
+static int ask_refresh(int argc, char **argv)
 {
-    /* -n and -S write nothing: without them, the machine model is
-     * measured afresh (step 0), which pumma does under PUMMA_TUNE=refresh;
-     * set on every process alike, before pumma reads it */
     int refresh = 1;
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-n") || !strcmp(argv[i], "-S")) refresh = 0;
     const char *mode = getenv("PUMMA_TUNE");
     if (refresh && !(mode && !strcmp(mode, "off")))
         setenv("PUMMA_TUNE", "refresh", 1);
-    MPI_Init(&argc, &argv);
-    int me, np;
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    MPI_Comm_size(MPI_COMM_WORLD, &np);
-    double maxb = 4 << 20, budget = 5;
-    int reps = 10, k = 2, write = 1;
-    const char *path = NULL, *report = NULL;
+    return refresh;
+}
+
+/* The options into tu (its me and np set); a bad one, or too few or too
+ * many processes, stops every process with the usage. */
+static void parse_args(int argc, char **argv, tuning_t *tu)
+{
+    tu->maxb = 4 << 20;
+    tu->budget = 5;
+    tu->reps = 10;
+    tu->k = 2;
+    tu->write = 1;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc) path = argv[++i];
-        else if (!strcmp(argv[i], "-m") && i + 1 < argc) maxb = atof(argv[++i]);
-        else if (!strcmp(argv[i], "-r") && i + 1 < argc) reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "-b") && i + 1 < argc) budget = atof(argv[++i]);
-        else if (!strcmp(argv[i], "-k") && i + 1 < argc) k = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "-S") && i + 1 < argc) report = argv[++i];
-        else if (!strcmp(argv[i], "-n")) write = 0;
+        if (!strcmp(argv[i], "-o") && i + 1 < argc) tu->path = argv[++i];
+        else if (!strcmp(argv[i], "-m") && i + 1 < argc) tu->maxb = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-r") && i + 1 < argc) tu->reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-b") && i + 1 < argc) tu->budget = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-k") && i + 1 < argc) tu->k = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-S") && i + 1 < argc) tu->report = argv[++i];
+        else if (!strcmp(argv[i], "-n")) tu->write = 0;
         else {
-            if (me == 0) usage();
+            if (tu->me == 0) usage();
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
-    if (np < 2 || np >= 1024 || reps < 1 || k < 1 || !(maxb >= 1024)) {
-        if (me == 0) {
+    if (tu->np < 2 || tu->np >= 1024 || tu->reps < 1 || tu->k < 1 ||
+        !(tu->maxb >= 1024)) {
+        if (tu->me == 0) {
             fprintf(stderr, "%s: needs 2 to 1023 processes\n", prog);
             usage();
         }
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    const double t_start = MPI_Wtime();
-    pumma_grid_t g;
-    memset(&g, 0, sizeof g);
-    g.all = MPI_COMM_WORLD;
-    if (refresh) {
-        machine_model(&g);
-        if (me == 0) printf("\n");
-    }
+}
 
-    /* 1. the samples, into the tune file under the pair's key */
-    pumma_tune_keys_t keys;
-    pumma_tune_keys(&g, &keys);
-    pumma_netmodel_t nm;
-    memset(&nm, 0, sizeof nm);
-    if (pumma_plogp_measure(MPI_COMM_WORLD, 0, 1, maxb, budget, &nm.s)) {
-        if (me == 0) fprintf(stderr, "%s: out of memory\n", prog);
+/* 1. The pLogP samples between processes 0 and 1, fitted, with the
+ * node's sharing, into tu->nm. */
+static void plogp_samples(tuning_t *tu)
+{
+    pumma_netmodel_t *nm = &tu->nm;
+    memset(nm, 0, sizeof *nm);
+    if (pumma_plogp_measure(MPI_COMM_WORLD, 0, 1, tu->maxb, tu->budget,
+                            &nm->s)) {
+        if (tu->me == 0) fprintf(stderr, "%s: out of memory\n", prog);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    pumma_nm_fit(&nm);
-    nm.add = pumma_measure_add();
-    MPI_Bcast(&nm.add, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    pumma_node_share(MPI_COMM_WORLD, &nm.s.cores, &nm.s.ppn);
-    if (me == 0)
+    pumma_nm_fit(nm);
+    nm->add = pumma_measure_add();
+    MPI_Bcast(&nm->add, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    pumma_node_share(MPI_COMM_WORLD, &nm->s.cores, &nm->s.ppn);
+    if (tu->me == 0)
         printf("pLogP between processes 0 and 1: %d sizes to %.0f bytes, "
                "%.2f s; %.0f processes to a node of %.0f processors\n",
-               nm.s.n, maxb, MPI_Wtime() - t_start, nm.s.ppn, nm.s.cores);
+               nm->s.n, tu->maxb, MPI_Wtime() - tu->t_start, nm->s.ppn,
+               nm->s.cores);
+}
 
-    /* 2. per communicator size, the poly-model */
-    void *buf = calloc(1, (size_t)maxb + 64), *sum = calloc(1, (size_t)maxb + 64);
-    if (!buf || !sum) MPI_Abort(MPI_COMM_WORLD, 1);
-    int kind_of[1024][PUMMA_POLY_NCLASS];
-    double theta_of[1024], wake_of[1024];
-    pumma_decider_t d;
-    memset(&d, 0, sizeof d);
+/* 2. Per communicator size p (the first p processes), the poly-model:
+ * tu->kind_of[p], theta_of[p], wake_of[p] on every process, and into d
+ * a model line per size class where p's choice differs from p - 1's. */
+static void poly_models(tuning_t *tu, pumma_decider_t *d)
+{
+    const int me = tu->me;
+    pumma_netmodel_t *nm = &tu->nm;
     if (me == 0) {
         printf("\npoly-model: mean |error| on the training collectives, per "
                "size class (theta, wake: plogpc's, fitted)\n%4s %9s", "np",
@@ -323,147 +340,205 @@ int main(int argc, char **argv)
             printf(" %9s", pumma_nm_name(k));
         printf("  theta     wake  chosen\n");
     }
-    for (int p = 2; p <= np; p++) {
+    for (int p = 2; p <= tu->np; p++) {
         MPI_Comm comm;
         MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &comm);
         double err[PUMMA_POLY_NCLASS][PUMMA_NM_COUNT];
-        int *kind = kind_of[p];
+        int *kind = tu->kind_of[p];
         if (comm != MPI_COMM_NULL) {
-            pumma_poly_choose(comm, &nm, maxb, reps, buf, sum, err, kind);
+            pumma_poly_choose(comm, nm, tu->maxb, tu->reps, tu->buf, tu->sum,
+                              err, kind);
             MPI_Comm_free(&comm);
         }
         /* every process predicts alike in the searches below */
         pumma_quiet_barrier(MPI_COMM_WORLD);
         MPI_Bcast(kind, PUMMA_POLY_NCLASS, MPI_INT, 0, MPI_COMM_WORLD);
-        MPI_Bcast(&nm.s.theta, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-        MPI_Bcast(&nm.s.wake, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        MPI_Bcast(&nm->s.theta, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        MPI_Bcast(&nm->s.wake, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         MPI_Bcast(err, PUMMA_POLY_NCLASS * PUMMA_NM_COUNT, MPI_DOUBLE, 0,
                   MPI_COMM_WORLD);
-        theta_of[p] = nm.s.theta;
-        wake_of[p] = nm.s.wake;
+        tu->theta_of[p] = nm->s.theta;
+        tu->wake_of[p] = nm->s.wake;
         /* model lines for p only when a class differs from p - 1's */
         int differs = p == 2;
         for (int c = 0; c < PUMMA_POLY_NCLASS && !differs; c++)
-            differs = kind[c] != kind_of[p - 1][c];
+            differs = kind[c] != tu->kind_of[p - 1][c];
         for (int c = 0; differs && c < PUMMA_POLY_NCLASS &&
-                        d.nmodels < PUMMA_DECIDE_MAXMODELS; c++) {
-            d.models[d.nmodels].np = p;
-            d.models[d.nmodels].bytes = pumma_poly_class_lo[c];
-            d.models[d.nmodels++].kind = kind[c];
+                        d->nmodels < PUMMA_DECIDE_MAXMODELS; c++) {
+            d->models[d->nmodels].np = p;
+            d->models[d->nmodels].bytes = pumma_poly_class_lo[c];
+            d->models[d->nmodels++].kind = kind[c];
         }
         for (int c = 0; me == 0 && c < PUMMA_POLY_NCLASS; c++) {
             printf("%4d %8.0f+", p, pumma_poly_class_lo[c]);
             for (int k = 0; k < PUMMA_NM_COUNT; k++)
                 printf(" %8.1f%%", 100 * err[c][k]);
-            printf("  %5.2f %8.2e  %s\n", nm.s.theta, nm.s.wake,
+            printf("  %5.2f %8.2e  %s\n", nm->s.theta, nm->s.wake,
                    pumma_nm_name(kind[c]));
         }
     }
-    /* the samples, the node and the largest communicator's theta and
-     * wake (the most sharing: what tells them best) into the tune file */
-    if (me == 0 && write) pumma_tune_write_plogp(keys.netkey, &nm.s, nm.add);
+}
 
-    if (report) {
-        search_report(np, &nm, kind_of, theta_of, wake_of, maxb, reps, k,
-                      buf, sum, report);
-        free(buf);
-        free(sum);
-        MPI_Finalize();
-        return 0;
+/* 3, for one operation op on the first p processes (comm; MPI_COMM_NULL
+ * on the others) and one message size: the model-guided search's choice,
+ * the same on every process, shown; *exps counts its experiments. */
+static const pumma_cand_t *choose(tuning_t *tu, MPI_Comm comm, int p,
+                                  pumma_table_kind_t op, double bytes,
+                                  pumma_cand_t *c, int *exps)
+{
+    const int kind = tu->kind_of[p][pumma_poly_class(bytes)];
+    const int n = pumma_search_cands(op, bytes, 0, c, MAXC);
+    double t[MAXC];
+    int best = 0, e = 0;
+    if (comm != MPI_COMM_NULL) {
+        live_t l = {comm, op, bytes, tu->reps, tu->buf, tu->sum, NULL, c};
+        pumma_search_t s = {op, p, 8, bytes, c, n, measure_live, &l, t, 0, 0};
+        pumma_search_model(&s, &tu->nm, kind, tu->k);
+        best = s.best;
+        e = s.experiments;
     }
+    pumma_quiet_barrier(MPI_COMM_WORLD);
+    MPI_Bcast(&best, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&e, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(t, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    *exps += e;
+    if (tu->me == 0)
+        printf("%4d %-6s %9.0f  %-12s %9.0f %11.3e %11.3e\n", p,
+               op ? "reduce" : "bcast", bytes, c[best].v->name, c[best].seg,
+               t[best],
+               c[best].v->shape
+                   ? pumma_search_predict(&tu->nm, kind, op, p, bytes, 8,
+                                          &c[best])
+                   : NAN);
+    return &c[best];
+}
 
-    /* 3. per operation, communicator size and message size: the variant */
+/* 3. Per operation, communicator size and message size, the variant:
+ * the rules (the caller frees them) and their number in *nr; *exps
+ * counts the experiments. */
+static pumma_rule_t *choose_variants(tuning_t *tu, int *nr, int *exps)
+{
+    const int np = tu->np;
     double sizes[MAXSIZES];
     int nsizes = 0;
-    for (double m = 8; m < maxb && nsizes < MAXSIZES - 1; m *= 4)
+    for (double m = 8; m < tu->maxb && nsizes < MAXSIZES - 1; m *= 4)
         sizes[nsizes++] = m;
-    sizes[nsizes++] = maxb;
+    sizes[nsizes++] = tu->maxb;
     pumma_rule_t *rules = calloc((size_t)(2 * (np + 1) * (nsizes + 1)),
                                  sizeof *rules);
     if (!rules) MPI_Abort(MPI_COMM_WORLD, 1);
-    int nr = 0, exps = 0;
-    if (me == 0)
+    *nr = *exps = 0;
+    if (tu->me == 0)
         printf("\nchoices (model-guided search, K = %d)\n%4s %-6s %9s  "
-               "%-12s %9s %11s %11s\n", k, "np", "op", "bytes", "variant",
+               "%-12s %9s %11s %11s\n", tu->k, "np", "op", "bytes", "variant",
                "segment", "measured", "predicted");
     for (int p = 2; p <= np; p++) {
-        nm.s.theta = theta_of[p];
-        nm.s.wake = wake_of[p];
+        tu->nm.s.theta = tu->theta_of[p];
+        tu->nm.s.wake = tu->wake_of[p];
         MPI_Comm comm;
-        MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &comm);
+        MPI_Comm_split(MPI_COMM_WORLD, tu->me < p ? 0 : MPI_UNDEFINED, tu->me,
+                       &comm);
         for (int op = 0; op < 2; op++) {
             const pumma_coll_ops_t *prev = NULL;
             double prev_seg = -1;
             for (int si = 0; si < nsizes; si++) {
-                const double bytes = sizes[si];
-                const int kind = kind_of[p][pumma_poly_class(bytes)];
                 pumma_cand_t c[MAXC];
-                const int n = pumma_search_cands((pumma_table_kind_t)op,
-                                                 bytes, 0, c, MAXC);
-                double t[MAXC];
-                int best = 0, e = 0;
-                if (comm != MPI_COMM_NULL) {
-                    live_t l = {comm, (pumma_table_kind_t)op, bytes, reps,
-                                buf, sum, NULL, c};
-                    pumma_search_t s = {(pumma_table_kind_t)op, p, 8, bytes,
-                                        c, n, measure_live, &l, t, 0, 0};
-                    pumma_search_model(&s, &nm, kind, k);
-                    best = s.best;
-                    e = s.experiments;
-                }
-                pumma_quiet_barrier(MPI_COMM_WORLD);
-                MPI_Bcast(&best, 1, MPI_INT, 0, MPI_COMM_WORLD);
-                MPI_Bcast(&e, 1, MPI_INT, 0, MPI_COMM_WORLD);
-                MPI_Bcast(t, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-                exps += e;
-                if (me == 0)
-                    printf("%4d %-6s %9.0f  %-12s %9.0f %11.3e %11.3e\n", p,
-                           op ? "reduce" : "bcast", bytes, c[best].v->name,
-                           c[best].seg, t[best],
-                           c[best].v->shape
-                               ? pumma_search_predict(&nm, kind,
-                                                      (pumma_table_kind_t)op,
-                                                      p, bytes, 8, &c[best])
-                               : NAN);
+                const pumma_cand_t *b = choose(tu, comm, p,
+                                               (pumma_table_kind_t)op,
+                                               sizes[si], c, exps);
                 /* the segment scales with the size across the range */
-                if (c[best].v == prev && c[best].seg == prev_seg) continue;
-                rules[nr++] = (pumma_rule_t){
+                if (b->v == prev && b->seg == prev_seg) continue;
+                rules[(*nr)++] = (pumma_rule_t){
                     (pumma_table_kind_t)op, p,
-                    si ? floor(sqrt(sizes[si - 1] * bytes)) : 0, c[best].v,
-                    c[best].seg};
-                prev = c[best].v;
-                prev_seg = c[best].seg;
+                    si ? floor(sqrt(sizes[si - 1] * sizes[si])) : 0, b->v,
+                    b->seg};
+                prev = b->v;
+                prev_seg = b->seg;
             }
         }
         if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
     }
     /* beyond the sizes measured, the models decide */
     for (int op = 0; op < 2; op++)
-        rules[nr++] = (pumma_rule_t){(pumma_table_kind_t)op, np + 1, 0, NULL, 0};
-    d.rules = rules;
-    pumma_decide_set_keys(&d, &keys);   /* where it was measured */
-    d.nrules = nr;
+        rules[(*nr)++] = (pumma_rule_t){(pumma_table_kind_t)op, np + 1, 0,
+                                        NULL, 0};
+    return rules;
+}
 
+/* The decision file d (nr rules, exps experiments) written by process 0
+ * where -o, PUMMA_DECISION_FILE or the tune file's place says (not with
+ * -n), and the run's summary shown. */
+static void write_decisions(const tuning_t *tu, const pumma_decider_t *d,
+                            const pumma_tune_keys_t *keys, int nr, int exps)
+{
     char file[4096] = "";
-    if (path) snprintf(file, sizeof file, "%s", path);
+    if (tu->path) snprintf(file, sizeof file, "%s", tu->path);
     else if (!pumma_decide_path(file, sizeof file)) file[0] = '\0';
-    if (me == 0) {
-        char note[1400];
-        snprintf(note, sizeof note,
-                 "by %s on %d processes (%s), %d experiments, %.1f s",
-                 prog, np, keys.netkey, exps, MPI_Wtime() - t_start);
-        if (!write) printf("\n(-n: the decision file is not written)\n");
-        else if (!*file || pumma_decide_write(file, &d, note))
-            fprintf(stderr, "%s: cannot write the decision file %s\n", prog,
-                    *file ? file : "(PUMMA_TUNE=off and no "
-                                   "PUMMA_DECISION_FILE)");
-        else printf("\ndecision file: %s (%d rules)\n", file, nr);
-        printf("tuned in %.1f s, %d experiments\n", MPI_Wtime() - t_start,
-               exps);
+    if (tu->me != 0) return;
+    char note[1400];
+    snprintf(note, sizeof note,
+             "by %s on %d processes (%s), %d experiments, %.1f s", prog,
+             tu->np, keys->netkey, exps, MPI_Wtime() - tu->t_start);
+    if (!tu->write) printf("\n(-n: the decision file is not written)\n");
+    else if (!*file || pumma_decide_write(file, d, note))
+        fprintf(stderr, "%s: cannot write the decision file %s\n", prog,
+                *file ? file : "(PUMMA_TUNE=off and no "
+                               "PUMMA_DECISION_FILE)");
+    else printf("\ndecision file: %s (%d rules)\n", file, nr);
+    printf("tuned in %.1f s, %d experiments\n", MPI_Wtime() - tu->t_start,
+           exps);
+}
+
+int main(int argc, char **argv)
+{
+    static tuning_t tu;              /* (its tables are large) */
+    tu.refresh = ask_refresh(argc, argv);
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &tu.me);
+    MPI_Comm_size(MPI_COMM_WORLD, &tu.np);
+    parse_args(argc, argv, &tu);
+    tu.t_start = MPI_Wtime();
+    pumma_grid_t g;
+    memset(&g, 0, sizeof g);
+    g.all = MPI_COMM_WORLD;
+    if (tu.refresh) {
+        machine_model(&g);
+        if (tu.me == 0) printf("\n");
     }
-    free(rules);
-    free(buf);
-    free(sum);
+
+    /* 1. the samples, into the tune file under the pair's key */
+    pumma_tune_keys_t keys;
+    pumma_tune_keys(&g, &keys);
+    plogp_samples(&tu);
+
+    /* 2. per communicator size, the poly-model */
+    tu.buf = calloc(1, (size_t)tu.maxb + 64);
+    tu.sum = calloc(1, (size_t)tu.maxb + 64);
+    if (!tu.buf || !tu.sum) MPI_Abort(MPI_COMM_WORLD, 1);
+    pumma_decider_t d;
+    memset(&d, 0, sizeof d);
+    poly_models(&tu, &d);
+    /* the samples, the node and the largest communicator's theta and
+     * wake (the most sharing: what tells them best) into the tune file */
+    if (tu.me == 0 && tu.write)
+        pumma_tune_write_plogp(keys.netkey, &tu.nm.s, tu.nm.add);
+
+    if (tu.report) {
+        search_report(tu.np, &tu.nm, tu.kind_of, tu.theta_of, tu.wake_of,
+                      tu.maxb, tu.reps, tu.k, tu.buf, tu.sum, tu.report);
+    } else {
+        /* 3. per operation, communicator size and message size: the
+         * variant, into the decision file */
+        int nr, exps;
+        pumma_rule_t *rules = choose_variants(&tu, &nr, &exps);
+        d.rules = rules;
+        pumma_decide_set_keys(&d, &keys);   /* where it was measured */
+        d.nrules = nr;
+        write_decisions(&tu, &d, &keys, nr, exps);
+        free(rules);
+    }
+    free(tu.buf);
+    free(tu.sum);
     MPI_Finalize();
     return 0;
 }
