@@ -34,7 +34,6 @@
  * model, the forced choices and the limit's inputs -- so a remembered
  * plan is the one the search would find, on every process alike.
  */
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
