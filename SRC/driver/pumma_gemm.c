@@ -67,6 +67,14 @@ static const pumma_opts_t *env_opts(void)
     o.panel = (int)s->panel;            /* PANEL_UNSET when not given */
     o.slice = (int)s->slice;
     o.piece = (double)s->piece;
+    /* each choice a variable made is the environment's in the plan */
+    static const struct { int var, ch; } vars[] = {
+        {PUMMA_SET_ALGO, PUMMA_CH_ALGO},       {PUMMA_SET_BCAST, PUMMA_CH_BCAST},
+        {PUMMA_SET_REDUCE, PUMMA_CH_REDUCE},   {PUMMA_SET_SHIFT, PUMMA_CH_SHIFT},
+        {PUMMA_SET_SEGMENT, PUMMA_CH_SEGMENT}, {PUMMA_SET_PANEL, PUMMA_CH_PANEL},
+        {PUMMA_SET_PIECE, PUMMA_CH_PIECE},     {PUMMA_SET_TOPOLOGY, PUMMA_CH_TOPO}};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+        if (s->given & (1ul << vars[i].var)) o.from[vars[i].ch] = PUMMA_FROM_ENV;
     done = 1;
     return &o;
 }
@@ -118,26 +126,6 @@ static int apply_options(const pumma_options_t *u, pumma_opts_t *o)
     return 0;
 }
 
-
-/* The environment's choices with their source (PUMMA_FROM_ENV where a
- * variable set them), made once. */
-static const pumma_opts_t *env_defaults(void)
-{
-    static pumma_opts_t o;
-    static int done = 0;
-    if (done) return &o;
-    o = *env_opts();
-    static const struct { int var, ch; } vars[] = {
-        {PUMMA_SET_ALGO, PUMMA_CH_ALGO},       {PUMMA_SET_BCAST, PUMMA_CH_BCAST},
-        {PUMMA_SET_REDUCE, PUMMA_CH_REDUCE},   {PUMMA_SET_SHIFT, PUMMA_CH_SHIFT},
-        {PUMMA_SET_SEGMENT, PUMMA_CH_SEGMENT}, {PUMMA_SET_PANEL, PUMMA_CH_PANEL},
-        {PUMMA_SET_PIECE, PUMMA_CH_PIECE},     {PUMMA_SET_TOPOLOGY, PUMMA_CH_TOPO}};
-    const unsigned long given = pumma_settings()->given;
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
-        if (given & (1ul << vars[i].var)) o.from[vars[i].ch] = PUMMA_FROM_ENV;
-    done = 1;
-    return &o;
-}
 
 /* ------------------------------------------------------------- driver */
 
@@ -291,7 +279,7 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
     int info = pumma_check(transa, transb, *m, *n, *k, *ia, *ja, desca, *ib,
                            *jb, descb, *ic, *jc, descc, dA, dB, dC, &ctxt);
     /* Per-call options > environment > pumma's choice. */
-    pumma_opts_t opts = *env_defaults();
+    pumma_opts_t opts = *env_opts();
     if (!info) info = apply_options(uopts, &opts);
     if (info_out) *info_out = info;
     if (info) {
