@@ -576,10 +576,11 @@ static int all_ok(int ok, MPI_Comm comm)
     return ok;
 }
 
-/* C := A*B + C on a P x Q grid with the given broadcast code (0: pumma's
- * choice), into c (local, lld x nl); the plan into plan. */
-static int gemm_on(int ctxt, int P, int Q, int myr, int myc, int n, int bc,
-                   double *c, char *plan, size_t len)
+/* C := A*B + C on a P x Q grid with the given algorithm and broadcast
+ * codes (0: pumma's choice), into c (local, lld x nl); the plan into
+ * plan. */
+static int gemm_on(int ctxt, int P, int Q, int myr, int myc, int n, int al,
+                   int bc, double *c, char *plan, size_t len)
 {
     const int nb = 4, zero = 0, one = 1;
     const int ml = numroc_(&n, &nb, &myr, &zero, &P);
@@ -598,13 +599,153 @@ static int gemm_on(int ctxt, int P, int Q, int myr, int myc, int n, int bc,
             b[i + (size_t)j * lld] = 1.0 / (3 + 2 * gi + gj);
             c[i + (size_t)j * lld] = 0.25 * gi - gj;
         }
-    pumma_options_t o = {PUMMA_ALGO_MDB2, bc, 0, 0, 0, 0};
-    const double al = 1, be = 1;
-    pumma_pdgemm_opts("N", "N", &n, &n, &n, &al, a, &one, &one, desc, b,
-                      &one, &one, desc, &be, c, &one, &one, desc, &o, &info);
+    pumma_options_t o = {al, bc, 0, 0, 0, 0};
+    const double one_d = 1;
+    pumma_pdgemm_opts("N", "N", &n, &n, &n, &one_d, a, &one, &one, desc, b,
+                      &one, &one, desc, &one_d, c, &one, &one, desc, &o,
+                      &info);
     snprintf(plan, len, "%s", pumma_last_plan());
     free(a);
     return info;
+}
+
+/* The slowest link a line of the grid's clusters cl[0..n-1] holds, from
+ * the definitions: inside a cluster with two or more of them, between
+ * every two; in *a (latency) and *b (seconds per byte). */
+static void slowest(const pumma_hier_grid_t *h, const int *cl, int n,
+                    double *a, double *b)
+{
+    *a = *b = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            if (i == j) continue;
+            double l, s;
+            if (cl[i] == cl[j]) {
+                l = h->inside[cl[i]].alpha;
+                s = h->inside[cl[i]].beta;
+            } else {
+                l = h->lat[cl[i] * h->nc + cl[j]];
+                s = h->beta[cl[i] * h->nc + cl[j]];
+            }
+            if (l > *a) *a = l;
+            if (s > *b) *b = s;
+        }
+}
+
+/*
+ * pumma_coll_price on the 2 x Q grid of test_grids (columns inside one
+ * cluster each, rows across three), against its definition
+ * (pumma_comm.h): a column's price is the variant's under its cluster's
+ * links; a row's, a flat variant's under the row's slowest link and
+ * hier's the mean over the row's Q roots of its own plan; a transposed
+ * view's rows are the grid's columns. Then the links between the
+ * clusters made slow, the first and the last very slow (sites in a
+ * chain): PDGEMM's planner takes hier on the rows (mdb2-row) and not on
+ * the columns (mdb2), and its C is the one-level call's to the last bit.
+ */
+static void priced(int ctxt, int P, int Q, int myr, int myc)
+{
+    const char *G = "grid: the planner prices hier on the lines it runs on";
+    pumma_grid_t *g = (pumma_grid_t *)pumma_grid_enter(ctxt);
+    pumma_hier_grid_t *h = g->hier;
+    check(h != NULL, G, "the grid has no clusters");
+    if (!h) return;
+    const pumma_model_t *mo = pumma_grid_model(g);
+    const pumma_coll_ops_t *bin = pumma_comm_find(PUMMA_BCAST_TABLE,
+                                                  "binomial");
+    const double bytes = 256 * 1024;
+    int ccl[64], rcl[64];
+    for (int slow = 0; slow < 2; slow++) {
+        if (slow) {
+            /* the measured links made slow: ~1 ms and ~10 MB/s between
+             * neighbouring sites, ten times that between the ends */
+            for (int a = 0; a < h->nc; a++)
+                for (int b = 0; b < h->nc; b++) {
+                    if (a == b) continue;
+                    const double f = abs(a - b) > 1 ? 10 : 1;
+                    h->lat[a * h->nc + b] = 1e-3 * f;
+                    h->beta[a * h->nc + b] = 1e-7 * f;
+                }
+            h->id += 1000;   /* new links: plans remembered are stale */
+        }
+        for (int q = 0; q < Q; q++) rcl[q] = h->cluster[myr * Q + q];
+        double a, b;
+        pumma_model_t m = *mo;
+        /* the columns: each inside one cluster; the slowest is the price */
+        double want = 0;
+        for (int q = 0; q < Q; q++) {
+            for (int p = 0; p < P; p++) ccl[p] = h->cluster[p * Q + q];
+            slowest(h, ccl, P, &a, &b);
+            m.alpha = a;
+            m.beta = b;
+            want = fmax(want, bin->cost(&m, P, bytes, 0));
+        }
+        double got = pumma_coll_price(g, bin, mo, PUMMA_ALONG_COL, P, bytes, 0);
+        check(got == want, G, "slow %d: binomial on the columns %g, want %g",
+              slow, got, want);
+        got = pumma_coll_price(g, &pumma_bcast_hier, mo, PUMMA_ALONG_COL, P,
+                               bytes, 0);
+        check(got == want, G, "slow %d: hier on the columns %g, binomial's %g",
+              slow, got, want);
+        /* a row: across the clusters */
+        slowest(h, rcl, Q, &a, &b);
+        m.alpha = a;
+        m.beta = b;
+        const pumma_coll_ops_t *v;
+        for (int i = 0; (v = pumma_comm_at(PUMMA_BCAST_TABLE, i)); i++) {
+            if (v == &pumma_bcast_hier || v == &pumma_bcast_auto) continue;
+            got = pumma_coll_price(g, v, mo, PUMMA_ALONG_ROW, Q, bytes, 0);
+            want = v->cost(&m, Q, bytes, 0);
+            check(got == want, G, "slow %d: %s on a row %g, want %g", slow,
+                  v->name, got, want);
+        }
+        const pumma_hier_line_t *L = pumma_hier_line_of(g, g->row);
+        double mean = 0;
+        for (int root = 0; L && root < Q; root++) {
+            int par[64], ord[64], crd[64], chosen;
+            const pumma_coll_ops_t *loc[64];
+            mean += pumma_hier_plan(PUMMA_BCAST_TABLE, L, root, bytes,
+                                    pumma_hier_schedule(), par, ord, crd, loc,
+                                    &chosen) / Q;
+        }
+        got = pumma_coll_price(g, &pumma_bcast_hier, mo, PUMMA_ALONG_ROW, Q,
+                               bytes, 0);
+        check(fabs(got - mean) <= 1e-12 * mean, G,
+              "slow %d: hier on a row %g, its plans' mean %g", slow, got, mean);
+        if (slow)
+            check(got < bin->cost(&m, Q, bytes, 0), G,
+                  "slow links: hier %g not below binomial's %g", got,
+                  bin->cost(&m, Q, bytes, 0));
+        /* a transposed view: its columns are the rows */
+        pumma_grid_t t = *g;
+        t.nprow = g->npcol;
+        t.npcol = g->nprow;
+        t.transposed = 1;
+        check(pumma_coll_price(&t, &pumma_bcast_hier, mo, PUMMA_ALONG_COL, Q,
+                               bytes, 0) == got,
+              G, "slow %d: a transposed view's columns are not the rows",
+              slow);
+        const pumma_shift_ops_t *s = pumma_shift_at(0);
+        check(pumma_shift_price(g, s, mo, PUMMA_ALONG_ROW, Q, bytes) ==
+                  s->cost(&m, Q, bytes),
+              G, "slow %d: a roll along a row", slow);
+    }
+    /* the planner, on the slow links */
+    const int n = 48;
+    static double c1[64 * 64], c2[64 * 64], c3[64 * 64];
+    char p1[200], p2[200], p3[200];
+    int i1 = gemm_on(ctxt, P, Q, myr, myc, n, PUMMA_ALGO_MDB2_ROW, 0, c1, p1,
+                     sizeof p1);
+    int i2 = gemm_on(ctxt, P, Q, myr, myc, n, PUMMA_ALGO_MDB2_ROW,
+                     PUMMA_BCAST_BINOMIAL, c2, p2, sizeof p2);
+    int i3 = gemm_on(ctxt, P, Q, myr, myc, n, PUMMA_ALGO_MDB2, 0, c3, p3,
+                     sizeof p3);
+    check(i1 == 0 && i2 == 0 && i3 == 0, G, "INFO %d, %d, %d", i1, i2, i3);
+    check(strstr(p1, "bcast=hier") != NULL, G,
+          "slow links, rows across them: plan \"%s\", not hier", p1);
+    check(strstr(p3, "bcast=hier") == NULL, G,
+          "slow links, columns inside clusters: plan \"%s\", hier", p3);
+    check(memcmp(c1, c2, sizeof c1) == 0, G, "hier and binomial differ in C");
 }
 
 static void test_grids(int np)
@@ -666,11 +807,13 @@ static void test_grids(int np)
         const int n = 37;
         static double c1[64 * 64], c2[64 * 64];    /* zero past the part */
         char p1[200], p2[200];
-        int i1 = gemm_on(ctxt, P, Q, myr, myc, n, 0, c1, p1, sizeof p1);
-        int i2 = gemm_on(ctxt, P, Q, myr, myc, n, PUMMA_BCAST_BINOMIAL, c2,
-                         p2, sizeof p2);
+        /* mdb2-row broadcasts along the rows, which span clusters */
+        int i1 = gemm_on(ctxt, P, Q, myr, myc, n, PUMMA_ALGO_MDB2_ROW,
+                         PUMMA_BCAST_HIER, c1, p1, sizeof p1);
+        int i2 = gemm_on(ctxt, P, Q, myr, myc, n, PUMMA_ALGO_MDB2_ROW,
+                         PUMMA_BCAST_BINOMIAL, c2, p2, sizeof p2);
         check(i1 == 0 && i2 == 0, G, "INFO %d, %d", i1, i2);
-        check(strstr(p1, "bcast=hier") != NULL, G, "plan \"%s\": not hier",
+        check(strstr(p1, "bcast=hier") != NULL, G, "plan \"%s\": hier asked",
               p1);
         check(strstr(p2, "bcast=binomial") != NULL, G,
               "plan \"%s\": binomial asked", p2);
@@ -747,6 +890,12 @@ static void test_grids(int np)
     if (!all_ok(!group_fail, MPI_COMM_WORLD)) group_fail = group_fail ? group_fail : 1;
     if (me_world == 0) group_end(G);
     else group_fail = 0;
+
+    G = "grid: the planner prices hier on the lines it runs on";
+    if (in && Q >= 3) priced(ctxt, P, Q, myr, myc);
+    if (!all_ok(!group_fail, MPI_COMM_WORLD)) group_fail = group_fail ? group_fail : 1;
+    if (me_world == 0) group_end(G);
+    else group_fail = 0;
     if (in) Cblacs_gridexit(ctxt);
 
     /* PUMMA_CLUSTERS (measure on run-hier's second run): a partition. */
@@ -771,7 +920,8 @@ static void test_grids(int np)
                    e ? e : "(unset)", nc);
         static double c1[64 * 64];
         char p1[200];
-        check(gemm_on(ctxt, P, Q, myr, myc, 29, 0, c1, p1, sizeof p1) == 0,
+        check(gemm_on(ctxt, P, Q, myr, myc, 29, PUMMA_ALGO_MDB2, 0, c1, p1,
+                  sizeof p1) == 0,
               G, "PDGEMM failed");
         Cblacs_gridexit(ctxt);
     }

@@ -275,13 +275,10 @@ static void test_costs(void)
                     if (s > 256) s = 256;
                     want = np <= 1 ? 0 : (np - 2 + s) * (a + b * m / s);
                 } else if (!strcmp(nm, "hier")) {
-                    /* one cluster: the fastest of the others (their own
-                     * costs are checked against closed forms here) */
-                    const pumma_coll_ops_t *u;
-                    for (int j = 0; (u = pumma_comm_at(PUMMA_BCAST_TABLE, j)); j++)
-                        if (u != v && (want < 0 || u->cost(&mo, np, m, 0) < want))
-                            want = u->cost(&mo, np, m, 0);
-                    if (np <= 1) want = 0;
+                    /* one cluster: what it runs there, binomial without
+                     * a decider (whose cost is checked above) */
+                    want = pumma_comm_find(PUMMA_BCAST_TABLE, "binomial")
+                               ->cost(&mo, np, m, 0);
                 }
                 check(want >= 0, G, "bcast %s has no closed form here", nm);
                 check(close_to(got, want), G, "bcast %s np=%d m=%g: %g, want %g",
@@ -297,12 +294,10 @@ static void test_costs(void)
                 else if (!strcmp(nm, "mpi"))
                     want = np <= 1 ? 0 : L * add + 2 * d * m;
                 else if (!strcmp(nm, "hier")) {
-                    /* one cluster: the fastest of the others */
-                    const pumma_coll_ops_t *u;
-                    for (int j = 0; (u = pumma_comm_at(PUMMA_REDUCE_TABLE, j)); j++)
-                        if (u != v && (want < 0 || u->cost(&mo, np, m, 0) < want))
-                            want = u->cost(&mo, np, m, 0);
-                    if (np <= 1) want = 0;
+                    /* one cluster: what it runs there, the table's first
+                     * without a decider */
+                    want = pumma_comm_at(PUMMA_REDUCE_TABLE, 0)
+                               ->cost(&mo, np, m, 0);
                 }
                 check(want >= 0, G, "reduce %s has no closed form here", nm);
                 check(close_to(got, want), G,

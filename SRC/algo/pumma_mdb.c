@@ -111,6 +111,7 @@ void pumma_problem_transpose(const pumma_problem_t *p, pumma_problem_t *q,
     g->myrow = p->g->mycol; g->mycol = p->g->myrow;
     g->row = p->g->col; g->col = p->g->row;
     g->rank = NULL;          /* not used by the engines */
+    g->transposed = !p->g->transposed;   /* for the prices of its lines */
     *q = *p;
     q->g = g;
     q->m = p->n; q->n = p->m;
@@ -425,11 +426,15 @@ static double engine_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                      (kstage / kmul);
     const double nmsg = sh->msg_per_block ? kstage / kb : P;
     const double msg = (sh->msg_per_block ? kb : kgroup) * nloc * e;
-    const double cb = P > 1 ? nmsg * p->plan->bcast->cost(
-                                         mo, P, msg, p->plan->segment)
-                            : 0;
-    const double roll =
-        Q > 1 ? p->plan->shift->cost(mo, Q, mloc * kstage * e) : 0;
+    const double cb =
+        P > 1 ? nmsg * pumma_coll_price(p->g, p->plan->bcast, mo,
+                                        PUMMA_ALONG_COL, P, msg,
+                                        p->plan->segment)
+              : 0;
+    const double roll = Q > 1 ? pumma_shift_price(p->g, p->plan->shift, mo,
+                                                  PUMMA_ALONG_ROW, Q,
+                                                  mloc * kstage * e)
+                              : 0;
     double stage = pumma_model_hide(mo, w - w / P, cb) + w / P;
     double T = (Q - 1) * pumma_model_hide(mo, stage, roll) + stage;
     if (st || P > 1 || p->transa != 'N')

@@ -301,10 +301,14 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
     const double L = (double)p->k / nseg;
     const double seg_op = p->plan->segment;
     const double ca = Q > 1 && av.col.src >= 0
-                          ? p->plan->bcast->cost(mo, Q, mloc * L * e, seg_op)
+                          ? pumma_coll_price(p->g, p->plan->bcast, mo,
+                                             PUMMA_ALONG_ROW, Q,
+                                             mloc * L * e, seg_op)
                           : 0;
     const double cb = P > 1 && bv.row.src >= 0
-                          ? p->plan->bcast->cost(mo, P, L * nloc * e, seg_op)
+                          ? pumma_coll_price(p->g, p->plan->bcast, mo,
+                                             PUMMA_ALONG_COL, P,
+                                             L * nloc * e, seg_op)
                           : 0;
     const double w = pumma_model_gemm(mo, t, mloc, nloc, L, 0);
     double T = ca + cb + (nseg - 1) * pumma_model_hide(mo, w, ca + cb) + w;

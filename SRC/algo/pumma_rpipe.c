@@ -133,15 +133,18 @@ double pumma_rpipe_cost(const pumma_problem_t *p, const pumma_model_t *mo,
 {
     const double e = (double)p->t->size;
     double w = pumma_model_gemm(mo, p->t, area, 1, k, 0);
-    double red = R > 1 ? p->plan->reduce->cost(mo, R, area * e,
-                                               p->plan->segment)
+    double red = R > 1 ? pumma_coll_price(p->g, p->plan->reduce, mo,
+                                          PUMMA_ALONG_COL, R, area * e,
+                                          p->plan->segment)
                        : 0;
     /* A product lands in C by an add (the scatter of its rows), whether
      * summed over R > 1 or not: only a product whose rows are one run of
      * C goes into C directly, which block-cyclic C rarely allows. */
     double land = pumma_model_copy(mo, area * e, 0);
     double stage = R * pumma_model_hide(mo, w, red) + land;
-    double roll = stages > 1 ? p->plan->shift->cost(mo, stages, roll_bytes)
+    double roll = stages > 1 ? pumma_shift_price(p->g, p->plan->shift, mo,
+                                                 PUMMA_ALONG_ROW, stages,
+                                                 roll_bytes)
                              : 0;
     double T = (stages - 1) * pumma_model_hide(mo, stage, roll) + stage + red;
     /* C scaled by BETA first, in a pass of its own (R products of `area`

@@ -107,11 +107,11 @@ static int into_c(const pumma_problem_t *p, pumma_view_t *r, r_at_t how)
     return PUMMA_OK;
 }
 
-/* Modelled time of the packing of W (elems), its sums (npk, split, in
- * groups of rd's blocks) and R into C (in place, or redistributed,
- * transposed or not). */
+/* Modelled time of the packing of W (elems), its sums (over the npk
+ * processes of a grid line along `along`, split, in groups of rd's
+ * blocks) and R into C (in place, or redistributed, transposed or not). */
 static double sum_cost(const pumma_problem_t *p, const pumma_model_t *mo,
-                       int npk, int split, const pumma_dist_t *rd,
+                       int npk, int along, int split, const pumma_dist_t *rd,
                        double elems, int in_place, int transposed)
 {
     const double e = (double)p->t->size;
@@ -120,8 +120,9 @@ static double sum_cost(const pumma_problem_t *p, const pumma_model_t *mo,
     if (npk > 1 && split) {
         const int nb = pumma_dist_nblocks(rd);
         const int groups = nb < npk ? nb : npk;
-        T += groups * p->plan->reduce->cost(mo, npk, elems / groups * e,
-                                            p->plan->segment);
+        T += groups * pumma_coll_price(p->g, p->plan->reduce, mo, along,
+                                       npk, elems / groups * e,
+                                       p->plan->segment);
     }
     const double rbytes = elems / npk * e;
     return T + (in_place ? pumma_model_copy(mo, rbytes, 0)
@@ -350,7 +351,8 @@ double pumma_stat_cost(const pumma_problem_t *p, const pumma_model_t *mo,
     double T = pumma_model_redist(mo, np, kloc * full * e, !o.kax);
     T += o.wrows ? pumma_model_gemm(mo, t, full, own, kloc, !o.kcol)
                  : pumma_model_gemm(mo, t, own, full, kloc, !o.kcol);
-    T += sum_cost(p, mo, o.npk, o.kd.src >= 0, &o.rd, own * full,
+    T += sum_cost(p, mo, o.npk, o.kcol ? PUMMA_ALONG_ROW : PUMMA_ALONG_COL,
+                  o.kd.src >= 0, &o.rd, own * full,
                   !o.kax && pumma_dist_same(&o.od, b_stays ? &p->c.col
                                                             : &p->c.row),
                   b_stays && !o.wrows);

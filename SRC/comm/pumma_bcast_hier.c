@@ -26,8 +26,6 @@
 
 #include "pumma_comm.h"
 
-extern const pumma_coll_ops_t pumma_bcast_auto;
-
 typedef struct hstate {
     pumma_coll_t inter, intra;
     int coordinator;         /* 1: I take part between clusters */
@@ -41,8 +39,7 @@ static int start(pumma_coll_t *c)
     const pumma_hier_line_t *L = c->hier;
     c->priv = NULL;
     if (!L) {                        /* one cluster: one level */
-        c->via = c->dec ? &pumma_bcast_auto
-                        : pumma_comm_find(PUMMA_BCAST_TABLE, "binomial");
+        c->via = pumma_hier_single(PUMMA_BCAST_TABLE, c->dec != NULL);
         return c->via->start(c);
     }
     c->via = NULL;
@@ -120,14 +117,12 @@ static int wait(pumma_coll_t *c)
     return rc ? rc : r2 ? r2 : r3;
 }
 
-/* One cluster: the single-level choice. (Across clusters the planner
- * does not price yet; a line's own costs are pumma_hier_plan's.) */
+/* One cluster: the single-level choice. (Across clusters the price is
+ * pumma_coll_price's: a line's own costs are pumma_hier_plan's.) */
 static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 {
-    double t;
-    (void)seg;
-    (void)pumma_hier_fastest(PUMMA_BCAST_TABLE, mo, np, bytes, &t);
-    return t;
+    return pumma_hier_single(PUMMA_BCAST_TABLE, mo->dec != NULL)
+        ->cost(mo, np, bytes, seg);
 }
 
 const pumma_coll_ops_t pumma_bcast_hier = {

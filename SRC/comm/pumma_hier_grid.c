@@ -29,6 +29,11 @@ void pumma_hier_free(pumma_hier_grid_t *h)
         pumma_hier_line_free(&h->row[e]);
         pumma_hier_line_free(&h->col[e]);
     }
+    for (int d = 0; d < 2; d++) {
+        for (int i = 0; i < h->nshape[d]; i++)
+            pumma_hier_line_free(&h->shape[d][i]);
+        free(h->shape[d]);
+    }
     free(h->cluster);
     free(h->lat);
     free(h->inside);
@@ -61,9 +66,45 @@ int pumma_hier_line_make(pumma_hier_line_t *L, const pumma_hier_grid_t *h,
         L->cl[r] = c;
         L->sub_rank[r] = L->size[c]++;   /* MPI_Comm_split's order: rank */
     }
-    if (L->nc > 1 &&
+    if (L->nc > 1 && comm != MPI_COMM_NULL &&
         MPI_Comm_split(comm, L->cl[me], me, &L->sub) != MPI_SUCCESS)
         return PUMMA_EMPI;
+    return PUMMA_OK;
+}
+
+/* pumma_hier_shapes_make: see pumma_comm.h. Lines alike position by
+ * position are one shape; a grid whose clusters are blocks of rows or
+ * columns has a few. */
+int pumma_hier_shapes_make(pumma_hier_grid_t *h, int nprow, int npcol)
+{
+    for (int d = 0; d < 2; d++) {
+        /* along columns: npcol lines of nprow; along rows: the converse */
+        const int lines = d == PUMMA_ALONG_COL ? npcol : nprow;
+        const int n = d == PUMMA_ALONG_COL ? nprow : npcol;
+        int *gc = malloc(sizeof(int) * (size_t)lines * (size_t)n);
+        h->shape[d] = calloc((size_t)lines, sizeof(pumma_hier_line_t));
+        if (!gc || !h->shape[d]) {
+            free(gc);
+            return PUMMA_ENOMEM;
+        }
+        for (int l = 0; l < lines; l++) {
+            int *mine = gc + (size_t)l * n;
+            for (int r = 0; r < n; r++)
+                mine[r] = h->cluster[d == PUMMA_ALONG_COL ? r * npcol + l
+                                                          : l * npcol + r];
+            int seen = 0;
+            for (int o = 0; o < l && !seen; o++)
+                seen = !memcmp(gc + (size_t)o * n, mine, sizeof(int) * n);
+            if (seen) continue;
+            int rc = pumma_hier_line_make(&h->shape[d][h->nshape[d]++], h,
+                                          MPI_COMM_NULL, n, mine, -1);
+            if (rc) {
+                free(gc);
+                return rc;
+            }
+        }
+        free(gc);
+    }
     return PUMMA_OK;
 }
 

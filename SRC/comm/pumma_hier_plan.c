@@ -30,6 +30,15 @@ const pumma_coll_ops_t *pumma_hier_fastest(pumma_table_kind_t op,
     return best;
 }
 
+const pumma_coll_ops_t *pumma_hier_single(pumma_table_kind_t op, int dec)
+{
+    if (dec) return op == PUMMA_BCAST_TABLE ? &pumma_bcast_auto
+                                            : &pumma_reduce_auto;
+    return op == PUMMA_BCAST_TABLE
+               ? pumma_comm_find(PUMMA_BCAST_TABLE, "binomial")
+               : pumma_comm_at(PUMMA_REDUCE_TABLE, 0);
+}
+
 static int forced = -1;       /* pumma_hier_schedule_set's */
 void pumma_hier_schedule_set(int kind) { forced = kind; }
 

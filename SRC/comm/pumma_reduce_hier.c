@@ -25,7 +25,6 @@
 
 #include "pumma_comm.h"
 
-extern const pumma_coll_ops_t pumma_reduce_auto;
 
 typedef struct rstate {
     pumma_coll_t intra, inter;
@@ -53,7 +52,7 @@ static int start(pumma_coll_t *c)
     const pumma_hier_line_t *L = c->hier;
     c->priv = NULL;
     if (!L) {                        /* one cluster: one level */
-        c->via = c->dec ? &pumma_reduce_auto : pumma_comm_at(PUMMA_REDUCE_TABLE, 0);
+        c->via = pumma_hier_single(PUMMA_REDUCE_TABLE, c->dec != NULL);
         return c->via->start(c);
     }
     c->via = NULL;
@@ -179,10 +178,8 @@ static int wait(pumma_coll_t *c)
 /* One cluster: the single-level choice (as hier's broadcast). */
 static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 {
-    double t;
-    (void)seg;
-    (void)pumma_hier_fastest(PUMMA_REDUCE_TABLE, mo, np, bytes, &t);
-    return t;
+    return pumma_hier_single(PUMMA_REDUCE_TABLE, mo->dec != NULL)
+        ->cost(mo, np, bytes, seg);
 }
 
 /* Any variant may run inside, and a coordinator holds two sums more. */

@@ -151,19 +151,26 @@ static double align_cost(const pumma_problem_t *have,
     return c;
 }
 
-/* Candidate i of a kind: the forced variant, or the table's rows; just
- * one (the forced or the first) when the algorithm does not use the kind;
- * auto alone when the grid has a decider (decision file or models): it
- * decides per message, as its decisions say (pumma_model.h). */
+/* Candidate i of a kind: the forced variant, or the table's rows (hier
+ * among them: on a grid that spans clusters its price is its own plan's,
+ * pumma_coll_price.c); just one (the forced or the first) when the
+ * algorithm does not use the kind; auto alone when the grid has a decider
+ * (decision file or models): it decides per message, as its decisions say
+ * (pumma_model.h) -- and hier after it when the grid spans clusters,
+ * which auto's decisions, made for one level, do not know. */
 static const pumma_coll_ops_t *coll_at(pumma_table_kind_t kind,
                                        const pumma_coll_ops_t *forced,
-                                       int used, const pumma_model_t *mo,
-                                       int i)
+                                       int used, const pumma_grid_t *g,
+                                       const pumma_model_t *mo, int i)
 {
     if (forced || !used) return i ? NULL : forced ? forced : pumma_comm_at(kind, 0);
-    if (mo->dec)
-        return i ? NULL : kind == PUMMA_BCAST_TABLE ? &pumma_bcast_auto
-                                                    : &pumma_reduce_auto;
+    if (mo->dec) {
+        const int bc = kind == PUMMA_BCAST_TABLE;
+        return i == 0 ? bc ? &pumma_bcast_auto : &pumma_reduce_auto
+               : i == 1 && g->hier ? bc ? &pumma_bcast_hier
+                                        : &pumma_reduce_hier
+                                   : NULL;
+    }
     return pumma_comm_at(kind, i);
 }
 
@@ -256,10 +263,11 @@ static int search(pumma_problem_t *have, pumma_plan_t *pl,
         const double moves = align_cost(have, &want, mo);
         const unsigned u = a->uses(&want);
         for (int ib = 0; (b = coll_at(PUMMA_BCAST_TABLE, f->bcast,
-                                      u & PUMMA_USES_BCAST, mo, ib));
+                                      u & PUMMA_USES_BCAST, have->g, mo, ib));
              ib++)
             for (int ir = 0; (r = coll_at(PUMMA_REDUCE_TABLE, f->reduce,
-                                          u & PUMMA_USES_REDUCE, mo, ir));
+                                          u & PUMMA_USES_REDUCE, have->g, mo,
+                                          ir));
                  ir++)
                 for (int is = 0;
                      (s = shift_at(f->shift, u & PUMMA_USES_SHIFT, is));
@@ -329,6 +337,7 @@ typedef struct plan_key {
     const pumma_coll_ops_t *bcast, *reduce;
     const pumma_shift_ops_t *shift;
     double piece, workspace, room;
+    unsigned hier;           /* the grid's clusters (their id; 0: none) */
 } plan_key_t;
 typedef struct plan_slot {
     plan_key_t key;
@@ -367,6 +376,7 @@ static void plan_key(const pumma_problem_t *h, const pumma_opts_t *o,
     k->piece = o->piece;
     k->workspace = o->workspace;
     k->room = o->room;
+    k->hier = h->g->hier ? h->g->hier->id : 0;
 }
 
 static plan_slot_t *plan_slot(const plan_key_t *k)
@@ -519,7 +529,6 @@ static void sources(const pumma_opts_t *o, int kind, pumma_plan_t *pl)
                                     : NULL;
         fr[ch] = asked[i] && asked[i] == ran[i] ? o->from[ch]
                  : !block || !ran[i]            ? PUMMA_FROM_DEFAULT
-                 : name && !strcmp(name, "hier") ? PUMMA_FROM_CLUSTERS
                  : name && !strcmp(name, "auto") ? PUMMA_FROM_DECIDER
                  : lim                           ? PUMMA_FROM_LIMIT
                                                  : PUMMA_FROM_MODEL;
@@ -548,17 +557,6 @@ int pumma_plan_make(pumma_problem_t *have, const pumma_opts_t *o,
     int rc = PUMMA_OK;
     if (kind == PUMMA_CALL_BLOCK) {
         plan_block(have, o, pl);
-        /* A grid that spans clusters broadcasts and reduces in two
-         * levels, unless the call or the environment names a variant
-         * (the search does not price them: a variant's price knows the
-         * size of its line, not its clusters). */
-        if (have->g->hier && (!o->bcast || !o->reduce)) {
-            if (!o->bcast) pl->bcast = &pumma_bcast_hier;
-            if (!o->reduce) pl->reduce = &pumma_reduce_hier;
-            pumma_problem_t want;
-            pl->algo->align(have, &want);
-            pl->workspace = pumma_plan_workspace(have, pl->algo, &want);
-        }
     } else {
         pl->algo = row_of(kind, o->algo);
         pl->bcast = o->bcast ? o->bcast : pumma_comm_at(PUMMA_BCAST_TABLE, 0);
@@ -578,7 +576,7 @@ int pumma_plan_make(pumma_problem_t *have, const pumma_opts_t *o,
 /* --------------------------------------------------------- its text */
 
 static const char *const from_names[] = {
-    "default", "model", "decider", "clusters", "limit", "env", "call"};
+    "default", "model", "decider", "limit", "env", "call"};
 
 /* Appends to buf at *at (bounded by len). */
 static void put(char *buf, size_t len, size_t *at, const char *fmt, ...)

@@ -30,7 +30,6 @@ typedef enum {
     PUMMA_FROM_DEFAULT = 0,  /* pumma's default, nothing priced */
     PUMMA_FROM_MODEL,        /* priced by the machine model (auto) */
     PUMMA_FROM_DECIDER,      /* auto per message: decision file or models */
-    PUMMA_FROM_CLUSTERS,     /* the grid spans clusters: two levels */
     PUMMA_FROM_LIMIT,        /* the workspace limit changed it */
     PUMMA_FROM_ENV,          /* a PUMMA_* variable */
     PUMMA_FROM_CALL          /* the call's options */
@@ -311,9 +310,10 @@ int pumma_rpipe_piece(const pumma_problem_t *p, int n, int other);
 size_t pumma_rpipe_workspace(const pumma_problem_t *p, int depth, int R,
                              size_t slot_elems);
 /* Modelled time of a reduce-pipeline algorithm: `stages` stages (the roll
- * of `roll_bytes` around that many processes between them); in each, R
- * products of `area` elements with inner dimension k, each summed over R
- * processes while the next is computed; the last sum is exposed. */
+ * of `roll_bytes` around that many processes of a grid row between them);
+ * in each, R products of `area` elements with inner dimension k, each
+ * summed over the R processes of a grid column while the next is
+ * computed; the last sum is exposed. */
 double pumma_rpipe_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                         int stages, int R, double area, double k,
                         double roll_bytes);

@@ -71,6 +71,9 @@ typedef struct pumma_grid {
     struct pumma_hier_grid *hier;  /* its logical clusters (pumma_model.h):
                                 NULL until known, or when one */
     int hier_known;          /* 1 once looked for (PUMMA_CLUSTERS) */
+    int transposed;          /* a view of the grid with rows and columns
+                                swapped (pumma_problem_transpose): its
+                                rows are hier's columns */
     int mem_known;           /* 1 once the two below are (pumma_memlimit.c) */
     int mem_limited;         /* 1: some process of the grid has a memory limit */
     int node_procs;          /* the grid's processes on this node */
@@ -369,6 +372,14 @@ typedef struct pumma_hier_grid {
     double *lat, *beta;      /* [nc*nc]: latency (s), s per byte, a to b */
     pumma_model_t *inside;   /* [nc]: each cluster's model */
     pumma_hier_line_t row[PUMMA_GRID_EPOCHS], col[PUMMA_GRID_EPOCHS];
+    /* every distinct line of the grid, by the clusters of its positions
+     * (no communicators): what the planner prices (pumma_coll_price.c);
+     * [PUMMA_ALONG_COL] the columns', [PUMMA_ALONG_ROW] the rows' */
+    pumma_hier_line_t *shape[2];
+    int nshape[2];
+    unsigned id;             /* this set of clusters and links, among all
+                                a process has made: plans remembered for
+                                one are not another's */
 } pumma_hier_grid_t;
 
 /* The clusters of comm (the current call's g->row or g->col), NULL when
@@ -378,11 +389,34 @@ const pumma_hier_line_t *pumma_hier_line_of(const pumma_grid_t *g,
 void pumma_hier_free(pumma_hier_grid_t *h);
 /* One line of h's grid: comm's n ranks (gc[r]: the grid's cluster of
  * rank r; me: my rank), its clusters numbered by first member, and my
- * cluster's communicator (collective over comm when they are several).
+ * cluster's communicator (collective over comm when they are several;
+ * none when comm is MPI_COMM_NULL: a line the planner prices).
  * PUMMA_OK, PUMMA_ENOMEM or PUMMA_EMPI; line_free undoes it. */
 int pumma_hier_line_make(pumma_hier_line_t *L, const pumma_hier_grid_t *h,
                          MPI_Comm comm, int n, const int *gc, int me);
 void pumma_hier_line_free(pumma_hier_line_t *L);
+/* h's shape[] and nshape[] for a nprow x npcol grid (h->cluster set).
+ * PUMMA_OK or PUMMA_ENOMEM. */
+int pumma_hier_shapes_make(pumma_hier_grid_t *h, int nprow, int npcol);
+
+/*
+ * The modelled time of one collective (v: a broadcast or reduce variant)
+ * or roll (s) of `bytes` over a line of np processes of grid g: along
+ * PUMMA_ALONG_COL the nprow processes of one grid column (g->col), along
+ * PUMMA_ALONG_ROW the npcol of one row (g->row). On a grid without
+ * clusters that is the variant's cost under mo. On a grid that spans
+ * clusters it is the slowest line's (the busiest sets the pace): hier
+ * priced by its own plan (pumma_hier_plan, averaged over the roots of
+ * the line), the other variants under the slowest link the line holds
+ * (pumma_coll_price.c).
+ */
+enum { PUMMA_ALONG_COL = 0, PUMMA_ALONG_ROW = 1 };
+double pumma_coll_price(const pumma_grid_t *g, const pumma_coll_ops_t *v,
+                        const pumma_model_t *mo, int along, int np,
+                        double bytes, double seg);
+double pumma_shift_price(const pumma_grid_t *g, const pumma_shift_ops_t *s,
+                         const pumma_model_t *mo, int along, int np,
+                         double bytes);
 
 /* The two-level broadcast and reduce (pumma_bcast_hier.c,
  * pumma_reduce_hier.c), and their plan (pumma_hier_plan.c): of `bytes` from (to) line rank
@@ -410,6 +444,9 @@ typedef struct pumma_hier_role {
 int pumma_hier_role(pumma_table_kind_t op, const pumma_hier_line_t *L,
                     int root, int me, double bytes, pumma_hier_role_t *r);
 void pumma_hier_role_free(pumma_hier_role_t *r);
+/* What hier runs on a line inside one cluster: auto with a decider (dec),
+ * else the table's plain choice (binomial; the first reduce). */
+const pumma_coll_ops_t *pumma_hier_single(pumma_table_kind_t op, int dec);
 /* The variant of table op the model mo prices fastest for np processes
  * and `bytes` (neither auto nor hier); *t its time (0 for one process). */
 const pumma_coll_ops_t *pumma_hier_fastest(pumma_table_kind_t op,

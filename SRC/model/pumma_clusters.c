@@ -262,10 +262,13 @@ int pumma_hier_set(pumma_grid_t *g, const int *cluster)
                                 g->myrow);
     }
     free(gc);
+    if (!rc) rc = pumma_hier_shapes_make(h, g->nprow, g->npcol);
     if (rc) {
         pumma_hier_free(h);
         return rc;
     }
+    static unsigned made;
+    h->id = ++made;
     g->hier = h;
     return PUMMA_OK;
 }
