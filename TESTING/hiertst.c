@@ -725,6 +725,15 @@ static void priced(int ctxt, int P, int Q, int myr, int myc)
                                bytes, 0) == got,
               G, "slow %d: a transposed view's columns are not the rows",
               slow);
+        /* the whole grid's exchanges: its slowest link */
+        int all[64];
+        for (int q = 0; q < P * Q; q++) all[q] = h->cluster[q];
+        slowest(h, all, P * Q, &a, &b);
+        pumma_model_t gm;
+        pumma_grid_price_model(g, mo, &gm);
+        check(gm.alpha == a && gm.beta == b && gm.gamma[1] == mo->gamma[1],
+              G, "slow %d: the grid's model %g %g, its slowest link %g %g",
+              slow, gm.alpha, gm.beta, a, b);
         const pumma_shift_ops_t *s = pumma_shift_at(0);
         check(pumma_shift_price(g, s, mo, PUMMA_ALONG_ROW, Q, bytes) ==
                   s->cost(&m, Q, bytes),

@@ -65,6 +65,28 @@ static void line_model(const pumma_hier_line_t *L, const pumma_model_t *mo,
     out->beta = b;
 }
 
+void pumma_grid_price_model(const pumma_grid_t *g, const pumma_model_t *mo,
+                            pumma_model_t *out)
+{
+    const pumma_hier_grid_t *h = g->hier;
+    *out = *mo;
+    if (!h) return;
+    double a = 0, b = 0;
+    for (int c = 0; c < h->nc; c++) {
+        /* inside c: a link only when c has two processes or more */
+        int n = 0;
+        for (int q = 0; q < g->nprow * g->npcol && n < 2; q++)
+            n += h->cluster[q] == c;
+        for (int d = 0; d < h->nc; d++) {
+            if (c == d && n < 2) continue;
+            a = fmax(a, c == d ? h->inside[c].alpha : h->lat[c * h->nc + d]);
+            b = fmax(b, c == d ? h->inside[c].beta : h->beta[c * h->nc + d]);
+        }
+    }
+    out->alpha = a;
+    out->beta = b;
+}
+
 /* hier's time on L: its plan's, the mean over the line's roots (a root's
  * plan depends on its cluster only). INFINITY when out of memory. */
 static double hier_on(pumma_table_kind_t op, const pumma_hier_line_t *L,

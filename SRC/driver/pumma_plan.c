@@ -399,7 +399,10 @@ static void plan_search(pumma_problem_t *have, const pumma_opts_t *f,
     const double lim = pl->limit = pumma_plan_limit(have, f);
     pumma_problem_t want;
     choice_t c = {0};
-    const pumma_model_t *mo = pumma_grid_model(have->g);
+    /* a grid that spans clusters: its exchanges under its slowest link */
+    pumma_model_t priced;
+    pumma_grid_price_model(have->g, pumma_grid_model(have->g), &priced);
+    const pumma_model_t *mo = &priced;
     if (forced && f->bcast && f->reduce && f->shift) {
         /* Everything forced: no model needed, unless it does not fit. */
         pl->algo = forced;

@@ -411,6 +411,13 @@ int pumma_hier_shapes_make(pumma_hier_grid_t *h, int nprow, int npcol);
  * (pumma_coll_price.c).
  */
 enum { PUMMA_ALONG_COL = 0, PUMMA_ALONG_ROW = 1 };
+/* The model the other exchanges of a call are priced under (the
+ * redistributions, among every process of the grid): mo, or on a grid
+ * that spans clusters mo with the slowest link between any two of its
+ * processes. The line prices below replace mo's network values with the
+ * line's own, so this model may be theirs too. */
+void pumma_grid_price_model(const pumma_grid_t *g, const pumma_model_t *mo,
+                            pumma_model_t *out);
 double pumma_coll_price(const pumma_grid_t *g, const pumma_coll_ops_t *v,
                         const pumma_model_t *mo, int along, int np,
                         double bytes, double seg);
