@@ -282,7 +282,10 @@ static void by_default(const pumma_model_t *mo, pumma_table_kind_t op, int np,
     const pumma_coll_ops_t *v;
     int n = 0;
     for (; mo && n < 64 && (v = pumma_comm_at(op, n)) != NULL; n++) {
-        t[n] = v->cost(mo, np, bytes, 0);
+        /* not hier: a line's two levels are the planner's choice, and on
+         * one cluster hier is auto, which asks here */
+        const int hier = v == &pumma_bcast_hier || v == &pumma_reduce_hier;
+        t[n] = hier ? INFINITY : v->cost(mo, np, bytes, 0);
         if (t[n] < best) best = t[n];
     }
     out->source = PUMMA_SRC_DEFAULT;
