@@ -129,22 +129,25 @@ static double sum_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                          : pumma_model_redist(mo, np, rbytes, transposed));
 }
 
-/* Temporaries at most: the slice (bytes) and its redistribution (`sent`:
- * the bytes a process sends, replicas counted); the slice, W and its
- * packed copy (wb each), R (rb) and the reduce's buffers; R and its
+/* Temporaries at most (pumma_stat_run's phases): the slice (bytes) and
+ * its redistribution (`sent`: the bytes a process sends, replicas
+ * counted); the slice and W (wb); W, its packed copy, R (rb) and the
+ * reduce's buffers -- none of them when W is R already (npk 1); R and its
  * redistribution into C. */
 static size_t phases_workspace(const pumma_problem_t *p, size_t slice,
                                size_t sent, size_t wb, size_t rb, int npk)
 {
     const size_t piece = (size_t)p->plan->piece;
-    const size_t ph1 = slice + pumma_redist_workspace(piece, sent, slice);
-    size_t extra = 0;
-    if (npk > 1 && p->plan->reduce->buffers)
-        extra = (size_t)p->plan->reduce->buffers(npk) * wb;
-    const size_t ph2 = slice + 2 * wb + rb + extra;
+    size_t peak = slice + pumma_redist_workspace(piece, sent, slice);
+    if (slice + wb > peak) peak = slice + wb;
+    if (npk > 1) {
+        size_t extra = 0;
+        if (p->plan->reduce->buffers)
+            extra = (size_t)p->plan->reduce->buffers(npk) * wb;
+        if (2 * wb + rb + extra > peak) peak = 2 * wb + rb + extra;
+    }
     const size_t ph3 = rb + pumma_redist_workspace(
                                 piece, rb, pumma_view_maxelems(&p->c) * p->t->size);
-    const size_t peak = ph1 > ph2 ? ph1 : ph2;
     return peak > ph3 ? peak : ph3;
 }
 
@@ -293,19 +296,29 @@ int pumma_stat_run(const pumma_problem_t *p, int b_stays)
 
     /* W (kloc 0: W := 0) */
     w = pumma_malloc((size_t)own * (size_t)full * e);
-    packed = pumma_malloc((size_t)own * (size_t)full * e);
-    if (own && full && (!w || !packed)) { rc = PUMMA_ENOMEM; goto out; }
+    if (own && full && !w) { rc = PUMMA_ENOMEM; goto out; }
     if (own > 0 && full > 0) multiply(p, &o, own, kloc, w);
     pumma_free(o.sl.data);
     o.sl.data = NULL;
 
-    /* R: my own indices of the sums, my indices of rd. */
+    /* R: my own indices of the sums, my indices of rd. With K on one
+     * process (npk 1) rd is all of `full`, in order, on it: W is R. */
     const int rloc = pumma_dist_count(&o.rd, o.mek);
     const int rld = o.wrows ? rloc : own;
     o.r.ld = rld > 0 ? rld : 1;
-    o.r.data = pumma_malloc((size_t)own * (size_t)rloc * e);
-    if (own && rloc && !o.r.data) { rc = PUMMA_ENOMEM; goto out; }
-    if (own > 0) {
+    if (o.npk == 1) {
+        o.r.data = w;
+        w = NULL;
+    } else if (own > 0) {
+        /* made after the slice is freed: the allocator gives its pages */
+        packed = pumma_malloc((size_t)own * (size_t)full * e);
+        o.r.data = pumma_malloc((size_t)own * (size_t)rloc * e);
+        if (full && (!packed || (rloc && !o.r.data))) {
+            rc = PUMMA_ENOMEM;
+            goto out;
+        }
+    }
+    if (own > 0 && o.npk > 1) {
         pack(t, &o, w, own, cnt, off, fill, packed);
         /* S replicated along K (every process holds all of it): not split */
         if ((rc = sum(p, packed, cnt, own, o.npk, o.mek, o.comm,

@@ -16,6 +16,10 @@
  * has one source and one destination process and is contiguous in both
  * local arrays. Senders and receivers enumerate the rectangles in the same
  * order, so packed data needs no headers; an MPI_Alltoallv moves them.
+ * A rectangle a process sends to itself skips the buffers: the receiving
+ * walk adds it into the destination straight from the source (one copy
+ * instead of two, and no buffer space: on 2 processes half of an
+ * allgather-like redistribution stays home).
  *
  * In exchanges: the destination is cut into windows of whole columns (and,
  * when one column's rows are too many, of rows), each moved by its own
@@ -102,6 +106,8 @@ typedef struct walk {
     const pumma_view_t *src;
     pumma_view_t *dst;
     const void *alpha, *beta;
+    int me;                     /* my rank in g->all */
+    int self;                   /* 1: my own rectangles skip the buffers */
     int64_t *count;             /* per peer rank, elements */
     int64_t *disp;              /* per peer rank, running offset */
     char *buf;
@@ -124,15 +130,16 @@ static void visit(walk_t *w, int send, int r0, int r1, const pair_t *rp,
     else
         peer = w->flip ? g->rank[cp->s * g->npcol + rp->s]
                        : g->rank[rp->s * g->npcol + cp->s];
+    const int home = w->self && peer == w->me;
     if (w->phase == 0) {
-        w->count[peer] += elems;
+        if (!home) w->count[peer] += elems;
         return;
     }
-    char *buf = w->buf + (size_t)w->disp[peer] * w->t->size;
-    w->disp[peer] += elems;
-    if (send) {
-        /* Source element of dst (i, j): src(i, j), or src(j, i) for op. */
-        const pumma_view_t *s = w->src;
+    if (send && home) return;      /* added by the receiving walk */
+    /* Source element of dst (i, j): src(i, j), or src(j, i) for op. */
+    const pumma_view_t *s = w->src;
+    const char *from = NULL;
+    if (send || home) {
         int li, lj;
         if (!tr) {
             li = pumma_dist_before(&s->row, r0, w->sr);
@@ -141,15 +148,27 @@ static void visit(walk_t *w, int send, int r0, int r1, const pair_t *rp,
             li = pumma_dist_before(&s->row, c0, w->sr);
             lj = pumma_dist_before(&s->col, r0, w->sc);
         }
-        w->t->geadd(w->op, rows, cols, w->t->one,
-                    pumma_at(w->t, s->data, li, lj, s->ld), s->ld,
-                    w->t->zero, buf, rows);
+        from = pumma_at(w->t, s->data, li, lj, s->ld);
+    }
+    char *buf = NULL;
+    if (!home) {
+        buf = w->buf + (size_t)w->disp[peer] * w->t->size;
+        w->disp[peer] += elems;
+    }
+    if (send) {
+        w->t->geadd(w->op, rows, cols, w->t->one, from, s->ld, w->t->zero,
+                    buf, rows);
     } else {
         pumma_view_t *d = w->dst;
         int li = pumma_dist_before(&d->row, r0, g->myrow);
         int lj = pumma_dist_before(&d->col, c0, g->mycol);
-        w->t->geadd('N', rows, cols, w->alpha, buf, rows, w->beta,
-                    pumma_at(w->t, d->data, li, lj, d->ld), d->ld);
+        char *to = pumma_at(w->t, d->data, li, lj, d->ld);
+        if (home)
+            w->t->geadd(w->op, rows, cols, w->alpha, from, s->ld, w->beta, to,
+                        d->ld);
+        else
+            w->t->geadd('N', rows, cols, w->alpha, buf, rows, w->beta, to,
+                        d->ld);
     }
 }
 
@@ -300,9 +319,7 @@ static int exchange(walk_t *w, const segs_t *R, const segs_t *C, int *cnt,
     w->phase = 1; w->disp = run; w->buf = sbuf;
     walk(w, 1, R, C);
     double t0 = pumma_stats_clock();
-    int me_all;
-    MPI_Comm_rank(w->g->all, &me_all);
-    pumma_stats_sent((double)(stot - scount[me_all]) * t->size);
+    pumma_stats_sent((double)(stot - scount[w->me]) * t->size);
     int mrc = MPI_Alltoallv(sbuf, scount, sdisp, t->mpi, rbuf, rcount, rdisp,
                             t->mpi, w->g->all);
     pumma_stats_comm(t0);
@@ -338,8 +355,10 @@ static int redist(const pumma_type_t *t, const pumma_grid_t *g, int m,
         goto out;
 
     walk_t w = {t, g, op, tr != xgrid, xgrid ? g->mycol : g->myrow,
-                xgrid ? g->myrow : g->mycol, src, dst, alpha, beta, NULL,
-                NULL, NULL, 0, 0, m, 0, n};
+                xgrid ? g->myrow : g->mycol, src, dst, alpha, beta, 0,
+                /* in place, the source could be overwritten before read */
+                src->data != dst->data, NULL, NULL, NULL, 0, 0, m, 0, n};
+    MPI_Comm_rank(g->all, &w.me);
     /* Windows of whole columns while a column of rows fits the cap, else
      * windows of rows within one column at a time. */
     const int64_t cap = exchange_cap(t, piece), rw = weight(&R, wc, nc);
