@@ -158,14 +158,27 @@ static void test_cache(void)
     check(kept >= 33 * MB && kept < 33 * MB + 3 * 8192, G,
           "kept %zu bytes, expected the three 11 MiB blocks", kept);
 
-    /* More than 4 times the request: cut to it. */
+    /* More than 4 times the request, in a call that has not held as much:
+     * cut to it. */
+    pumma_mem_call_begin();
     void *p = pumma_malloc(16 * MB);
     pumma_free(p);
+    pumma_mem_call_begin();
     p = pumma_malloc(2 * MB);
     pumma_free(p);
     kept = pumma_mem_release();
     check(kept >= 2 * MB && kept < 2 * MB + 8192, G,
           "a 16 MiB block serving 2 MiB kept %zu bytes, expected 2 MiB", kept);
+    /* In the call that held it: split, the rest kept for its next phase. */
+    pumma_mem_call_begin();
+    p = pumma_malloc(16 * MB);
+    pumma_free(p);
+    p = pumma_malloc(2 * MB);
+    pumma_free(p);
+    kept = pumma_mem_release();
+    check(kept >= 16 * MB && kept < 16 * MB + 8192, G,
+          "in its own call, a 16 MiB block serving 2 MiB kept %zu bytes, "
+          "expected 16 MiB", kept);
     check(pumma_mem_release() == 0, G, "a second release freed bytes");
 
     /* A larger request grows the kept block; its touched pages stay. */

@@ -335,9 +335,13 @@ enum { HDR = 64, CACHE_SLOTS = 16 };
  * empties the cache.
  *
  * A request takes the smallest kept block that is large enough. A block
- * more than 4 times the request is cut to it (its pages beyond are
- * unmapped), so a call that follows a much larger one does not keep that
- * one's memory. A smaller one is split: the request takes its head, the
+ * more than 4 times the request, and larger than the temporaries the
+ * current call has held at once so far, is cut to it (its pages beyond
+ * are unmapped), so a call that follows a much larger one does not keep
+ * that one's memory. Any other is split (a block of the call's own scale:
+ * stat-a's 8 MiB redistribution buffers after its 32 MiB slices, 2000^3
+ * TN on 2x1, cut them and made every later call fault 1,300 pages back
+ * in): the request takes its head, the
  * rest stays kept as a block of its own (used whole when the rest would
  * be under CACHE_MIN). Its pages stay faulted in: a call's phases often
  * need buffers of half the size of the previous phase's or less (stat-a:
@@ -369,6 +373,7 @@ enum { HDR = 64, CACHE_SLOTS = 16 };
  * for the request (the request rounded up to whole pages with the header).
  */
 static void *cache[CACHE_SLOTS];
+static size_t call_held;     /* the most in use at once in this call */
 static int cache_on = -1, huge_on = 1;
 static size_t page = 0;
 
@@ -490,7 +495,7 @@ void *pumma_malloc(size_t bytes)
             cache[best] = NULL;
             size_t had = block_size(p) + HDR;
             cached -= block_size(p);
-            if (had > 4 * len) {
+            if (had > 4 * len && had - HDR > call_held) {
                 munmap(p + len, had - len);
                 *(size_t *)p = len - HDR;
             } else if (keepable(had - len)) {
@@ -509,6 +514,7 @@ void *pumma_malloc(size_t bytes)
     }
     mem_now += counted(p);
     if (mem_now > mem_peak) mem_peak = mem_now;
+    if (mem_now > call_held) call_held = mem_now;
     return p + HDR;
 }
 
@@ -541,6 +547,8 @@ void pumma_free(void *p)
 }
 
 size_t pumma_mem_cached(void) { return cached; }
+
+void pumma_mem_call_begin(void) { call_held = mem_now; }
 
 PUMMA_API size_t pumma_mem_release(void)
 {

@@ -366,6 +366,7 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
                             opts.room, &why);
     pumma_stats_begin(t->rout, last_plan);
     pumma_stats_limited(plan.limited != PUMMA_LIMIT_NONE);
+    pumma_mem_call_begin();
     rc = run_plan(&have, &plan);
     trace(&have, &plan);      /* with what auto decided as it ran */
     pumma_stats_end();

@@ -302,6 +302,9 @@ int pumma_mem_cache_on(void);   /* PUMMA_CACHE, PUMMA_HUGEPAGES (pumma_stats.c) 
 void *pumma_malloc(size_t bytes);   /* NULL only when bytes > 0 fails */
 void pumma_free(void *p);
 size_t pumma_mem_cached(void);      /* bytes of kept blocks (PUMMA_CACHE) */
+/* A call begins: the kept blocks are measured against its temporaries
+ * from here on (pumma_stats.c). */
+void pumma_mem_call_begin(void);
 
 /* PUMMA_STATS hooks (pumma_stats.c); all no-ops unless PUMMA_STATS=1.
  * clock() gives a start time for gemm()/comm(), which add the time since. */
