@@ -82,7 +82,7 @@ PC       := lib/pkgconfig/pumma.pc
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: all lib deps havecc test check-layers check-stress checklib check-asan check-valgrind timing tune bench docs install uninstall clean
+.PHONY: all lib deps havecc test check-layers check-stress checklib check-asan check-valgrind timing tune bench smpi smpi-smoke docs install uninstall clean
 all: lib
 lib: $(LIBA) $(LIBSO) $(INCLUDES) $(PC) $(TOOLS)
 
@@ -291,6 +291,11 @@ check-valgrind:
 bench: deps
 	@$(MAKE) --no-print-directory lib
 	$(MAKE) -C TIMING bench
+
+# Pumma and ScaLAPACK for SimGrid's SMPI, in build-smpi (doc/smpi.md):
+# make smpi SCALAPACK_SRC=path/to/scalapack-2.2.1.tar.gz
+smpi smpi-smoke:
+	@$(MAKE) --no-print-directory -f INSTALL/smpi.mk $@
 
 # The docs generated from the settings table (SRC/base/pumma_settings.c):
 # each block between README's and doc/environment.md's markers is what

@@ -10,7 +10,7 @@
 set -eu
 PKGS="openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libblas-dev liblapack-dev
       libopenblas-dev gfortran scalapack-mpi-test make gcc python3 python3-matplotlib
-      pkgconf cmake $*"
+      pkgconf cmake libsimgrid-dev $*"
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
   echo "INSTALL/deps.sh: no apt-get here, nothing installed. The tests and timing need MPI,"
   echo "  ScaLAPACK (and its test programs), a BLAS, gfortran, pkg-config, cmake and python3"

@@ -8,7 +8,8 @@
  *   mpiexec -n NP ./xpgemmcmp NCASES SEED
  *
  * ScaLAPACK's PDGEMM is reached with dlopen/dlsym on its library, which
- * returns its own definition even though pumma's pdgemm_ is linked in.
+ * returns its own definition even though pumma's pdgemm_ is linked in
+ * (under SMPI, PUMMA_SMPI: by the name `make smpi` gives it).
  * Every other call goes through pumma_p?gemm_opts with options drawn at
  * random from every algorithm and communication variant pumma lists
  * (pumma_codes.h), so each variant meets the same random calls; invalid
@@ -86,9 +87,14 @@ int main(int argc, char **argv)
     unsigned long long seed = argc > 2 ? strtoull(argv[2], 0, 10) : 1;
     int me, np;
     Cblacs_pinfo(&me, &np);
+#ifdef PUMMA_SMPI
+    extern gemm_fn pumma_scalapack_pdgemm_, pumma_scalapack_pzgemm_;
+    gemm_fn *sl_d = pumma_scalapack_pdgemm_, *sl_z = pumma_scalapack_pzgemm_;
+#else
     void *h = dlopen("libscalapack-openmpi.so.2.2", RTLD_NOW | RTLD_LOCAL);
     gemm_fn *sl_d = h ? (gemm_fn *)dlsym(h, "pdgemm_") : NULL;
     gemm_fn *sl_z = h ? (gemm_fn *)dlsym(h, "pzgemm_") : NULL;
+#endif
     if (!sl_d || !sl_z || (void *)sl_d == (void *)pdgemm_) {
         if (me == 0) fprintf(stderr, "cannot reach ScaLAPACK's PDGEMM\n");
         MPI_Abort(MPI_COMM_WORLD, 1);

@@ -10,6 +10,11 @@
  * is a shared library (linked or preloaded), past the program when
  * libpumma.a is linked into it. Either way the next pdgemm_ is ScaLAPACK's
  * when the program links it.
+ *
+ * Under SimGrid's SMPI (built by `make smpi`, PUMMA_SMPI defined) programs
+ * are linked statically with a ScaLAPACK whose own P?GEMM definitions are
+ * renamed pumma_scalapack_p?gemm_ (INSTALL/smpi.mk): dlsym sees neither,
+ * so the next definition is named outright.
  */
 #define _GNU_SOURCE            /* RTLD_NEXT */
 #include <dlfcn.h>
@@ -38,10 +43,21 @@ PUMMA_API long pumma_calls(int reset)
     return n;
 }
 
+#ifdef PUMMA_SMPI
+extern pumma_pgemm_fn pumma_scalapack_psgemm_, pumma_scalapack_pdgemm_,
+    pumma_scalapack_pcgemm_, pumma_scalapack_pzgemm_;
+#endif
+
 pumma_pgemm_fn *pumma_entry(const pumma_type_t *t)
 {
     ncalls++;
     if (in_use) return NULL;
+#ifdef PUMMA_SMPI
+    return t->letter == 'S' ? pumma_scalapack_psgemm_
+           : t->letter == 'D' ? pumma_scalapack_pdgemm_
+           : t->letter == 'C' ? pumma_scalapack_pcgemm_
+                              : pumma_scalapack_pzgemm_;
+#endif
     static pumma_pgemm_fn *next[4];
     static const char *const name[4] = {STR(psgemm_F77), STR(pdgemm_F77),
                                         STR(pcgemm_F77), STR(pzgemm_F77)};

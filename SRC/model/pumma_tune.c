@@ -65,6 +65,12 @@ int pumma_tune_path(char *buf, size_t len)
     if (pumma_tune_mode() == PUMMA_TUNE_OFF) return 0;
     const char *e = pumma_setting(PUMMA_SET_TUNE_FILE)->tune_file;
     if (e) return snprintf(buf, len, "%s", e) < (int)len;
+#ifdef PUMMA_SMPI
+    /* Simulated (make smpi): none unless named. The hosts are a
+     * platform's, and one platform's node-0 is not another's: the user's
+     * own tune file would take them for machines of its own. */
+    return 0;
+#endif
     const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
     if (x && *x == '/') return snprintf(buf, len, "%s/pumma/tune", x) < (int)len;
     if (h && *h) return snprintf(buf, len, "%s/.cache/pumma/tune", h) < (int)len;

@@ -1,0 +1,114 @@
+# INSTALL/smpi.mk -- `make smpi` and `make smpi-smoke` (the top Makefile
+# passes them here): pumma and ScaLAPACK built for SimGrid's SMPI, in
+# build directories of their own (SMPI_DIR, default build-smpi), never
+# touching the native build. doc/smpi.md says what each piece is for.
+#
+#   make smpi SCALAPACK_SRC=path/to/scalapack-2.2.1.tar.gz
+#   make smpi-smoke SCALAPACK_SRC=...   pumma against ScaLAPACK, simulated
+#
+# Needs smpicc and smpiff (Debian's libsimgrid-dev: `make deps` installs
+# it) and ScaLAPACK's release source, given as SCALAPACK_SRC: a tarball
+# or an unpacked directory. Nothing of it is copied into the repository.
+#
+# ScaLAPACK is built with its own makefiles, unchanged, in an unpacked
+# copy under SMPI_DIR: BLACS, TOOLS, PBLAS and all of SRC, four
+# precisions, one precision at a time (its makefiles add every precision
+# to one archive and are not safe to run in parallel across them). Its
+# Fortran is compiled with -fno-f2c after smpiff's own -ff2c: with f2c's
+# conventions its REAL and COMPLEX functions and its calls to the BLAS's
+# (SDOT, CDOTC) disagree with the BLAS. Its own P?GEMM definitions are
+# renamed pumma_scalapack_p?gemm_ in the archive (objcopy on those four
+# objects only, so its solvers still call pumma's P?GEMM): the static
+# link SMPI needs has no dlsym(RTLD_NEXT) to find them.
+# pumma is compiled with smpicc and -DPUMMA_SMPI (SRC/driver/pumma_switch.c).
+# SMPI's gaps are filled by INSTALL/smpi/pumma_smpi_compat.c.
+
+TOP       := $(abspath .)
+SMPI_DIR  ?= $(TOP)/build-smpi
+SMPICC    ?= smpicc
+SMPIFF    ?= smpiff
+SMPIRUN   ?= smpirun
+SMPI_JOBS ?= 2
+SCALAPACK_SRC ?=
+BLASLIB   ?= -lblas
+LAPACKLIB ?= -llapack
+
+SLDIR   := $(SMPI_DIR)/scalapack
+SLLIB   := $(SMPI_DIR)/lib/libscalapack-smpi.a
+PLIB    := $(SMPI_DIR)/lib/libpumma.a
+COMPAT  := $(SMPI_DIR)/compat/pumma_smpi_compat.o
+BIN     := $(SMPI_DIR)/bin
+SL_VARS  = CC=$(SMPICC) FC=$(SMPIFF) CDEFS=-DAdd_ CCFLAGS=-O2 \
+           'FCFLAGS=-O2 -fno-f2c -fallow-argument-mismatch'
+PRECISIONS := single double complex complex16
+PCFLAGS := -O2 -fPIC -Wall -Wno-unused-parameter -DPUMMA_SMPI
+
+.PHONY: smpi smpi-smoke need-src need-smpi pumma-smpi
+smpi: $(BIN)/xpgemmcmp
+	@echo "make smpi: pumma $(PLIB), ScaLAPACK $(SLLIB)"
+	@echo "  run: make smpi-smoke SCALAPACK_SRC=$(SCALAPACK_SRC)   (doc/smpi.md)"
+
+need-smpi:
+	@for c in $(SMPICC) $(SMPIFF) $(SMPIRUN); do command -v $$c >/dev/null 2>&1 || { \
+	  echo "make smpi: $$c not found: SimGrid's SMPI is needed (Debian: apt-get install libsimgrid-dev, or make deps)"; exit 1; }; done
+
+need-src:
+	@[ -n "$(SCALAPACK_SRC)" ] || { echo "make smpi: give ScaLAPACK's release source as SCALAPACK_SRC=path (a .tar.gz or an unpacked directory; e.g. scalapack-2.2.1.tar.gz from https://github.com/Reference-ScaLAPACK/scalapack/releases; beside this repository: ../shared/vendor/scalapack-2.2.1.tar.gz)"; exit 1; }
+	@[ -e "$(SCALAPACK_SRC)" ] || { echo "make smpi: SCALAPACK_SRC=$(SCALAPACK_SRC): no such file or directory"; exit 1; }
+
+# The unpacked copy (remade when SCALAPACK_SRC names another source).
+$(SLDIR)/.unpacked: | need-src need-smpi
+	@rm -rf $(SLDIR) && mkdir -p $(SLDIR)
+	@if [ -d "$(SCALAPACK_SRC)" ]; then cp -R "$(SCALAPACK_SRC)"/. $(SLDIR)/; \
+	 else tar -xzf "$(SCALAPACK_SRC)" -C $(SLDIR) --strip-components=1; fi
+	@[ -f $(SLDIR)/SLmake.inc.example ] && [ -d $(SLDIR)/PBLAS ] || { \
+	  echo "make smpi: $(SCALAPACK_SRC) does not hold ScaLAPACK's source (no SLmake.inc.example, PBLAS/)"; exit 1; }
+	@cp $(SLDIR)/SLmake.inc.example $(SLDIR)/SLmake.inc
+	@touch $@
+
+$(SLLIB): $(SLDIR)/.unpacked
+	@echo "make smpi: ScaLAPACK with $(SMPICC) and $(SMPIFF) in $(SLDIR) (a few minutes)"
+	@set -e; cd $(SLDIR); rm -f libscalapack.a; \
+	  $(MAKE) -j$(SMPI_JOBS) blacslib $(SL_VARS) > build.log 2>&1 || { tail -20 build.log; exit 1; }; \
+	  for p in $(PRECISIONS); do \
+	    $(MAKE) -C TOOLS $$p $(SL_VARS) >> build.log 2>&1 && \
+	    $(MAKE) -C PBLAS/SRC -j$(SMPI_JOBS) $$p $(SL_VARS) >> build.log 2>&1 && \
+	    $(MAKE) -C SRC -j$(SMPI_JOBS) $$p $(SL_VARS) >> build.log 2>&1 || { tail -20 build.log; exit 1; }; \
+	  done
+	@set -e; mkdir -p $(dir $@) $(SLDIR)/renamed; cp $(SLDIR)/libscalapack.a $@.tmp; \
+	  cd $(SLDIR)/renamed; for p in s d c z; do \
+	    ar x $@.tmp p$${p}gemm_.o; \
+	    objcopy --redefine-sym p$${p}gemm_=pumma_scalapack_p$${p}gemm_ p$${p}gemm_.o; \
+	    ar r $@.tmp p$${p}gemm_.o; done; mv $@.tmp $@
+
+# pumma's own makefile, its rules and dependencies, with smpicc.
+pumma-smpi: | need-smpi
+	@$(MAKE) --no-print-directory BUILD=$(SMPI_DIR)/pumma LIBOUT=$(SMPI_DIR)/lib \
+	  CC=$(SMPICC) CCFLAGS='$(PCFLAGS)' $(PLIB)
+
+$(COMPAT): INSTALL/smpi/pumma_smpi_compat.c | need-smpi
+	@mkdir -p $(dir $@)
+	$(SMPICC) -O2 -c -o $@ $<
+
+$(SMPI_DIR)/testing/%.o: TESTING/%.c | need-smpi
+	@mkdir -p $(dir $@)
+	$(SMPICC) -O2 -std=c99 -DAdd_ -DPUMMA_SMPI -ISRC/include -ITESTING -c -o $@ $<
+
+# The smoke run: TESTING/pgemmcmp.c's random calls, pumma's P?GEMM
+# against ScaLAPACK's on the same data (D and Z, grids 1x1 to 3x2),
+# simulated on a cluster of SMOKE_HOSTS hosts (INSTALL/smpi/cluster.sh).
+# smpi/test: a failed MPI_Test costs 0.1 us of simulated time, not SMPI's
+# default 100 us (which grows while it keeps failing).
+SMOKE_NP    ?= 6
+SMOKE_HOSTS ?= 16
+SMOKE_CASES ?= 40
+SMPIRUN_CFG ?= --cfg=smpi/test:1e-7 --cfg=smpi/host-speed:50Gf
+smpi-smoke: smpi
+	@cd $(SMPI_DIR) && sh $(TOP)/INSTALL/smpi/cluster.sh smoke $(SMOKE_HOSTS) 50Gf 25Gbps 1us
+	cd $(SMPI_DIR) && $(SMPIRUN) -np $(SMOKE_NP) -platform smoke.xml -hostfile smoke.hosts \
+	  $(SMPIRUN_CFG) --log=root.thres:warning ./bin/xpgemmcmp $(SMOKE_CASES) 1
+
+$(BIN)/xpgemmcmp: $(SMPI_DIR)/testing/pgemmcmp.o pumma-smpi $(COMPAT) $(SLLIB)
+	@mkdir -p $(dir $@)
+	$(SMPICC) -O2 -o $@ $(SMPI_DIR)/testing/pgemmcmp.o $(PLIB) $(COMPAT) $(SLLIB) \
+	  $(LAPACKLIB) $(BLASLIB) -lgfortran -lm
