@@ -1,6 +1,6 @@
 /*
- * pgemmcmp.c -- randomized comparison of pumma's PDGEMM/PZGEMM with
- * ScaLAPACK's own, on the same local data, over many random legal calls:
+ * pgemmcmp.c -- randomized comparison of pumma's PSGEMM, PDGEMM, PCGEMM
+ * and PZGEMM with ScaLAPACK's own, on the same local data, over many random legal calls:
  * sizes (including 0 and 1), offsets off block boundaries, IMB != MB,
  * different block sizes and sources per operand (replicated -1 too), all
  * TRANSA/TRANSB, alpha/beta edge values (BETA = 0 with NaN in C).
@@ -41,9 +41,27 @@ typedef struct mat {
     void *data;
 } mat_t;
 
-static void make(mat_t *x, int id, int cplx, int M, int N, int ctxt, int P,
+/* Element `at` of a local array of type ty (0..3: S D C Z) := re + i im. */
+static void put(void *data, size_t at, int ty, double re, double im)
+{
+    switch (ty) {
+    case 0: ((float *)data)[at] = (float)re; break;
+    case 1: ((double *)data)[at] = re; break;
+    case 2: ((float complex *)data)[at] = (float)re + I * (float)im; break;
+    default: ((double complex *)data)[at] = re + I * im; break;
+    }
+}
+
+/* Real part e of a local array of type ty (two per complex element). */
+static double part(const void *data, size_t e, int ty)
+{
+    return ty % 2 ? ((const double *)data)[e] : ((const float *)data)[e];
+}
+
+static void make(mat_t *x, int id, int ty, int M, int N, int ctxt, int P,
                  int Q, int me_r, int me_c, int nine)
 {
+    const int cplx = ty >= 2;
     int imb = rnd(1, 6), mb = rnd(1, 6), inb = rnd(1, 6), nb = rnd(1, 6);
     int rs = rnd(-1, P - 1), cs = rnd(-1, Q - 1);
     if (rnd(0, 3) == 0) rs = rnd(0, P - 1);
@@ -59,25 +77,56 @@ static void make(mat_t *x, int id, int cplx, int M, int N, int ctxt, int P,
     } else {
         memcpy(x->desc, d, sizeof d);
     }
-    size_t es = cplx ? 16 : 8, cnt = (size_t)lld * (x->nloc > 0 ? x->nloc : 1);
+    size_t es = (ty % 2 ? 8 : 4) * (cplx ? 2 : 1),
+           cnt = (size_t)lld * (x->nloc > 0 ? x->nloc : 1);
     x->data = malloc(cnt * es);
-    for (size_t e = 0; e < cnt; e++) {
-        if (cplx) ((double complex *)x->data)[e] = 7.0;
-        else ((double *)x->data)[e] = 7.0;
-    }
+    for (size_t e = 0; e < cnt; e++) put(x->data, e, ty, 7.0, 0);
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             int ro, li, co, lj;
             locate(i, imb, mb, rs, P, me_r, &ro, &li);
             locate(j, inb, nb, cs, Q, me_c, &co, &lj);
             if (ro != me_r || co != me_c) continue;
-            size_t at = (size_t)li + (size_t)lj * lld;
-            if (cplx)
-                ((double complex *)x->data)[at] =
-                    val(id, i, j, 0) + I * val(id, i, j, 1);
-            else
-                ((double *)x->data)[at] = val(id, i, j, 0);
+            put(x->data, (size_t)li + (size_t)lj * lld, ty, val(id, i, j, 0),
+                cplx ? val(id, i, j, 1) : 0);
         }
+}
+
+/* C := alpha op(A) op(B) + beta C of type ty (0..3: S D C Z): ScaLAPACK's
+ * (sl), or pumma's P?GEMM, or pumma_p?gemm_opts when op (INFO in info).
+ * al and be: real and imaginary parts. */
+static void gemm_of(int ty, gemm_fn *sl, const pumma_options_t *op,
+                    int *info, char ta, char tb, int m, int n, int k,
+                    const double *al, const mat_t *A, int ia, int ja,
+                    const mat_t *B, int ib, int jb, const double *be,
+                    mat_t *C, int ic, int jc)
+{
+    const float alf[2] = {(float)al[0], (float)al[1]},
+                bef[2] = {(float)be[0], (float)be[1]};
+    const void *a = ty % 2 ? (const void *)al : alf,
+               *b = ty % 2 ? (const void *)be : bef;
+#define GEMM_ARGS(T)                                                        \
+    &ta, &tb, &m, &n, &k, (const T *)a, (const T *)A->data, &ia, &ja,       \
+        A->desc, (const T *)B->data, &ib, &jb, B->desc, (const T *)b,       \
+        (T *)C->data, &ic, &jc, C->desc
+    if (sl) {
+        sl(GEMM_ARGS(void));
+    } else if (op) {
+        switch (ty) {
+        case 0: pumma_psgemm_opts(GEMM_ARGS(float), op, info); break;
+        case 1: pumma_pdgemm_opts(GEMM_ARGS(double), op, info); break;
+        case 2: pumma_pcgemm_opts(GEMM_ARGS(float), op, info); break;
+        default: pumma_pzgemm_opts(GEMM_ARGS(double), op, info); break;
+        }
+    } else {
+        switch (ty) {
+        case 0: psgemm_(GEMM_ARGS(float)); break;
+        case 1: pdgemm_(GEMM_ARGS(double)); break;
+        case 2: pcgemm_(GEMM_ARGS(float)); break;
+        default: pzgemm_(GEMM_ARGS(double)); break;
+        }
+    }
+#undef GEMM_ARGS
 }
 
 int main(int argc, char **argv)
@@ -87,33 +136,45 @@ int main(int argc, char **argv)
     unsigned long long seed = argc > 2 ? strtoull(argv[2], 0, 10) : 1;
     int me, np;
     Cblacs_pinfo(&me, &np);
+    /* ScaLAPACK's P?GEMM, S D C Z */
+    gemm_fn *sl[4];
 #ifdef PUMMA_SMPI
-    extern gemm_fn pumma_scalapack_pdgemm_, pumma_scalapack_pzgemm_;
-    gemm_fn *sl_d = pumma_scalapack_pdgemm_, *sl_z = pumma_scalapack_pzgemm_;
+    extern gemm_fn pumma_scalapack_psgemm_, pumma_scalapack_pdgemm_,
+        pumma_scalapack_pcgemm_, pumma_scalapack_pzgemm_;
+    sl[0] = pumma_scalapack_psgemm_;
+    sl[1] = pumma_scalapack_pdgemm_;
+    sl[2] = pumma_scalapack_pcgemm_;
+    sl[3] = pumma_scalapack_pzgemm_;
 #else
     void *h = dlopen("libscalapack-openmpi.so.2.2", RTLD_NOW | RTLD_LOCAL);
-    gemm_fn *sl_d = h ? (gemm_fn *)dlsym(h, "pdgemm_") : NULL;
-    gemm_fn *sl_z = h ? (gemm_fn *)dlsym(h, "pzgemm_") : NULL;
+    static const char *const slname[4] = {"psgemm_", "pdgemm_", "pcgemm_",
+                                          "pzgemm_"};
+    for (int t = 0; t < 4; t++)
+        sl[t] = h ? (gemm_fn *)dlsym(h, slname[t]) : NULL;
 #endif
-    if (!sl_d || !sl_z || (void *)sl_d == (void *)pdgemm_) {
-        if (me == 0) fprintf(stderr, "cannot reach ScaLAPACK's PDGEMM\n");
+    if (!sl[0] || !sl[1] || !sl[2] || !sl[3] ||
+        (void *)sl[1] == (void *)pdgemm_) {
+        if (me == 0) fprintf(stderr, "cannot reach ScaLAPACK's P?GEMM\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    /* the grids as many processes allow (4x4 and up under SMPI) */
     static const int grids[][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}, {1, 3},
-                                   {3, 1}, {2, 3}, {3, 2}};
+                                   {3, 1}, {2, 3}, {3, 2}, {4, 4}, {2, 8},
+                                   {8, 2}};
     int passed = 0, failed = 0;
-    for (int gi = 0; gi < 8; gi++) {
+    for (int gi = 0; gi < (int)(sizeof grids / sizeof *grids); gi++) {
         int P = grids[gi][0], Q = grids[gi][1];
         if (P * Q > np) continue;
-        for (int cplx = 0; cplx < 2; cplx++) {
+        for (int ty = 0; ty < 4; ty++) {
+            const int cplx = ty >= 2;
             int ctxt, nprow, npcol, me_r, me_c, bad = 0;
             double worst = 0;
             Cblacs_get(-1, 0, &ctxt);
             Cblacs_gridinit(&ctxt, "Row", P, Q);
             Cblacs_gridinfo(ctxt, &nprow, &npcol, &me_r, &me_c);
-            rng = seed * 7919 + (unsigned long long)gi * 31 + cplx;
+            rng = seed * 7919 + (unsigned long long)gi * 31 + (unsigned)ty;
             for (int cs = 0; cs < ncases && nprow > 0; cs++) {
-                const char *T = cplx ? "NTC" : "NTC";
+                const char *T = "NTC";
                 char ta = T[rnd(0, 2)], tb = T[rnd(0, 2)];
                 int big = rnd(0, 9) == 0;
                 int m = rnd(0, big ? 60 : 13), n = rnd(0, big ? 60 : 13),
@@ -125,18 +186,18 @@ int main(int argc, char **argv)
                 int br = tb == 'N' ? k : n, bc = tb == 'N' ? n : k;
                 int nine = rnd(0, 2) == 0;
                 mat_t A, B, C1, C2;
-                make(&A, 1, cplx, ia - 1 + ar + rnd(0, 3) + 1,
+                make(&A, 1, ty, ia - 1 + ar + rnd(0, 3) + 1,
                      ja - 1 + ac + rnd(0, 3) + 1, ctxt, P, Q, me_r, me_c,
                      nine);
-                make(&B, 2, cplx, ib - 1 + br + rnd(0, 3) + 1,
+                make(&B, 2, ty, ib - 1 + br + rnd(0, 3) + 1,
                      jb - 1 + bc + rnd(0, 3) + 1, ctxt, P, Q, me_r, me_c,
                      nine);
                 unsigned long long save = rng;
-                make(&C1, 3, cplx, ic - 1 + m + rnd(0, 3) + 1,
+                make(&C1, 3, ty, ic - 1 + m + rnd(0, 3) + 1,
                      jc - 1 + n + rnd(0, 3) + 1, ctxt, P, Q, me_r, me_c,
                      nine);
                 rng = save;
-                make(&C2, 3, cplx, ic - 1 + m + rnd(0, 3) + 1,
+                make(&C2, 3, ty, ic - 1 + m + rnd(0, 3) + 1,
                      jc - 1 + n + rnd(0, 3) + 1, ctxt, P, Q, me_r, me_c,
                      nine);
                 static const double choice[] = {0.0, 1.0, -1.5, 0.75};
@@ -146,10 +207,11 @@ int main(int argc, char **argv)
                  * it must not reach the result; half of such calls. */
                 if (be[0] == 0 && be[1] == 0 && rnd(0, 1)) {
                     const int ld = nine ? C1.desc[8] : C1.desc[10];
-                    const size_t len = (size_t)ld * (C1.nloc > 0 ? C1.nloc : 1) *
-                                       (cplx ? 2 : 1);
-                    for (size_t e = 0; e < len; e++)
-                        ((double *)C1.data)[e] = ((double *)C2.data)[e] = NAN;
+                    const size_t len = (size_t)ld * (C1.nloc > 0 ? C1.nloc : 1);
+                    for (size_t e = 0; e < len; e++) {
+                        put(C1.data, e, ty, NAN, NAN);
+                        put(C2.data, e, ty, NAN, NAN);
+                    }
                 }
                 pumma_options_t op = {
                     algo_codes[rnd(0, NCODES(algo_codes) - 1)],
@@ -159,49 +221,34 @@ int main(int argc, char **argv)
                     rnd(0, 2) * 64,
                     PUMMA_TOPO_AUTO};   /* block-cyclic: topology unused */
                 int use_opts = cs % 2, info = 0;
-                if (use_opts && cplx)
-                    pumma_pzgemm_opts(&ta, &tb, &m, &n, &k, al, A.data, &ia,
-                                      &ja, A.desc, B.data, &ib, &jb, B.desc,
-                                      be, C1.data, &ic, &jc, C1.desc, &op,
-                                      &info);
-                else if (use_opts)
-                    pumma_pdgemm_opts(&ta, &tb, &m, &n, &k, al, A.data, &ia,
-                                      &ja, A.desc, B.data, &ib, &jb, B.desc,
-                                      be, C1.data, &ic, &jc, C1.desc, &op,
-                                      &info);
+                gemm_of(ty, NULL, use_opts ? &op : NULL, &info, ta, tb, m, n,
+                        k, al, &A, ia, ja, &B, ib, jb, be, &C1, ic, jc);
                 if (info != 0) {
                     fprintf(stderr, "rank %d: options %d %d %d %d %d: INFO %d\n",
                             me, op.algo, op.bcast, op.reduce, op.shift,
                             op.segment, info);
                     bad++;
                 }
-                if (!use_opts && cplx)
-                    pzgemm_(&ta, &tb, &m, &n, &k, al, A.data, &ia, &ja, A.desc,
-                            B.data, &ib, &jb, B.desc, be, C1.data, &ic, &jc,
-                            C1.desc);
-                else if (!use_opts)
-                    pdgemm_(&ta, &tb, &m, &n, &k, al, A.data, &ia, &ja, A.desc,
-                            B.data, &ib, &jb, B.desc, be, C1.data, &ic, &jc,
-                            C1.desc);
-                (cplx ? sl_z : sl_d)(&ta, &tb, &m, &n, &k, al, A.data, &ia,
-                                     &ja, A.desc, B.data, &ib, &jb, B.desc, be,
-                                     C2.data, &ic, &jc, C2.desc);
+                gemm_of(ty, sl[ty], NULL, NULL, ta, tb, m, n, k, al, &A, ia, ja,
+                        &B, ib, jb, be, &C2, ic, jc);
                 int lld = nine ? C1.desc[8] : C1.desc[10];
                 size_t cnt = (size_t)lld * (C1.nloc > 0 ? C1.nloc : 1);
                 double err = 0;
                 for (size_t e = 0; e < cnt * (cplx ? 2 : 1); e++) {
-                    double x = ((double *)C1.data)[e], y = ((double *)C2.data)[e];
+                    double x = part(C1.data, e, ty), y = part(C2.data, e, ty);
                     double d = fabs(x - y);
                     if (isnan(x) != isnan(y)) d = 1e300;
                     if (d > err) err = d;
                 }
-                if (err > 1e-12 * (k + 1)) {
+                /* the two sum in other orders: a few units of the last
+                 * place per term (entries and products within 1) */
+                if (err > (ty % 2 ? 1e-12 : 2e-5) * (k + 1)) {
                     if (!bad)
                         fprintf(stderr,
                                 "rank %d grid %dx%d %c case %d: %c%c m=%d n=%d "
                                 "k=%d ia=%d ja=%d ib=%d jb=%d ic=%d jc=%d "
                                 "err=%g\n",
-                                me, P, Q, cplx ? 'Z' : 'D', cs, ta, tb, m, n,
+                                me, P, Q, "SDCZ"[ty], cs, ta, tb, m, n,
                                 k, ia, ja, ib, jb, ic, jc, err);
                     bad++;
                 }
@@ -253,7 +300,7 @@ int main(int argc, char **argv)
              * returns the previous setting. On 1x2, a 2 x 2 x 2 product
              * with one column per process (not local: pumma would move
              * data), C exact. */
-            if (gi == 1 && !cplx && nprow > 0) {
+            if (gi == 1 && ty == 1 && nprow > 0) {
                 int two = 2, one = 1, info;
                 int desc[9] = {1, ctxt, 2, 2, 2, 1, 0, 0, 2};
                 /* global A = [1 3; 2 4], B = [5 7; 6 8]: column me_c */
@@ -293,7 +340,7 @@ int main(int argc, char **argv)
             MPI_Allreduce(&bad, &totbad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
             if (me == 0)
                 printf("%s %c grid %dx%d: %d random calls against ScaLAPACK\n",
-                       totbad ? "FAILED" : "PASSED", cplx ? 'Z' : 'D', P, Q,
+                       totbad ? "FAILED" : "PASSED", "SDCZ"[ty], P, Q,
                        ncases);
             if (totbad) failed++; else passed++;
         }
