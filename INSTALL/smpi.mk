@@ -47,7 +47,7 @@ PRECISIONS := single double complex complex16
 PCFLAGS := -O2 -fPIC -Wall -Wno-unused-parameter -DPUMMA_SMPI
 
 .PHONY: smpi smpi-smoke need-src need-smpi pumma-smpi
-smpi: $(BIN)/xpgemmcmp
+smpi: $(BIN)/xpgemmcmp $(if $(filter all,$(SMPI_SCALAPACK)),$(BIN)/xsolvertim)
 	@echo "make smpi: pumma $(PLIB), ScaLAPACK $(SLLIB)"
 	@echo "  run: make smpi-smoke SCALAPACK_SRC=$(SCALAPACK_SRC)   (doc/smpi.md)"
 
@@ -98,6 +98,15 @@ $(SMPI_DIR)/testing/%.o: TESTING/%.c | need-smpi
 	@mkdir -p $(dir $@)
 	$(SMPICC) -O2 -std=c99 -DAdd_ -DPUMMA_SMPI -ISRC/include -ITESTING -c -o $@ $<
 
+$(SMPI_DIR)/timing/%.o: TIMING/%.c | need-smpi
+	@mkdir -p $(dir $@)
+	$(SMPICC) -O2 -std=c99 -DAdd_ -DPUMMA_SMPI -ISRC/include -ITIMING -c -o $@ $<
+
+# One static link: pumma and ScaLAPACK in a group, since each calls the
+# other (ScaLAPACK's solvers call pumma's PDGEMM).
+SMPI_LINK = $(SMPICC) -O2 -o $@ $< -Wl,--start-group $(PLIB) \
+            $(SLLIB) -Wl,--end-group $(COMPAT) $(LAPACKLIB) $(BLASLIB) -lgfortran -lm
+
 # The smoke run: TESTING/pgemmcmp.c's random calls, pumma's P?GEMM
 # against ScaLAPACK's on the same data (S D C Z, grids 1x1 to 4x4, 2x8,
 # 8x2), simulated on a cluster of SMOKE_HOSTS hosts
@@ -119,5 +128,10 @@ smpi-smoke: smpi
 
 $(BIN)/xpgemmcmp: $(SMPI_DIR)/testing/pgemmcmp.o pumma-smpi $(COMPAT) $(SLLIB)
 	@mkdir -p $(dir $@)
-	$(SMPICC) -O2 -o $@ $(SMPI_DIR)/testing/pgemmcmp.o $(PLIB) $(COMPAT) $(SLLIB) \
-	  $(LAPACKLIB) $(BLASLIB) -lgfortran -lm
+	$(SMPI_LINK)
+
+# ScaLAPACK's PDGETRF, PDGETRI, PDGELS with either PDGEMM (needs
+# SMPI_SCALAPACK=all).
+$(BIN)/xsolvertim: $(SMPI_DIR)/timing/solvertim.o pumma-smpi $(COMPAT) $(SLLIB)
+	@mkdir -p $(dir $@)
+	$(SMPI_LINK)
