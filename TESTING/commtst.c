@@ -112,7 +112,7 @@ static void rest(void)
 {
     MPI_Request r;
     if (MPI_Ibarrier(MPI_COMM_WORLD, &r) != MPI_SUCCESS ||
-        pumma_wait_napping(&r) != PUMMA_OK)
+        pumma_wait_idle(&r, 1e-4) != PUMMA_OK)
         MPI_Abort(MPI_COMM_WORLD, 1);
 }
 

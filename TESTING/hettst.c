@@ -1462,7 +1462,7 @@ static void test_speeds(void)
         int again = 0;               /* everyone learns whether to retry */
         MPI_Request req;
         if (MPI_Iallreduce(&off, &again, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req) !=
-                MPI_SUCCESS || pumma_wait_napping(&req))
+                MPI_SUCCESS || pumma_wait_idle(&req, 1e-4))
             bad = again = 1;
         if (!again || bad) break;
         if (attempt == 3) bad = 1;

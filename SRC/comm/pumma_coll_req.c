@@ -1,22 +1,59 @@
 /*
  * pumma_coll_req.c -- test() and wait() for the variants that are one MPI
  * request (MPI's own non-blocking collectives), and for the sends of the
- * tree engines (pumma_bcast_tree.c, pumma_reduce_tree.c); and a wait that
- * naps instead of polling (pumma_wait_napping).
+ * tree engines (pumma_bcast_tree.c, pumma_reduce_tree.c); and the wait
+ * of the measurements (pumma_wait_idle).
+ *
+ * No wait of a call naps: they block in MPI_Wait, Waitall or Waitsome, or
+ * test a bounded number of times (the progress points of the local
+ * multiply). A nap is latency on every wait of a small call, and under
+ * SimGrid's SMPI (make smpi) simulated time and a scheduling step of every
+ * rank. Only the measurements nap, and only on crowded nodes.
  */
+#include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pumma_comm.h"
 
-int pumma_wait_napping(MPI_Request *req)
+/* 1 when this node runs more of the program's processes than it has
+ * processors, or it cannot tell: the launcher's count of the node's
+ * processes (Open MPI, MPICH and Hydra, Slurm) against the processors
+ * online, read once. Never under SMPI: its ranks take turns. */
+static int crowded(void)
 {
-    const struct timespec nap = {0, 100000};
+#ifdef PUMMA_SMPI
+    return 0;
+#else
+    static int c = -1;
+    if (c >= 0) return c;
+    static const char *const var[] = {"OMPI_COMM_WORLD_LOCAL_SIZE",
+                                      "MPI_LOCALNRANKS",
+                                      "SLURM_NTASKS_PER_NODE"};
+    long ranks = 0;
+    for (int i = 0; i < 3 && ranks <= 0; i++) {
+        const char *e = getenv(var[i]);
+        if (e) ranks = atol(e);
+    }
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    c = ranks <= 0 || cpus <= 0 || ranks > cpus;
+    return c;
+#endif
+}
+
+int pumma_wait_idle(MPI_Request *req, double nap)
+{
+    if (!crowded())
+        return MPI_Wait(req, MPI_STATUS_IGNORE) == MPI_SUCCESS ? PUMMA_OK
+                                                               : PUMMA_EMPI;
+    const struct timespec ts = {(time_t)nap,
+                                (long)((nap - (double)(time_t)nap) * 1e9)};
     for (;;) {
         int done = 0;
         if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
             return PUMMA_EMPI;
         if (done) return PUMMA_OK;
-        nanosleep(&nap, NULL);
+        nanosleep(&ts, NULL);
     }
 }
 

@@ -197,10 +197,13 @@ typedef struct pumma_decided {
 void pumma_decided_add(pumma_decided_t *d, const char *op,
                        const char *variant);
 
-/* MPI_Wait that naps 0.1 ms between tests instead of polling, so a
- * waiting process leaves a shared core to the others; PUMMA_OK or
- * PUMMA_EMPI (pumma_coll_req.c). */
-int pumma_wait_napping(MPI_Request *req);
+/* The wait of the measurements (the machine model, the processors'
+ * speeds), where some processes wait while others are timed: MPI_Wait,
+ * except on a node with more of the program's processes than processors,
+ * where a polling wait would take a timed process's processor and it
+ * tests and naps `nap` seconds instead (pumma_coll_req.c). PUMMA_OK or
+ * PUMMA_EMPI. */
+int pumma_wait_idle(MPI_Request *req, double nap);
 
 /* PUMMA_JITTER's random delay at a point where pumma sends or posts a
  * receive (pumma_p2p.c). */

@@ -146,10 +146,10 @@ int pumma_plogp_measure(MPI_Comm comm, int a, int b, double max_bytes,
  * processors: the union of the node's processes' affinity masks).
  * Collective over comm. */
 void pumma_node_share(MPI_Comm comm, double *cores, double *ppn);
-/* A barrier that sleeps while it waits: the processes outside the
- * communicator being measured leave its processors to it (a polling wait
- * would take a share of them, and on a node with fewer processors than
- * processes change what is measured). */
+/* A barrier that sleeps while it waits on a crowded node
+ * (pumma_wait_idle): the processes outside the pair being measured leave
+ * its processors to it (a polling wait would take a share of them, and on
+ * a node with fewer processors than processes change what is measured). */
 void pumma_quiet_barrier(MPI_Comm comm);
 /* Fit Hockney, LogP and LogGP to nm->s (which must hold >= 2 sizes). */
 void pumma_nm_fit(pumma_netmodel_t *nm);

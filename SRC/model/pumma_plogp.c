@@ -25,7 +25,7 @@
  * in its reply); every decision travels in a message of its own after the
  * timed part, so both sides always agree on what comes next.
  */
-#define _GNU_SOURCE      /* sched_getaffinity, CPU_COUNT, nanosleep */
+#define _GNU_SOURCE      /* sched_getaffinity, CPU_COUNT */
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -318,10 +318,6 @@ void pumma_node_share(MPI_Comm comm, double *cores, double *ppn)
 void pumma_quiet_barrier(MPI_Comm comm)
 {
     MPI_Request r;
-    int done = 0;
-    MPI_Ibarrier(comm, &r);
-    const struct timespec nap = {0, 2000000};           /* 2 ms */
-    for (MPI_Test(&r, &done, MPI_STATUS_IGNORE); !done;
-         MPI_Test(&r, &done, MPI_STATUS_IGNORE))
-        nanosleep(&nap, NULL);
+    /* 2 ms naps: fewer wake-ups near a pair timing its latency */
+    if (MPI_Ibarrier(comm, &r) == MPI_SUCCESS) (void)pumma_wait_idle(&r, 2e-3);
 }

@@ -38,7 +38,7 @@ int pumma_rates_measure(const pumma_grid_t *g, int nn, double rep_s,
     double *b = a + (size_t)nn * nn, *c = b + (size_t)nn * nn;
     MPI_Request req;
     int rc = MPI_Ibarrier(g->all, &req) == MPI_SUCCESS   /* one window */
-                 ? pumma_wait_napping(&req) : PUMMA_EMPI;
+                 ? pumma_wait_idle(&req, 1e-4) : PUMMA_EMPI;
     if (rc) { pumma_free(a); return rc; }
     /* rep -1 sizes the repetitions and is not counted */
     double best = 0, start = MPI_Wtime();
@@ -64,7 +64,7 @@ int pumma_rates_measure(const pumma_grid_t *g, int nn, double rep_s,
     if (!by_rank) return PUMMA_ENOMEM;
     rc = MPI_Iallgather(&mine, 1, MPI_DOUBLE, by_rank, 1, MPI_DOUBLE, g->all,
                         &req) == MPI_SUCCESS
-             ? pumma_wait_napping(&req) : PUMMA_EMPI;
+             ? pumma_wait_idle(&req, 1e-4) : PUMMA_EMPI;
     /* gathered by rank in g->all; returned by grid position */
     for (int q = 0; q < np && !rc; q++) all[q] = by_rank[g->rank[q]];
     free(by_rank);
