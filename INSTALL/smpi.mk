@@ -47,7 +47,7 @@ PRECISIONS := single double complex complex16
 PCFLAGS := -O2 -fPIC -Wall -Wno-unused-parameter -DPUMMA_SMPI
 
 .PHONY: smpi smpi-smoke need-src need-smpi pumma-smpi
-smpi: $(BIN)/xpgemmcmp $(if $(filter all,$(SMPI_SCALAPACK)),$(BIN)/xsolvertim)
+smpi: $(BIN)/xpgemmcmp $(BIN)/xpgemmtim $(if $(filter all,$(SMPI_SCALAPACK)),$(BIN)/xsolvertim)
 	@echo "make smpi: pumma $(PLIB), ScaLAPACK $(SLLIB)"
 	@echo "  run: make smpi-smoke SCALAPACK_SRC=$(SCALAPACK_SRC)   (doc/smpi.md)"
 
@@ -129,6 +129,14 @@ smpi-smoke: smpi
 $(BIN)/xpgemmcmp: $(SMPI_DIR)/testing/pgemmcmp.o pumma-smpi $(COMPAT) $(SLLIB)
 	@mkdir -p $(dir $@)
 	$(SMPI_LINK)
+
+# The timing driver (TIMING/pgemmtim.c): its .dat inputs, pumma against
+# ScaLAPACK, simulated. Its references to pumma's extended entry points
+# are weak: -u pulls them out of the archive.
+$(BIN)/xpgemmtim: $(SMPI_DIR)/timing/pgemmtim.o pumma-smpi $(COMPAT) $(SLLIB)
+	@mkdir -p $(dir $@)
+	$(SMPI_LINK) $(foreach s,psgemm pdgemm pcgemm pzgemm,-Wl,-u,pumma_$(s)_opts) \
+	  -Wl,-u,pumma_mem_peak -Wl,-u,pumma_last_plan
 
 # ScaLAPACK's PDGETRF, PDGETRI, PDGELS with either PDGEMM (needs
 # SMPI_SCALAPACK=all).

@@ -1590,8 +1590,19 @@ int main(int argc, char **argv)
 
     /* The implementations. */
     int bad = 0, nopts = 0;
+#ifdef PUMMA_SMPI
+    /* simulated (make smpi): one static link, ScaLAPACK's P?GEMM renamed */
+    extern void pumma_scalapack_psgemm_(void), pumma_scalapack_pdgemm_(void),
+        pumma_scalapack_pcgemm_(void), pumma_scalapack_pzgemm_(void);
+    void *hs = NULL;
+    scal_fn[PS] = (pgemm_fn)pumma_scalapack_psgemm_;
+    scal_fn[PD] = (pgemm_fn)pumma_scalapack_pdgemm_;
+    scal_fn[PC] = (pgemm_fn)pumma_scalapack_pcgemm_;
+    scal_fn[PZ] = (pgemm_fn)pumma_scalapack_pzgemm_;
+#else
     void *hs = dlopen(SCALAPACK_SO, RTLD_NOW | RTLD_LOCAL);
-    if (!hs) {
+#endif
+    if (!hs && !scal_fn[PD]) {
         if (wrank == 0)
             fprintf(stderr, "xpgemmtim: dlopen(%s): %s\n", SCALAPACK_SO, dlerror());
         bad = 1;
