@@ -21,7 +21,10 @@
 # objects only, so its solvers still call pumma's P?GEMM): the static
 # link SMPI needs has no dlsym(RTLD_NEXT) to find them.
 # pumma is compiled with smpicc and -DPUMMA_SMPI (SRC/driver/pumma_switch.c).
-# SMPI's gaps are filled by INSTALL/smpi/pumma_smpi_compat.c.
+# SMPI's gaps are filled by INSTALL/smpi/pumma_smpi_compat.c; the
+# programs' ?GEMM (pumma's and ScaLAPACK's) go through
+# INSTALL/smpi/pumma_smpi_blas.c, which runs the BLAS's or charges the
+# compute model PUMMA_SMPI_COMPUTE names.
 
 TOP       := $(abspath .)
 SMPI_DIR  ?= $(TOP)/build-smpi
@@ -39,7 +42,8 @@ LAPACKLIB ?= -llapack
 SLDIR   := $(SMPI_DIR)/scalapack
 SLLIB   := $(SMPI_DIR)/lib/libscalapack-smpi-$(SMPI_SCALAPACK).a
 PLIB    := $(SMPI_DIR)/lib/libpumma.a
-COMPAT  := $(SMPI_DIR)/compat/pumma_smpi_compat.o
+COMPAT  := $(SMPI_DIR)/compat/pumma_smpi_compat.o \
+           $(SMPI_DIR)/compat/pumma_smpi_blas.o
 BIN     := $(SMPI_DIR)/bin
 SL_VARS  = CC=$(SMPICC) FC=$(SMPIFF) CDEFS=-DAdd_ CCFLAGS=-O2 \
            'FCFLAGS=-O2 -fno-f2c -fallow-argument-mismatch'
@@ -90,9 +94,9 @@ pumma-smpi: | need-smpi
 	@$(MAKE) --no-print-directory BUILD=$(SMPI_DIR)/pumma LIBOUT=$(SMPI_DIR)/lib \
 	  CC=$(SMPICC) CCFLAGS='$(PCFLAGS)' $(PLIB)
 
-$(COMPAT): INSTALL/smpi/pumma_smpi_compat.c | need-smpi
+$(SMPI_DIR)/compat/%.o: INSTALL/smpi/%.c | need-smpi
 	@mkdir -p $(dir $@)
-	$(SMPICC) -O2 -c -o $@ $<
+	$(SMPICC) -O2 -Wall -c -o $@ $<
 
 $(SMPI_DIR)/testing/%.o: TESTING/%.c | need-smpi
 	@mkdir -p $(dir $@)

@@ -210,6 +210,10 @@ static const setting_t settings[PUMMA_NSETTINGS] = {
         AT(decision_file), .values = "a path, or off",
         .dflt_text = "`decision` beside the tune file",
         .doc = "the decision file (per-message variants)"},
+    [PUMMA_SET_SMPI_COMPUTE] = {"PUMMA_SMPI_COMPUTE", 1, K_PATH,
+        AT(smpi_compute), .values = "a compute model's path",
+        .dflt_text = "unset: run the multiplies",
+        .doc = "simulated runs (make smpi): charge ?GEMM from this model"},
     [PUMMA_SET_PANEL] = {"PUMMA_PANEL", 0, K_INT, AT(panel),
         .imin = 0, .imax = INT_MAX, .idflt = -1,
         .expect = "an integer >= 0 (columns per local multiply panel; 0: "

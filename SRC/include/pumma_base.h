@@ -167,6 +167,7 @@ enum pumma_setting_id {
     PUMMA_SET_HET_LAYOUT, PUMMA_SET_CLUSTERS, PUMMA_SET_HIER_SCHEDULE,
     PUMMA_SET_MODEL, PUMMA_SET_MAX_WORKSPACE, PUMMA_SET_STATS,
     PUMMA_SET_TUNE, PUMMA_SET_TUNE_FILE, PUMMA_SET_DECISION_FILE,
+    PUMMA_SET_SMPI_COMPUTE,
     /* per process */
     PUMMA_SET_PANEL, PUMMA_SET_LATENCY, PUMMA_SET_SPEEDS,
     PUMMA_SET_SPEED_BASE, PUMMA_SET_JITTER, PUMMA_SET_CACHE,
@@ -219,6 +220,8 @@ typedef struct pumma_settings {
     const char *tune;            /* refresh, off */
     const char *tune_file;       /* as written; NULL unset */
     const char *decision_file;   /* as written ("off" too); NULL unset */
+    const char *smpi_compute;    /* simulated runs' compute model (the
+                                    SMPI build's BLAS reads it) */
     long long panel;             /* columns; -1 unset (set per call kind) */
     double latency;              /* seconds */
     pumma_rank_list_t speeds;

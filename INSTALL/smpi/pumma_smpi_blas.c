@@ -1,0 +1,103 @@
+/*
+ * pumma_smpi_blas.c -- SGEMM, DGEMM, CGEMM and ZGEMM for simulated runs
+ * (INSTALL/smpi.mk links it into each program before the BLAS): every
+ * caller's, pumma's and ScaLAPACK's alike.
+ *
+ * PUMMA_SMPI_COMPUTE unset: the BLAS's own, found past this program
+ * (dlsym RTLD_NEXT), its time measured by SMPI as any computation.
+ * Set to a compute model (TIMING/smpi/calibrate.c, `make -C TIMING
+ * smpi-calibrate`): nothing is computed; the product's modelled time on
+ * the calibrated machine, t = c0 + c1 m n k + c2 (m n + m k + n k) for its
+ * type and transposes, is charged as t * ref flops (ref: that machine's
+ * rate), so a simulated host of speed S takes t * ref / S. C is left as it
+ * was: results are meaningless, times are the model's (Cornebize, Legrand
+ * and Heinrich, IEEE Cluster 2019, do the same for HPL's dgemm).
+ *
+ * A model that cannot be read, or lacks a type's line, stops the run with
+ * one message naming the file and what is missing.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void gemm_t(const char *, const char *, const int *, const int *,
+                    const int *, const void *, const void *, const int *,
+                    const void *, const int *, const void *, void *,
+                    const int *);
+
+static int mode = -1;               /* -1 unread, 0 real, 1 model */
+static double coef[4][4][3];        /* [type sdcz][NN NT TN TT][c0 c1 c2] */
+static double ref;                  /* the calibrated machine's flop/s */
+
+static void stop(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "pumma (SMPI): PUMMA_SMPI_COMPUTE=");
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1);
+}
+
+static void load(void)
+{
+    const char *path = getenv("PUMMA_SMPI_COMPUTE");
+    mode = path && *path;
+    if (!mode) return;
+    FILE *f = fopen(path, "r");
+    if (!f) stop("%s: cannot be read%s", path, "");
+    unsigned have = 0;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        char ty, tr[3];
+        double c0, c1, c2, r;
+        if (sscanf(line, "machine %*s %*s ref=%lf", &r) == 1) ref = r;
+        if (sscanf(line, "gemm type=%c trans=%2s c0=%lf c1=%lf c2=%lf", &ty,
+                   tr, &c0, &c1, &c2) != 5)
+            continue;
+        const char *t = strchr("sdcz", ty);
+        const int x = (tr[0] != 'N') * 2 + (tr[1] != 'N');
+        if (!t || !*t) continue;
+        coef[t - "sdcz"][x][0] = c0;
+        coef[t - "sdcz"][x][1] = c1;
+        coef[t - "sdcz"][x][2] = c2;
+        have |= 1u << ((t - "sdcz") * 4 + x);
+    }
+    fclose(f);
+    if (!(ref > 0)) stop("%s: no `machine ... ref=` line%s", path, "");
+    if (have != 0xffffu)
+        stop("%s: a `gemm type=.. trans=..` line is missing%s", path,
+             " (16: s d c z by NN NT TN TT)");
+}
+
+static void charge(int ty, const char *ta, const char *tb, double m,
+                   double n, double k)
+{
+    const int x = ((*ta | 0x20) != 'n') * 2 + ((*tb | 0x20) != 'n');
+    const double *c = coef[ty][x];
+    double t = c[0] + c[1] * m * n * k + c[2] * (m * n + m * k + n * k);
+    if (t > 0) smpi_execute_flops_benched(t * ref);
+}
+
+#define WRAP(NAME, TY)                                                       \
+    void NAME(const char *ta, const char *tb, const int *m, const int *n,    \
+              const int *k, const void *alpha, const void *a,                \
+              const int *lda, const void *b, const int *ldb,                 \
+              const void *beta, void *c, const int *ldc)                     \
+    {                                                                        \
+        static gemm_t *real;                                                 \
+        if (mode < 0) load();                                                \
+        if (mode) {                                                          \
+            if (*m > 0 && *n > 0 && *k > 0) charge(TY, ta, tb, *m, *n, *k);  \
+            return;                                                          \
+        }                                                                    \
+        if (!real) *(void **)&real = dlsym(RTLD_NEXT, #NAME);                \
+        if (!real) stop("%s%s", "(unset): no " #NAME " in the BLAS", "");   \
+        real(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);          \
+    }
+WRAP(sgemm_, 0)
+WRAP(dgemm_, 1)
+WRAP(cgemm_, 2)
+WRAP(zgemm_, 3)
