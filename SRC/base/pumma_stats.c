@@ -476,6 +476,52 @@ static char *gather(size_t len)
     return p;
 }
 
+#ifdef PUMMA_SMPI
+/*
+ * Simulated builds (make smpi): every temporary from malloc, which SMPI
+ * intercepts, so that with its shared-malloc options the large ones are
+ * folded and a thousand simulated ranks fit in one machine's memory. A
+ * folded block's bytes are every rank's at once: nothing of pumma's may
+ * live in it, so its size and start are kept here, in private memory,
+ * not in a header (what the block holds is meaningless then; the compute
+ * model's runs, PUMMA_SMPI_COMPUTE, compute nothing from it).
+ */
+typedef struct live { char *data; void *start; size_t bytes; } live_t;
+static live_t *lives;
+static int nlive, caplive;
+
+void *pumma_malloc(size_t bytes)
+{
+    if (bytes == 0) return NULL;
+    if (nlive == caplive) {
+        const int nc = caplive ? 2 * caplive : 64;
+        live_t *g = realloc(lives, sizeof *g * (size_t)nc);
+        if (!g) return NULL;
+        lives = g;
+        caplive = nc;
+    }
+    char *m = malloc(bytes + HDR);
+    if (!m) return NULL;
+    char *d = m + (HDR - (uintptr_t)m % HDR) % HDR;     /* HDR-aligned */
+    lives[nlive++] = (live_t){d, m, bytes};
+    mem_now += bytes;
+    if (mem_now > mem_peak) mem_peak = mem_now;
+    if (mem_now > call_held) call_held = mem_now;
+    return d;
+}
+
+void pumma_free(void *p)
+{
+    if (!p) return;
+    for (int i = nlive - 1; i >= 0; i--)
+        if (lives[i].data == p) {
+            mem_now -= lives[i].bytes;
+            free(lives[i].start);
+            lives[i] = lives[--nlive];
+            return;
+        }
+}
+#else
 void *pumma_malloc(size_t bytes)
 {
     if (bytes == 0) return NULL;
@@ -545,6 +591,7 @@ void pumma_free(void *p)
     cache[slot] = base;
     cached += bytes;
 }
+#endif
 
 size_t pumma_mem_cached(void) { return cached; }
 
