@@ -12,7 +12,9 @@ exactly. The kinds and what each stands for:
   machine     this machine, from its tune file (pumma's measured model):
               one host of `cores` cores at 2/gamma_d flop/s, ranks talking
               through the measured alpha (latency) and 1/beta (bandwidth).
-              tune= the tune file (default: pumma's default path).
+              tune= the tune file (default: pumma's default path);
+              speed= flop/s instead of 2/gamma_d (the compute model's
+              ref, so that its charges take what they took here).
   hpc         a modern HPC cluster: a two-level fat tree of `nodes` nodes
               (`per_leaf` per leaf switch, `spines` spine switches) with
               100-200 Gbit/s, 1-2 us links; a node's `cores` ranks share
@@ -80,7 +82,7 @@ def machine(p):
         os.path.join(os.environ.get("HOME", "/"), ".cache"), "pumma", "tune")
     alpha, beta, gamma = tune_values(path)
     cores = int(p["cores"])
-    speed = 2.0 / gamma                   # a multiply-add is two flops
+    speed = float(p["speed"]) if p["speed"] else 2.0 / gamma  # 2 flops a madd
     xml = ('<platform version="4.1">\n'
            '  <!-- tune file %s: alpha %.3g s, beta %.3g s/B, gamma_d %.3g s -->\n'
            '  <cluster id="machine" prefix="host-" suffix="" radical="0-0"\n'
@@ -187,7 +189,7 @@ def sites(p):
 
 
 KINDS = {
-    "machine": (machine, {"tune": "", "cores": "2"}),
+    "machine": (machine, {"tune": "", "cores": "2", "speed": ""}),
     "hpc": (hpc, {"nodes": "64", "per_leaf": "16", "spines": "4", "cores": "4",
                   "speed": "100Gf", "bw": "200Gbps", "lat": "1us",
                   "shm_bw": "400Gbps", "shm_lat": "0.2us"}),
