@@ -7,8 +7,8 @@
  * (dlsym RTLD_NEXT), its time measured by SMPI as any computation.
  * Set to a compute model (TIMING/smpi/calibrate.c, `make -C TIMING
  * smpi-calibrate`): nothing is computed; the product's modelled time on
- * the calibrated machine, t = c0 + c1 m n k + c2 (m n + m k + n k) for its
- * type and transposes, is charged as t * ref flops (ref: that machine's
+ * the calibrated machine, t = c0 + c1 m n k + c2 m n + c3 m k + c4 n k
+ * for its type and transposes, is charged as t * ref flops (ref: that machine's
  * rate), so a simulated host of speed S takes t * ref / S. C is left as it
  * was: results are meaningless, times are the model's (Cornebize, Legrand
  * and Heinrich, IEEE Cluster 2019, do the same for HPL's dgemm).
@@ -29,7 +29,7 @@ typedef void gemm_t(const char *, const char *, const int *, const int *,
                     const int *);
 
 static int mode = -1;               /* -1 unread, 0 real, 1 model */
-static double coef[4][4][3];        /* [type sdcz][NN NT TN TT][c0 c1 c2] */
+static double coef[4][4][5];        /* [type sdcz][NN NT TN TT][c0..c4] */
 static double ref;                  /* the calibrated machine's flop/s */
 
 static void stop(const char *fmt, const char *a, const char *b)
@@ -52,17 +52,15 @@ static void load(void)
     char line[512];
     while (fgets(line, sizeof line, f)) {
         char ty, tr[3];
-        double c0, c1, c2, r;
+        double c[5], r;
         if (sscanf(line, "machine %*s %*s ref=%lf", &r) == 1) ref = r;
-        if (sscanf(line, "gemm type=%c trans=%2s c0=%lf c1=%lf c2=%lf", &ty,
-                   tr, &c0, &c1, &c2) != 5)
+        if (sscanf(line, "gemm type=%c trans=%2s c0=%lf c1=%lf c2=%lf c3=%lf "
+                   "c4=%lf", &ty, tr, &c[0], &c[1], &c[2], &c[3], &c[4]) != 7)
             continue;
         const char *t = strchr("sdcz", ty);
         const int x = (tr[0] != 'N') * 2 + (tr[1] != 'N');
         if (!t || !*t) continue;
-        coef[t - "sdcz"][x][0] = c0;
-        coef[t - "sdcz"][x][1] = c1;
-        coef[t - "sdcz"][x][2] = c2;
+        for (int i = 0; i < 5; i++) coef[t - "sdcz"][x][i] = c[i];
         have |= 1u << ((t - "sdcz") * 4 + x);
     }
     fclose(f);
@@ -77,7 +75,8 @@ static void charge(int ty, const char *ta, const char *tb, double m,
 {
     const int x = ((*ta | 0x20) != 'n') * 2 + ((*tb | 0x20) != 'n');
     const double *c = coef[ty][x];
-    double t = c[0] + c[1] * m * n * k + c[2] * (m * n + m * k + n * k);
+    double t = c[0] + c[1] * m * n * k + c[2] * m * n + c[3] * m * k +
+               c[4] * n * k;
     if (t > 0) smpi_execute_flops_benched(t * ref);
 }
 

@@ -13,12 +13,14 @@
  * 3 after a warm-up call, one BLAS thread. Fitted, in relative error
  * (weighted least squares, each row over its time):
  *
- *     t = c0 + c1 * m*n*k + c2 * (m*n + m*k + n*k)
+ *     t = c0 + c1 * m*n*k + c2 * m*n + c3 * m*k + c4 * n*k
  *
- * the call's cost, its multiply-adds and its memory traffic. FILE
- * (default out/smpi-compute) holds one line per type and transposes,
+ * the call's cost, its multiply-adds and the traffic of C, A and B (apart:
+ * a panel's thin operand and a rank-k update's costs differ, and one term
+ * for all three missed the panels by 10-25%). FILE (default
+ * out/smpi-compute) holds one line per type and transposes,
  *
- *     gemm type=d trans=NN c0=... c1=... c2=... err=...
+ *     gemm type=d trans=NN c0=... c1=... c2=... c3=... c4=... err=...
  *
  * (err: the mean relative error of the fit over its samples), after a
  * header line naming the machine, the BLAS and `ref`, this machine's
@@ -88,27 +90,29 @@ static double time_gemm(gemm_t *f, int single, char ta, char tb, int m,
     return best;
 }
 
-/* Solves the 3 x 3 system A x = y (Gaussian elimination, pivoting). */
-static int solve3(double A[3][3], double y[3], double x[3])
+enum { NT = 5 };                 /* the model's terms */
+
+/* Solves the NT x NT system A x = y (Gaussian elimination, pivoting). */
+static int solve(double A[NT][NT], double y[NT], double x[NT])
 {
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < NT; i++) {
         int p = i;
-        for (int r = i + 1; r < 3; r++)
+        for (int r = i + 1; r < NT; r++)
             if (fabs(A[r][i]) > fabs(A[p][i])) p = r;
         if (fabs(A[p][i]) < 1e-300) return -1;
-        for (int c = 0; c < 3; c++) {
+        for (int c = 0; c < NT; c++) {
             double t = A[i][c]; A[i][c] = A[p][c]; A[p][c] = t;
         }
         double t = y[i]; y[i] = y[p]; y[p] = t;
-        for (int r = i + 1; r < 3; r++) {
+        for (int r = i + 1; r < NT; r++) {
             double f = A[r][i] / A[i][i];
-            for (int c = i; c < 3; c++) A[r][c] -= f * A[i][c];
+            for (int c = i; c < NT; c++) A[r][c] -= f * A[i][c];
             y[r] -= f * y[i];
         }
     }
-    for (int i = 2; i >= 0; i--) {
+    for (int i = NT - 1; i >= 0; i--) {
         double s = y[i];
-        for (int c = i + 1; c < 3; c++) s -= A[i][c] * x[c];
+        for (int c = i + 1; c < NT; c++) s -= A[i][c] * x[c];
         x[i] = s / A[i][i];
     }
     return 0;
@@ -154,15 +158,15 @@ int main(int argc, char **argv)
     gethostname(host, sizeof host);
     FILE *f = fopen(out, "w");
     if (!f) { perror(out); return 1; }
-    fprintf(f, "# xcalibrate: t = c0 + c1*m*n*k + c2*(m*n+m*k+n*k) seconds, "
-               "fitted in relative error\n");
+    fprintf(f, "# xcalibrate: t = c0 + c1*m*n*k + c2*m*n + c3*m*k + c4*n*k "
+               "seconds, fitted in relative error\n");
     fprintf(f, "machine host=%s blas=%s ref=%.6g\n", host, blas, ref);
     static const char *const tr[4] = {"NN", "NT", "TN", "TT"};
     double worst = 0;
     for (int ty = 0; ty < 4; ty++)
         for (int x = 0; x < 4; x++) {
-            double A[3][3] = {{0}}, y[3] = {0}, coef[3];
-            double *s = malloc(sizeof(double) * 4 * (size_t)nsizes);
+            double A[NT][NT] = {{0}}, y[NT] = {0}, coef[NT];
+            double *s = malloc(sizeof(double) * (NT + 1) * (size_t)nsizes);
             for (int i = 0; i < nsizes; i++) {
                 int m = logsize(8, maxdim), n = logsize(8, maxdim),
                     k = logsize(8, maxdim);
@@ -170,33 +174,36 @@ int main(int argc, char **argv)
                 if (i % 5 == 1) n = logsize(8, 128);
                 const double t = time_gemm(fn[ty], ty % 2 == 0, tr[x][0],
                                            tr[x][1], m, n, k, a, b, c);
-                const double row[3] = {1, (double)m * n * k,
-                                       (double)m * n + (double)m * k +
-                                           (double)n * k};
-                for (int p = 0; p < 3; p++) {
-                    for (int q = 0; q < 3; q++)
+                const double row[NT] = {1, (double)m * n * k, (double)m * n,
+                                        (double)m * k, (double)n * k};
+                for (int p = 0; p < NT; p++) {
+                    for (int q = 0; q < NT; q++)
                         A[p][q] += row[p] * row[q] / (t * t);
                     y[p] += row[p] / t;          /* (row/t) . (t/t) */
                 }
-                s[4 * i] = t;
-                s[4 * i + 1] = row[1];
-                s[4 * i + 2] = row[2];
+                double *si = s + (size_t)(NT + 1) * i;
+                si[0] = t;
+                for (int p = 0; p < NT; p++) si[1 + p] = row[p];
             }
-            if (solve3(A, y, coef)) coef[0] = coef[1] = coef[2] = 0;
+            if (solve(A, y, coef))
+                for (int p = 0; p < NT; p++) coef[p] = 0;
             double err = 0;
             for (int i = 0; i < nsizes; i++) {
-                const double fit = coef[0] + coef[1] * s[4 * i + 1] +
-                                   coef[2] * s[4 * i + 2];
-                err += fabs(fit - s[4 * i]) / s[4 * i];
+                const double *si = s + (size_t)(NT + 1) * i;
+                double fit = 0;
+                for (int p = 0; p < NT; p++) fit += coef[p] * si[1 + p];
+                err += fabs(fit - si[0]) / si[0];
             }
             err /= nsizes;
             if (err > worst) worst = err;
             free(s);
-            fprintf(f, "gemm type=%c trans=%s c0=%.6g c1=%.6g c2=%.6g err=%.3f\n",
-                    tname[ty], tr[x], coef[0], coef[1], coef[2], err);
-            printf("%cGEMM %s: c0 %.3g s, %.3g s per multiply-add, %.3g s per "
-                   "element; mean error %.1f%%\n", "SDCZ"[ty], tr[x], coef[0],
-                   coef[1], coef[2], 100 * err);
+            fprintf(f, "gemm type=%c trans=%s c0=%.6g c1=%.6g c2=%.6g c3=%.6g "
+                       "c4=%.6g err=%.3f\n", tname[ty], tr[x], coef[0], coef[1],
+                    coef[2], coef[3], coef[4], err);
+            printf("%cGEMM %s: c0 %.3g s, %.3g s per multiply-add, per element "
+                   "of C %.3g, A %.3g, B %.3g; mean error %.1f%%\n",
+                   "SDCZ"[ty], tr[x], coef[0], coef[1], coef[2], coef[3],
+                   coef[4], 100 * err);
         }
     fclose(f);
     printf("%s: ref %.3g flop/s (a %d^3 DGEMM in %.3f s); worst mean error "
