@@ -63,7 +63,7 @@ need-src:
 	@[ -n "$(SCALAPACK_SRC)" ] || { echo "make smpi: give ScaLAPACK's release source as SCALAPACK_SRC=path (a .tar.gz or an unpacked directory; e.g. scalapack-2.2.1.tar.gz from https://github.com/Reference-ScaLAPACK/scalapack/releases; beside this repository: ../shared/vendor/scalapack-2.2.1.tar.gz)"; exit 1; }
 	@[ -e "$(SCALAPACK_SRC)" ] || { echo "make smpi: SCALAPACK_SRC=$(SCALAPACK_SRC): no such file or directory"; exit 1; }
 
-# The unpacked copy (remade when SCALAPACK_SRC names another source).
+# The unpacked copy, made once (for another source: rm -r $(SMPI_DIR)/scalapack).
 $(SLDIR)/.unpacked: | need-src need-smpi
 	@rm -rf $(SLDIR) && mkdir -p $(SLDIR)
 	@if [ -d "$(SCALAPACK_SRC)" ]; then cp -R "$(SCALAPACK_SRC)"/. $(SLDIR)/; \
