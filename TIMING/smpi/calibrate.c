@@ -40,18 +40,7 @@ typedef void gemm_t(const char *, const char *, const int *, const int *,
                     const int *, const void *, const void *, const int *,
                     const void *, const int *, const void *, void *,
                     const int *);
-void sgemm_(const char *, const char *, const int *, const int *, const int *,
-            const void *, const void *, const int *, const void *,
-            const int *, const void *, void *, const int *);
-void dgemm_(const char *, const char *, const int *, const int *, const int *,
-            const void *, const void *, const int *, const void *,
-            const int *, const void *, void *, const int *);
-void cgemm_(const char *, const char *, const int *, const int *, const int *,
-            const void *, const void *, const int *, const void *,
-            const int *, const void *, void *, const int *);
-void zgemm_(const char *, const char *, const int *, const int *, const int *,
-            const void *, const void *, const int *, const void *,
-            const int *, const void *, void *, const int *);
+gemm_t sgemm_, dgemm_, cgemm_, zgemm_;   /* the BLAS's */
 
 static double now(void)
 {
@@ -131,8 +120,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (nsizes < 4 || maxdim < 64) {
-        fprintf(stderr, "xcalibrate: -n 4 or more, -m 64 or more\n");
+    if (nsizes < 2 * NT || maxdim < 64) {    /* twice the model's terms */
+        fprintf(stderr, "xcalibrate: -n %d or more, -m 64 or more\n", 2 * NT);
         return 2;
     }
     gemm_t *fn[4] = {sgemm_, dgemm_, cgemm_, zgemm_};
