@@ -24,7 +24,8 @@
 # SMPI's gaps are filled by INSTALL/smpi/pumma_smpi_compat.c; the
 # programs' ?GEMM (pumma's and ScaLAPACK's) go through
 # INSTALL/smpi/pumma_smpi_blas.c, which runs the BLAS's or charges the
-# compute model PUMMA_SMPI_COMPUTE names.
+# compute model PUMMA_SMPI_COMPUTE names; INSTALL/smpi/pumma_smpi_count.c
+# counts the words each process receives (MPI's profiling layer).
 
 TOP       := $(abspath .)
 SMPI_DIR  ?= $(TOP)/build-smpi
@@ -43,7 +44,8 @@ SLDIR   := $(SMPI_DIR)/scalapack
 SLLIB   := $(SMPI_DIR)/lib/libscalapack-smpi-$(SMPI_SCALAPACK).a
 PLIB    := $(SMPI_DIR)/lib/libpumma.a
 COMPAT  := $(SMPI_DIR)/compat/pumma_smpi_compat.o \
-           $(SMPI_DIR)/compat/pumma_smpi_blas.o
+           $(SMPI_DIR)/compat/pumma_smpi_blas.o \
+           $(SMPI_DIR)/compat/pumma_smpi_count.o
 BIN     := $(SMPI_DIR)/bin
 SL_VARS  = CC=$(SMPICC) FC=$(SMPIFF) CDEFS=-DAdd_ CCFLAGS=-O2 \
            'FCFLAGS=-O2 -fno-f2c -fallow-argument-mismatch'
@@ -51,7 +53,7 @@ PRECISIONS := single double complex complex16
 PCFLAGS := -O2 -fPIC -Wall -Wno-unused-parameter -DPUMMA_SMPI
 
 .PHONY: smpi smpi-smoke need-src need-smpi pumma-smpi
-smpi: $(BIN)/xpgemmcmp $(BIN)/xpgemmtim $(if $(filter all,$(SMPI_SCALAPACK)),$(BIN)/xsolvertim)
+smpi: $(BIN)/xpgemmcmp $(BIN)/xpgemmtim $(if $(filter all,$(SMPI_SCALAPACK)),$(BIN)/xsolvertim $(BIN)/xscaletim)
 	@echo "make smpi: pumma $(PLIB), ScaLAPACK $(SLLIB)"
 	@echo "  run: make smpi-smoke SCALAPACK_SRC=$(SCALAPACK_SRC)   (doc/smpi.md)"
 
@@ -91,7 +93,7 @@ $(SLLIB): $(SLDIR)/.unpacked
 
 # pumma's own makefile, its rules and dependencies, with smpicc.
 pumma-smpi: | need-smpi
-	@$(MAKE) --no-print-directory BUILD=$(SMPI_DIR)/pumma LIBOUT=$(SMPI_DIR)/lib \
+	@$(MAKE) --no-print-directory -j$(SMPI_JOBS) BUILD=$(SMPI_DIR)/pumma LIBOUT=$(SMPI_DIR)/lib \
 	  CC=$(SMPICC) CCFLAGS='$(PCFLAGS)' $(PLIB)
 
 $(SMPI_DIR)/compat/%.o: INSTALL/smpi/%.c | need-smpi
@@ -145,5 +147,10 @@ $(BIN)/xpgemmtim: $(SMPI_DIR)/timing/pgemmtim.o pumma-smpi $(COMPAT) $(SLLIB)
 # ScaLAPACK's PDGETRF, PDGETRI, PDGELS with either PDGEMM (needs
 # SMPI_SCALAPACK=all).
 $(BIN)/xsolvertim: $(SMPI_DIR)/timing/solvertim.o pumma-smpi $(COMPAT) $(SLLIB)
+	@mkdir -p $(dir $@)
+	$(SMPI_LINK)
+# One grid of the scaling runs (TIMING/smpi/scale.sh): PDGEMM, PDGETRF and
+# PDPOTRF with either PDGEMM (needs SMPI_SCALAPACK=all).
+$(BIN)/xscaletim: $(SMPI_DIR)/timing/smpi/scaletim.o pumma-smpi $(COMPAT) $(SLLIB)
 	@mkdir -p $(dir $@)
 	$(SMPI_LINK)
