@@ -478,17 +478,22 @@ static char *gather(size_t len)
 
 #ifdef PUMMA_SMPI
 /*
- * Simulated builds (make smpi): every temporary from malloc, which SMPI
- * intercepts, so that with its shared-malloc options the large ones are
- * folded and a thousand simulated ranks fit in one machine's memory. A
- * folded block's bytes are every rank's at once: nothing of pumma's may
- * live in it, so its size and start are kept here, in private memory,
- * not in a header (what the block holds is meaningless then; the compute
- * model's runs, PUMMA_SMPI_COMPUTE, compute nothing from it).
+ * Simulated builds (make smpi): temporaries from malloc, and under the
+ * compute model (PUMMA_SMPI_COMPUTE, which computes nothing from them)
+ * those of FOLD_MIN bytes or more folded by SMPI's shared malloc (every
+ * rank's block the same memory), so that a thousand simulated ranks fit
+ * in one machine's memory. Folding is asked here, not by SMPI's
+ * automatic option, which folds every large malloc of the program:
+ * BLACS keeps its requests inside its message buffers, and folded they
+ * are every rank's at once (SMPI crashes in MPI_Testall). A folded
+ * block's bytes are every rank's at once: nothing of pumma's may live in
+ * it, so its size and start are kept here, in private memory, not in a
+ * header.
  */
-typedef struct live { char *data; void *start; size_t bytes; } live_t;
+typedef struct live { char *data; void *start; size_t bytes; int folded; } live_t;
 static live_t *lives;
-static int nlive, caplive;
+static int nlive, caplive, fold = -1;
+enum { FOLD_MIN = 1 << 20 };
 
 void *pumma_malloc(size_t bytes)
 {
@@ -500,10 +505,15 @@ void *pumma_malloc(size_t bytes)
         lives = g;
         caplive = nc;
     }
-    char *m = malloc(bytes + HDR);
+    if (fold < 0) {
+        const char *model = pumma_setting(PUMMA_SET_SMPI_COMPUTE)->smpi_compute;
+        fold = model && *model;
+    }
+    const int folded = fold && bytes >= FOLD_MIN;
+    char *m = folded ? SMPI_SHARED_MALLOC(bytes + HDR) : malloc(bytes + HDR);
     if (!m) return NULL;
     char *d = m + (HDR - (uintptr_t)m % HDR) % HDR;     /* HDR-aligned */
-    lives[nlive++] = (live_t){d, m, bytes};
+    lives[nlive++] = (live_t){d, m, bytes, folded};
     mem_now += bytes;
     if (mem_now > mem_peak) mem_peak = mem_now;
     if (mem_now > call_held) call_held = mem_now;
@@ -516,7 +526,8 @@ void pumma_free(void *p)
     for (int i = nlive - 1; i >= 0; i--)
         if (lives[i].data == p) {
             mem_now -= lives[i].bytes;
-            free(lives[i].start);
+            if (lives[i].folded) SMPI_SHARED_FREE(lives[i].start);
+            else free(lives[i].start);
             lives[i] = lives[--nlive];
             return;
         }
