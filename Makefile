@@ -243,9 +243,11 @@ uninstall:
 	@rmdir $(I_DOC)/examples $(if $(DOCMD),$(I_DOC)/doc) $(I_DOC) 2>/dev/null || true
 
 # The targets that run programs: Debian's packages first (see deps), then
-# the library in a make of its own.
+# the library in a make of its own, JOBS compiles at a time (the programs
+# then run one at a time).
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 test: deps
-	@$(MAKE) --no-print-directory lib
+	@$(MAKE) --no-print-directory -j$(JOBS) lib
 	@$(MAKE) --no-print-directory check-layers
 	$(MAKE) -C TESTING run
 
@@ -256,15 +258,15 @@ check-layers: $(LIBA)
 	sh INSTALL/layers.sh $(BUILD)
 
 timing: deps
-	@$(MAKE) --no-print-directory lib
+	@$(MAKE) --no-print-directory -j$(JOBS) lib
 	$(MAKE) -C TIMING run
 
 tune: deps
-	@$(MAKE) --no-print-directory lib
+	@$(MAKE) --no-print-directory -j$(JOBS) lib
 	$(MAKE) -C TIMING tune
 
 check-stress: deps
-	@$(MAKE) --no-print-directory lib
+	@$(MAKE) --no-print-directory -j$(JOBS) lib
 	$(MAKE) -C TESTING check-stress
 
 # The checking builds, their temporaries all from malloc
@@ -280,16 +282,16 @@ VG_FLAGS   := -g -O1 -DPUMMA_CHECK_MEMORY
 checklib: $(LIBA) $(LIBSO)
 
 check-asan: deps
-	$(MAKE) --no-print-directory BUILD=build-asan LIBOUT=lib-asan SANFLAGS='$(ASAN_FLAGS)' checklib
+	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan LIBOUT=lib-asan SANFLAGS='$(ASAN_FLAGS)' checklib
 	$(MAKE) --no-print-directory -C TESTING run-asan SANFLAGS='$(ASAN_FLAGS)'
 
 check-valgrind:
 	@command -v valgrind >/dev/null 2>&1 || $(RUNDEPS) valgrind
-	$(MAKE) --no-print-directory BUILD=build-vg LIBOUT=lib-vg SANFLAGS='$(VG_FLAGS)' checklib
+	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-vg LIBOUT=lib-vg SANFLAGS='$(VG_FLAGS)' checklib
 	$(MAKE) --no-print-directory -C TESTING run-valgrind SANFLAGS='$(VG_FLAGS)'
 
 bench: deps
-	@$(MAKE) --no-print-directory lib
+	@$(MAKE) --no-print-directory -j$(JOBS) lib
 	$(MAKE) -C TIMING bench
 
 # Pumma and ScaLAPACK for SimGrid's SMPI, in build-smpi (doc/smpi.md):
