@@ -479,6 +479,16 @@ static void test_simulator(void)
               "auto %.6e (%s) dearer than forced %s %.6e", best, plan,
               algos[i], t);
     }
+    /* the workspace limit a call has (none given: twice the operands, at
+     * least 256 MiB) binds the prediction as it binds the call: stat-a's
+     * copies of 16384^3 on 16 x 16 (every process a K slice of A and B,
+     * about 2 GiB) are over it, so the plan is the limit's choice */
+    memset(&f, 0, sizeof f);
+    f.algo = "stat-a";
+    t = pumma_plan_predict(&pumma_type_d, 'N', 'N', 16384, 16384, 16384, 64,
+                           16, 16, &mo, &f, plan, sizeof plan);
+    check(t > 0 && (strstr(plan, "limit=fit") || strstr(plan, "limit=least")),
+          G, "stat-a over the workspace limit predicted as %s", plan);
     /* refusals: an algorithm that does not compute N N, unknown names,
      * sizes out of range */
     memset(&f, 0, sizeof f);

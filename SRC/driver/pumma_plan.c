@@ -389,9 +389,26 @@ static plan_slot_t *plan_slot(const plan_key_t *k)
 
 /* ------------------------------------------------------------ the search */
 
+/* Under the workspace limit lim: what fits (keeping the forced choices if
+ * possible), else the least workspace there is, into *c; which of the two
+ * (PUMMA_LIMIT_FIT or _LEAST). */
+static int within_limit(pumma_problem_t *have, pumma_plan_t *pl,
+                        const pumma_opts_t *f, const pumma_algo_t *forced,
+                        const pumma_model_t *mo, double lim, choice_t *c)
+{
+    const pumma_opts_t any = {0};
+    if (search(have, pl, f, forced, mo, lim, 0, c) ||
+        search(have, pl, &any, NULL, mo, lim, 0, c))
+        return PUMMA_LIMIT_FIT;
+    /* the forced choices still win a tie */
+    choice_t k;
+    search(have, pl, &any, NULL, mo, lim, 1, c);
+    if (search(have, pl, f, forced, mo, lim, 1, &k) && k.ws <= c->ws) *c = k;
+    return PUMMA_LIMIT_LEAST;
+}
+
 /* The block-cyclic plan: the search under the model, then, when the
- * workspace limit excludes its choice, what fits (keeping the forced
- * choices if possible), else the least workspace there is. */
+ * workspace limit excludes its choice, the choice within it. */
 static void plan_search(pumma_problem_t *have, const pumma_opts_t *f,
                         const pumma_algo_t *forced, pumma_plan_t *pl)
 {
@@ -421,18 +438,7 @@ static void plan_search(pumma_problem_t *have, const pumma_opts_t *f,
         c.a->align(have, &want);
         if ((double)pumma_plan_workspace(have, c.a, &want) <= lim) return;
     }
-    const pumma_opts_t any = {0};
-    if (search(have, pl, f, forced, mo, lim, 0, &c) ||
-        search(have, pl, &any, NULL, mo, lim, 0, &c)) {
-        pl->limited = PUMMA_LIMIT_FIT;
-    } else {
-        /* the forced choices still win a tie */
-        choice_t k;
-        search(have, pl, &any, NULL, mo, lim, 1, &c);
-        if (search(have, pl, f, forced, mo, lim, 1, &k) && k.ws <= c.ws)
-            c = k;
-        pl->limited = PUMMA_LIMIT_LEAST;
-    }
+    pl->limited = within_limit(have, pl, f, forced, mo, lim, &c);
     take(pl, &c);
 }
 
@@ -789,6 +795,13 @@ double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
         return -1;
     choice_t c;
     if (!search(&have, &pl, &o, fa, mo, INFINITY, 0, &c)) return -1;
+    /* the workspace limit a call without options has (PUMMA_MAX_WORKSPACE,
+     * else the default), as the call's planner applies it */
+    const double lim = pumma_plan_limit(&have, &o);
+    pumma_problem_t want;
+    c.a->align(&have, &want);
+    if ((double)pumma_plan_workspace(&have, c.a, &want) > lim)
+        pl.limited = within_limit(&have, &pl, &o, fa, mo, lim, &c);
     take(&pl, &c);
     if (plan) pumma_plan_format(&pl, 0, plan, len);
     return c.cost;

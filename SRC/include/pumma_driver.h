@@ -62,7 +62,9 @@ size_t pumma_last_workspace(void);
  * nothing forced): its algo, bcast, reduce, shift and segment are forced
  * as a call's options force them, the rest is the planner's choice. The
  * price includes the redistributions into the algorithm's layouts, as
- * the planner's does; one process: the local multiply. plan (if not
+ * the planner's does, and the workspace limit a call without options
+ * has (PUMMA_MAX_WORKSPACE, else the default) binds it as it binds the
+ * call's planner; one process: the local multiply. plan (if not
  * NULL): the plan, as pumma_last_plan() writes it. Returns seconds; -1
  * when the forced algorithm does not compute ta/tb or an argument is out
  * of range.
