@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""scale.py CSV PREFIX -- the tables and charts of a simulated scaling run
+(smpi/scale.sh, `make -C TIMING smpi-scale`; doc/smpi.md, "Scaling").
+
+CSV: xscaletim's rows (smpi/scaletim.c). Writes PREFIX.txt, one table per
+platform, series and case: for each grid, the simulated seconds of pumma
+and of ScaLAPACK, ScaLAPACK's time over pumma's (above 1: pumma faster),
+each one's efficiency (GFLOP/s over the ranks' peak: the platform's host
+speed per rank, the rate the compute model charges a large multiply at),
+the most words a process received (pumma, ScaLAPACK, and the lower bound
+3 (mnk/P)^(2/3) - (mn + mk + nk)/P) and the simulation's wall time; then
+the geometric means of the ratio by platform, series and case. And
+PREFIX-PLATFORM-SERIES.png: efficiency against ranks, a panel per case,
+pumma (solid) beside ScaLAPACK (dashed).
+"""
+import csv
+import math
+import os
+import re
+import sys
+from collections import defaultdict
+
+
+def label(r):
+    """The case's name from its sizes (scale.sh's shapes)."""
+    if r["routine"] != "pdgemm":
+        return r["routine"][2:]             # getrf, potrf
+    m, n, k, nb = (int(r[c]) for c in ("M", "N", "K", "nb"))
+    if m == n == k:
+        return "square " + r["trans"]
+    if k < m and k < n and m == n:
+        return "rank-k K=%s" % ("NB" if k == nb else "%dNB" % (k // nb))
+    if n == k and m >= 8 * n:
+        return "tall-skinny"
+    if n < m and n <= 4 * nb:
+        return "panel N=%s" % ("NB" if n == nb else "%dNB" % (n // nb))
+    if m < n and m <= 4 * nb:
+        return "panel M=%s" % ("NB" if m == nb else "%dNB" % (m // nb))
+    return "other"
+
+
+def speed(prefix_dir, plat):
+    """A rank's peak: the host speed (flop/s) in the platform's header."""
+    path = os.path.join(prefix_dir, "scale-%s.xml" % plat)
+    try:
+        head = open(path).read(2000)
+    except OSError:
+        return None
+    m = re.search(r"speeds?=([0-9.]+)([kMGT]?)f", head)
+    if not m:
+        return None
+    return float(m.group(1)) * {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[m.group(2)]
+
+
+def gmean(v):
+    v = [x for x in v if x > 0]
+    return math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: scale.py CSV PREFIX")
+    rows = list(csv.DictReader(open(sys.argv[1])))
+    prefix = sys.argv[2]
+    outdir = os.path.dirname(prefix) or "."
+    by = defaultdict(dict)       # (plat, series, case) -> {(np, P, Q, impl): row}
+    for r in rows:
+        np_ = int(r["P"]) * int(r["Q"])
+        by[(r["platform"], r["series"], label(r))][(np_, r["P"], r["Q"], r["impl"])] = r
+    peaks = {p: speed(outdir, p) for p in {k[0] for k in by}}
+    lines, means = [], defaultdict(list)
+    for key in sorted(by):
+        plat, series, case = key
+        d = by[key]
+        pk = peaks.get(plat)
+        lines.append("\n%s, %s scaling, %s%s" % (plat, series, case,
+                     "" if pk else " (no platform file: no efficiency)"))
+        lines.append("%-7s %-12s %10s %10s %6s %6s %6s %11s %11s %11s %8s %8s" % (
+            "grid", "M N K", "pumma_s", "scal_s", "ratio", "eff_p", "eff_s",
+            "words_p", "words_s", "bound", "wall_p", "wall_s"))
+        grids = sorted({(k[0], k[1], k[2]) for k in d})
+        for np_, P, Q in grids:
+            p, s = d.get((np_, P, Q, "pumma")), d.get((np_, P, Q, "scalapack"))
+            ref = p or s
+            size = "%sx%sx%s" % (ref["M"], ref["N"], ref["K"])
+            ps = float(p["sim_s"]) if p else float("nan")
+            ss = float(s["sim_s"]) if s else float("nan")
+            ratio = ss / ps if p and s else float("nan")
+            if p and s:
+                means[(plat, series, case)].append(ratio)
+
+            def eff(r):
+                return float(r["gflops"]) * 1e9 / (np_ * pk) if r and pk else float("nan")
+
+            def col(r, c):
+                return float(r[c]) if r and r[c] not in ("", None) else float("nan")
+            lines.append("%-7s %-12s %10.4g %10.4g %6.2f %6.3f %6.3f %11.4g %11.4g %11.4g %8.1f %8.1f" % (
+                "%sx%s" % (P, Q), size, ps, ss, ratio, eff(p), eff(s),
+                col(p, "words_recv_max"), col(s, "words_recv_max"),
+                col(ref, "words_bound"), col(p, "wall_s"), col(s, "wall_s")))
+            if (p and p["info"] != "0") or (s and s["info"] != "0"):
+                lines.append("        INFO != 0: pumma %s, ScaLAPACK %s" % (
+                    p["info"] if p else "-", s["info"] if s else "-"))
+    head = ["Simulated scaling (SMPI): ScaLAPACK's time / pumma's by platform, "
+            "series and case (geometric mean over the grids; above 1: pumma faster)"]
+    for key in sorted(means):
+        head.append("  %-10s %-6s %-16s %6.2f  (%d grids, %.2f to %.2f)" % (
+            key[0], key[1], key[2], gmean(means[key]), len(means[key]),
+            min(means[key]), max(means[key])))
+    allr = [x for v in means.values() for x in v]
+    head.append("  all: %.2f over %d cases, %d below 1" % (
+        gmean(allr), len(allr), sum(x < 1 for x in allr)))
+    text = "\n".join(head + lines) + "\n"
+    open(prefix + ".txt", "w").write(text)
+    print(text)
+    charts(by, peaks, prefix)
+
+
+def charts(by, peaks, prefix):
+    # this directory's platform.py would stand for the standard library's
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    groups = defaultdict(list)
+    for key in by:
+        groups[(key[0], key[1])].append(key[2])
+    for (plat, series), cases in sorted(groups.items()):
+        pk = peaks.get(plat)
+        if not pk:
+            continue
+        cases.sort()
+        ncol = min(4, len(cases))
+        nrow = (len(cases) + ncol - 1) // ncol
+        fig, axes = plt.subplots(nrow, ncol, figsize=(3.6 * ncol, 2.9 * nrow),
+                                 squeeze=False)
+        for i, case in enumerate(cases):
+            ax = axes[i // ncol][i % ncol]
+            d = by[(plat, series, case)]
+            for impl, style, colour in (("pumma", "-o", "tab:blue"),
+                                        ("scalapack", "--s", "tab:orange")):
+                pts = sorted((k[0], float(r["gflops"]) * 1e9 / (k[0] * pk))
+                             for k, r in d.items() if k[3] == impl)
+                if pts:
+                    ax.plot([x for x, _ in pts], [y for _, y in pts], style,
+                            color=colour, label=impl, markersize=4)
+            ax.set_xscale("log", base=2)
+            ax.set_ylim(0, 1.05)
+            ax.set_title(case, fontsize=9)
+            ax.set_xlabel("ranks", fontsize=8)
+            ax.set_ylabel("efficiency", fontsize=8)
+            ax.tick_params(labelsize=7)
+            ax.grid(alpha=0.3)
+            if i == 0:
+                ax.legend(fontsize=7)
+        for j in range(len(cases), nrow * ncol):
+            axes[j // ncol][j % ncol].axis("off")
+        fig.suptitle("PDGEMM and solvers, %s platform, %s scaling (SMPI; "
+                     "efficiency: GFLOP/s over the ranks' peak)" % (plat, series),
+                     fontsize=10)
+        fig.tight_layout()
+        out = "%s-%s-%s.png" % (prefix, plat, series)
+        fig.savefig(out, dpi=90)
+        plt.close(fig)
+        print("chart: " + out)
+
+
+if __name__ == "__main__":
+    main()

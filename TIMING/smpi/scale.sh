@@ -1,0 +1,140 @@
+#!/bin/bash
+# scale.sh -- `make -C TIMING smpi-scale` (doc/smpi.md, "Scaling"): PDGEMM,
+# pumma against ScaLAPACK, and ScaLAPACK's PDGETRF and PDPOTRF with each
+# PDGEMM, simulated by SMPI on the hpc and commodity platforms
+# (smpi/platform.py) from 4 to 1,024 ranks, the local multiplies charged
+# from this machine's compute model (out/smpi-compute: make smpi-calibrate).
+#
+# Series, each on every grid of GRIDS:
+#   strong  a fixed problem: N = STRONG_N
+#   weak    a fixed memory per process: N = WEAK_NLOC * sqrt(P*Q) (rounded
+#           to NB), every process holding about WEAK_NLOC^2 of each matrix
+# Shapes of each series (N, NB as above; SHAPES for strong, WEAK_SHAPES for
+# weak, where square is NN only: at 1,024 ranks each call of ScaLAPACK's
+# takes minutes of wall time):
+#   square  N x N x N, every TRANSA/TRANSB (square-nn: NN only)
+#   rank-k  N x N x NB and N x N x 4NB
+#   panels  N x NB x N and 4NB x N x N (C a panel of 1 and of 4 blocks)
+#   tall    4N x N/8 x N/8 (tall and skinny: M >> N, K)
+# and PDGETRF and PDPOTRF of SOLVER_N on the grids of SOLVER_GRIDS (strong;
+# their panels run for real, so their cost grows with the ranks).
+#
+# One smpirun per platform, grid and series (its wall time and peak memory
+# in out/smpi-scale-PLATFORM.log), the platforms side by side (SCALE_JOBS
+# at a time, default the cores: each simulation runs on one); the rows of
+# every run in out/smpi-scale.csv (smpi/scaletim.c says the columns), then
+# smpi/scale.py's tables (out/smpi-scale.txt) and charts
+# (out/smpi-scale-*.png).
+#
+# Collectives are simulated as MPICH selects them (SMPI's coll-selector
+# mpich): Open MPI's selection (ompi) cuts large broadcasts into fine
+# segments, every one a simulated message, and a 1,024-rank call then took
+# over 18 minutes of wall time.
+#
+# Variables (environment or make's command line): PLATFORMS, GRIDS, NB,
+# STRONG_N, WEAK_NLOC, SOLVER_N, SOLVER_GRIDS, REPS (pumma's best of, 2: a
+# plan's first call also settles pumma's state; ScaLAPACK's calls are
+# simulated once, see scaletim.c), SHAPES, WEAK_SHAPES, SCALE_JOBS,
+# SMPI_DIR. Run from TIMING/ after `make smpi` at the top.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+sim=${SMPI_DIR:-$here/../build-smpi}/bin/xscaletim
+[ -x "$sim" ] || { echo "scale.sh: $sim missing: make smpi SCALAPACK_SRC=... at the top (SMPI_SCALAPACK=all, the default)"; exit 1; }
+[ -f out/smpi-compute ] || { echo "scale.sh: out/smpi-compute missing: make -C TIMING smpi-calibrate first"; exit 1; }
+PLATFORMS=${PLATFORMS:-hpc commodity}
+GRIDS=${GRIDS:-2x2 4x4 8x8 16x16 32x32}
+NB=${NB:-64}
+STRONG_N=${STRONG_N:-8192}
+WEAK_NLOC=${WEAK_NLOC:-1024}
+SOLVER_N=${SOLVER_N:-8192}
+SOLVER_GRIDS=${SOLVER_GRIDS:-2x2 4x4 8x8}
+REPS=${REPS:-2}
+SHAPES=${SHAPES:-square rank-k panels tall}
+WEAK_SHAPES=${WEAK_SHAPES:-square-nn rank-k panels tall}
+SCALE_JOBS=${SCALE_JOBS:-$(nproc 2>/dev/null || echo 1)}
+PY=${PYTHON:-}
+if [ -z "$PY" ]; then for p in python3 /usr/bin/python3; do
+    $p -c 'import matplotlib' >/dev/null 2>&1 && { PY=$p; break; }; done; fi
+ref=$(sed -n 's/^machine .*ref=\([0-9.e+-]*\).*/\1/p' out/smpi-compute)
+export PUMMA_SMPI_COMPUTE=$here/out/smpi-compute OPENBLAS_NUM_THREADS=1
+export PUMMA_DECISION_FILE=${PUMMA_DECISION_FILE:-off}
+mkdir -p out
+csv=out/smpi-scale.csv
+rm -f "$csv" out/smpi-scale-*.csv out/smpi-scale-*.log
+
+# the cases of shapes $2 for order N $1
+cases() {
+    local n=$1 nb=$NB out=() s
+    for s in $2; do
+        case $s in
+        square) out+=("${n}x${n}x${n}:NN" "${n}x${n}x${n}:NT" "${n}x${n}x${n}:TN" "${n}x${n}x${n}:TT") ;;
+        square-nn) out+=("${n}x${n}x${n}:NN") ;;
+        rank-k) out+=("${n}x${n}x${nb}" "${n}x${n}x$((4 * nb))") ;;
+        panels) out+=("${n}x${nb}x${n}" "$((4 * nb))x${n}x${n}") ;;
+        tall) out+=("$((4 * n))x$((n / 8))x$((n / 8))") ;;
+        *) echo "scale.sh: unknown shape $s (square rank-k panels tall)"; exit 1 ;;
+        esac
+    done
+    local IFS=,
+    echo "${out[*]}"
+}
+
+run() {   # platform grid series cases
+    local plat=$1 grid=$2 series=$3 list=$4 np t0 t1
+    local log=out/smpi-scale-$plat.log
+    np=$((${grid%x*} * ${grid#*x}))
+    echo "== $plat $grid $series: $list" | tee -a "$log"
+    t0=$(date +%s.%N)
+    local timer=()
+    [ -x /usr/bin/time ] && timer=(/usr/bin/time -f "peak_rss_kb %M" -a -o "$log")
+    "${timer[@]}" smpirun -np "$np" -platform "out/scale-$plat.xml" -hostfile "out/scale-$plat.hosts" \
+        --cfg=smpi/test:1e-7 --cfg=smpi/host-speed:${ref}f \
+        --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
+        --cfg=smpi/coll-selector:mpich --log=root.thres:warning \
+        "$sim" -g "$grid" -c "$list" -b "$NB" -r "$REPS" -p "$plat" -s "$series" \
+        -o "out/smpi-scale-$plat.csv" 2>&1 | grep -v '^\[' | tee -a "$log" || true
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "wall_s %.1f\n", b - a }' | tee -a "$log"
+}
+
+platform() {
+    local plat=$1 grid P Q np n strong weak
+    case $plat in
+    hpc) python3 smpi/platform.py hpc out/scale-hpc nodes=256 ;;            # 4 ranks a node
+    commodity) python3 smpi/platform.py commodity out/scale-commodity nodes=512 ;;  # 2 a node
+    *) python3 smpi/platform.py "$plat" "out/scale-$plat" ;;
+    esac
+    for grid in $GRIDS; do
+        P=${grid%x*} Q=${grid#*x}
+        np=$((P * Q))
+        strong=$(cases "$STRONG_N" "$SHAPES")
+        n=$(python3 -c "import math; print(max($NB, round($WEAK_NLOC * math.sqrt($np) / $NB) * $NB))")
+        weak=$(cases "$n" "$WEAK_SHAPES")
+        run "$plat" "$grid" strong "$strong"
+        run "$plat" "$grid" weak "$weak"
+        case " $SOLVER_GRIDS " in
+        *" $grid "*) run "$plat" "$grid" strong "getrf:$SOLVER_N,potrf:$SOLVER_N" ;;
+        esac
+    done
+}
+
+running=0
+for plat in $PLATFORMS; do
+    platform "$plat" > /dev/null &
+    running=$((running + 1))
+    if [ "$running" -ge "$SCALE_JOBS" ]; then wait -n || true; running=$((running - 1)); fi
+done
+wait
+for plat in $PLATFORMS; do
+    f=out/smpi-scale-$plat.csv
+    [ -f "$f" ] || continue
+    if [ -f "$csv" ]; then tail -n +2 "$f" >> "$csv"; else cp "$f" "$csv"; fi
+    grep -h '^== \|^wall_s\|^peak_rss' "out/smpi-scale-$plat.log" | sed "s/^/$plat: /"
+done
+[ -f "$csv" ] || { echo "scale.sh: no rows (see out/smpi-scale-*.log)"; exit 1; }
+if [ -n "$PY" ]; then
+    $PY smpi/scale.py "$csv" out/smpi-scale
+else
+    echo "(no python3 with matplotlib: no tables or charts; the CSV is $csv)"
+fi
