@@ -306,18 +306,24 @@ const char *pumma_model_name(int i);
 
 /* What a grid's values are kept under: `local` (the host of its process 0
  * and the BLAS library) and, when it has two processes or more, `netkey`
- * (the hosts of its processes 0 and 1 and the MPI library, and Open
- * MPI's btl list when OMPI_MCA_btl restricts it). */
+ * (the hosts of its process 0 and of `peer`, and the MPI library, and
+ * Open MPI's btl list when OMPI_MCA_btl restricts it). The network is
+ * measured between process 0 and peer: the first process on another host
+ * than process 0's, else process 1 -- on a cluster whose nodes run
+ * several processes, processes 0 and 1 share a node, and their shared
+ * memory is not the network the grid's lines cross. */
 typedef struct pumma_tune_keys {
     char local[4608];
     char netkey[1024];
     int net;
-    int same_host;           /* processes 0 and 1 on one host, and the
+    int peer;                /* known to every process of the grid */
+    int same_host;           /* processes 0 and peer on one host, and the
                                 shared-memory transport not excluded */
 } pumma_tune_keys_t;
 
-/* Collective over g->all (its processes 0 and 1 talk); the keys are made
- * on process 0 only, which alone reads and writes the file. */
+/* Collective over g->all (every process learns peer; processes 0 and peer
+ * talk); the keys are made on process 0 only, which alone reads and
+ * writes the file. */
 void pumma_tune_keys(const pumma_grid_t *g, pumma_tune_keys_t *k);
 /* The keys of a grid whose processes 0 and 1 both run on this process's
  * host (what `make tune` on this host measures), made without a message:
@@ -451,7 +457,7 @@ void pumma_decide_set_keys(pumma_decider_t *d,
 /*
  * Whether the decision file applies where it is read. A file the tuner
  * wrote has a keys line -- the host and BLAS of the tuner's process 0,
- * the hosts of its processes 0 and 1, the MPI library, Open MPI's btl
+ * the hosts of its processes 0 and peer, the MPI library, Open MPI's btl
  * list when set: the tune file's keys -- and is applied only where these
  * are the grid's own (k: its tune-file keys, pumma_tune_keys); elsewhere
  * it is ignored (the models or the defaults decide), with a note in

@@ -180,16 +180,16 @@ int pumma_pingpong(MPI_Comm comm, int peer, int lead, char *buf, int bytes,
     return PUMMA_OK;
 }
 
-static void measure_net(MPI_Comm comm, double *v)
+static void measure_net(MPI_Comm comm, int with, double *v)
 {
     enum { BIG = 1 << 20, REPS = 15 };   /* best of: kept in the tune file */
     int me, np;
     MPI_Comm_rank(comm, &me);
     MPI_Comm_size(comm, &np);
-    if (np < 2 || me > 1) return;
+    if (np < 2 || (me != 0 && me != with)) return;
     char *buf = calloc(1, BIG);
     if (!buf) return;                  /* both sides agree: same size */
-    int peer = 1 - me;
+    int peer = me == 0 ? with : 0;
     double t[2];
     const int sizes[2] = {8, BIG};
     for (int s = 0; s < 2; s++)
@@ -240,7 +240,7 @@ void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo)
         file = (unsigned)m[NVAL];
         const unsigned have = set | file;
         if ((have & PUMMA_NET_BITS) != PUMMA_NET_BITS && np >= 2) {
-            measure_net(g->all, m);
+            measure_net(g->all, k.peer, m);
             if (me == 0) m[PUMMA_V_OVERLAP] = k.same_host ? 0.0 : 1.0;
             measured |= PUMMA_NET_BITS;
         }

@@ -104,7 +104,7 @@ static void unblank(char *s)
         if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '#') *s = '_';
 }
 
-/* The keys of a grid whose processes 0 and 1 run on `host` and `peer`
+/* The keys of a grid whose processes 0 and peer run on `host` and `peer`
  * (net: it has two processes or more), made where this process runs: its
  * BLAS, its MPI library, its OMPI_MCA_btl. */
 static void make_keys(char *host, char *peer, int net, pumma_tune_keys_t *k)
@@ -137,6 +137,19 @@ static void make_keys(char *host, char *peer, int net, pumma_tune_keys_t *k)
     k->same_host = net && !strcmp(host, peer) && btl_has_shm(b);
 }
 
+/* The process the network is measured with (pumma_tune_keys_t): the
+ * first on another host than process 0's, else 1; every process gets the
+ * same answer. */
+static int peer_of(MPI_Comm comm, const char *host, int me, int np)
+{
+    char first[MPI_MAX_PROCESSOR_NAME + 1];
+    memcpy(first, host, sizeof first);
+    MPI_Bcast(first, (int)sizeof first, MPI_CHAR, 0, comm);
+    int mine = strcmp(first, host) ? me : np, other;
+    MPI_Allreduce(&mine, &other, 1, MPI_INT, MPI_MIN, comm);
+    return other < np ? other : 1;
+}
+
 /* The keys this process made last (pumma_tune_keys_last). */
 static pumma_tune_keys_t last_keys;
 static int have_last_keys = 0;
@@ -152,12 +165,13 @@ void pumma_tune_keys(const pumma_grid_t *g, pumma_tune_keys_t *k)
     host[len] = '\0';
     unblank(host);
     k->net = np >= 2;
-    if (me == 1) MPI_Send(host, (int)sizeof host, MPI_CHAR, 0, PUMMA_TAG_MODEL,
-                          g->all);
+    k->peer = np >= 2 ? peer_of(g->all, host, me, np) : 0;
+    if (np >= 2 && me == k->peer)
+        MPI_Send(host, (int)sizeof host, MPI_CHAR, 0, PUMMA_TAG_MODEL, g->all);
     if (me != 0) return;
     if (np >= 2)
-        MPI_Recv(peer, (int)sizeof peer, MPI_CHAR, 1, PUMMA_TAG_MODEL, g->all,
-                 MPI_STATUS_IGNORE);
+        MPI_Recv(peer, (int)sizeof peer, MPI_CHAR, k->peer, PUMMA_TAG_MODEL,
+                 g->all, MPI_STATUS_IGNORE);
     make_keys(host, peer, np >= 2, k);
     last_keys = *k;
     have_last_keys = 1;

@@ -224,7 +224,7 @@ static void report(void)
     int me, np;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    /* collective first: the tune file's keys (processes 0 and 1 talk) */
+    /* collective first: the tune file's keys (processes 0 and peer talk) */
     pumma_grid_t g;
     memset(&g, 0, sizeof g);
     g.all = MPI_COMM_WORLD;

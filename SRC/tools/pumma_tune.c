@@ -9,9 +9,10 @@
  *                            [-k K] [-S FILE.csv] [-n]
  *
  * 0. The machine model (the local multiply's and copies' rates on process
- *    0, latency and bandwidth between processes 0 and 1) measured afresh
+ *    0, latency and bandwidth between process 0 and the first process on
+ *    another host, else process 1: pumma_tune_keys_t) measured afresh
  *    into the tune file, as PUMMA_TUNE=refresh makes a first call do.
- * 1. pLogP samples between processes 0 and 1 into the tune file.
+ * 1. pLogP samples between the same two processes into the tune file.
  * 2. Per communicator size (the first 2..NP processes), the model that
  *    errs least (the poly-model).
  * 3. Per operation, communicator size and message size, the broadcast or
@@ -225,7 +226,8 @@ static void machine_model(pumma_grid_t *g)
     if (me == 0) {
         printf("machine model into the tune file %s, in %.1f s:\n", file,
                mo.seconds);
-        printf("  between processes 0 and 1: alpha %.2e s, beta %.2e s/B "
+        printf("  network (process 0 and the first on another host, else 1): "
+               "alpha %.2e s, beta %.2e s/B "
                "(%.2f GB/s), overlap %.2f\n", mo.alpha, mo.beta,
                mo.beta > 0 ? 1e-9 / mo.beta : 0.0, mo.overlap);
         static const char prec[4] = {'S', 'D', 'C', 'Z'};
@@ -303,13 +305,14 @@ static void parse_args(int argc, char **argv, tuning_t *tu)
     }
 }
 
-/* 1. The pLogP samples between processes 0 and 1, fitted, with the
- * node's sharing, into tu->nm. */
-static void plogp_samples(tuning_t *tu)
+/* 1. The pLogP samples between processes 0 and peer (the tune file's
+ * pair: pumma_tune_keys_t), fitted, with the node's sharing, into
+ * tu->nm. */
+static void plogp_samples(tuning_t *tu, int peer)
 {
     pumma_netmodel_t *nm = &tu->nm;
     memset(nm, 0, sizeof *nm);
-    if (pumma_plogp_measure(MPI_COMM_WORLD, 0, 1, tu->maxb, tu->budget,
+    if (pumma_plogp_measure(MPI_COMM_WORLD, 0, peer, tu->maxb, tu->budget,
                             &nm->s)) {
         if (tu->me == 0) fprintf(stderr, "%s: out of memory\n", prog);
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -319,9 +322,9 @@ static void plogp_samples(tuning_t *tu)
     MPI_Bcast(&nm->add, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     pumma_node_share(MPI_COMM_WORLD, &nm->s.cores, &nm->s.ppn);
     if (tu->me == 0)
-        printf("pLogP between processes 0 and 1: %d sizes to %.0f bytes, "
+        printf("pLogP between processes 0 and %d: %d sizes to %.0f bytes, "
                "%.2f s; %.0f processes to a node of %.0f processors\n",
-               nm->s.n, tu->maxb, MPI_Wtime() - tu->t_start, nm->s.ppn,
+               peer, nm->s.n, tu->maxb, MPI_Wtime() - tu->t_start, nm->s.ppn,
                nm->s.cores);
 }
 
@@ -509,7 +512,7 @@ int main(int argc, char **argv)
     /* 1. the samples, into the tune file under the pair's key */
     pumma_tune_keys_t keys;
     pumma_tune_keys(&g, &keys);
-    plogp_samples(&tu);
+    plogp_samples(&tu, keys.peer);
 
     /* 2. per communicator size, the poly-model */
     tu.buf = calloc(1, (size_t)tu.maxb + 64);
