@@ -9,7 +9,10 @@ each one's efficiency (GFLOP/s over the ranks' peak: the platform's host
 speed per rank, the rate the compute model charges a large multiply at),
 the most words a process received (pumma, ScaLAPACK, and the lower bound
 3 (mnk/P)^(2/3) - (mn + mk + nk)/P) and the simulation's wall time; then
-the geometric means of the ratio by platform, series and case. And
+the geometric means of the ratio by platform, series and case, and
+pumma's own simulator judged: its prediction of each pumma PDGEMM row
+(pred_s, pumma_plan_predict under the model pumma measured on the
+simulated platform) against the simulated time, at 16 ranks and more. And
 PREFIX-PLATFORM-SERIES.png: efficiency against ranks, a panel per case,
 pumma (solid) beside ScaLAPACK (dashed).
 """
@@ -110,10 +113,48 @@ def main():
     allr = [x for v in means.values() for x in v]
     head.append("  all: %.2f over %d cases, %d below 1" % (
         gmean(allr), len(allr), sum(x < 1 for x in allr)))
+    head += judge(rows)
     text = "\n".join(head + lines) + "\n"
     open(prefix + ".txt", "w").write(text)
     print(text)
     charts(by, peaks, prefix)
+
+
+def judge(rows):
+    """pumma_plan_predict against SMPI: pred_s / sim_s of pumma's PDGEMM
+    rows at 16 ranks or more, by platform, and the plans that differ."""
+    out = ["", "pumma's simulator (pumma_plan_predict) against SMPI, pumma's "
+           "PDGEMM at 16+ ranks: predicted / simulated time"]
+    by = defaultdict(list)
+    for r in rows:
+        if r["impl"] != "pumma" or r["routine"] != "pdgemm" or not r.get("pred_s"):
+            continue
+        if int(r["P"]) * int(r["Q"]) < 16:
+            continue
+        q = float(r["pred_s"]) / float(r["sim_s"])
+        same = r["plan"] == r["pred_plan"]
+        by[r["platform"]].append((q, same, r))
+    allq = []
+    for plat in sorted(by):
+        v = by[plat]
+        qs = [q for q, _, _ in v]
+        allq += qs
+        out.append("  %-10s %3d cases: within 15%%: %d; geometric mean %.2f, "
+                   "from %.2f to %.2f; the planned plan differs from the "
+                   "predicted in %d" % (plat, len(v), sum(abs(q - 1) <= 0.15 for q in qs),
+                                        gmean(qs), min(qs), max(qs),
+                                        sum(not s for _, s, _ in v)))
+    if allq:
+        out.append("  all: %d of %d within 15%% (%.0f%%)" % (
+            sum(abs(q - 1) <= 0.15 for q in allq), len(allq),
+            100.0 * sum(abs(q - 1) <= 0.15 for q in allq) / len(allq)))
+    worst = sorted((abs(q - 1), q, r) for v in by.values() for q, _, r in v)[-8:]
+    for _, q, r in reversed(worst):
+        out.append("    %.2f  %s %s %sx%s %sx%sx%s %s: ran %s%s" % (
+            q, r["platform"], r["series"], r["P"], r["Q"], r["M"], r["N"], r["K"],
+            r["trans"], r["plan"], "" if r["plan"] == r["pred_plan"]
+            else "; predicted " + r["pred_plan"]))
+    return out
 
 
 def charts(by, peaks, prefix):
