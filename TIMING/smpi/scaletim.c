@@ -120,15 +120,12 @@ static int parse_case(const char *s, case_t *c)
     return s[used] == 0 && c->m > 0 && c->n > 0 && c->k > 0;
 }
 
-/* An m x n operand's descriptor and folded, unfilled local part. */
+/* An m x n operand's descriptor and folded, unfilled local part (the
+ * block tim_mat_make takes is never touched: given back at once). */
 static void mat_folded(tim_mat_t *x, int m, int n)
 {
-    const int zero = 0;
-    int info;
-    x->mloc = numroc_(&m, &nb, &myr, &zero, &P);
-    x->nloc = numroc_(&n, &nb, &myc, &zero, &Q);
-    x->lld = x->mloc > 1 ? x->mloc : 1;
-    descinit_(x->desc, &m, &n, &nb, &nb, &zero, &zero, &ctxt, &x->lld, &info);
+    tim_mat_make(x, 0, ctxt, m, n, nb, myr, myc, P, Q);
+    free(x->a);
     x->a = SMPI_SHARED_MALLOC(sizeof(double) * (size_t)x->lld *
                               (size_t)(x->nloc > 0 ? x->nloc : 1));
 }
