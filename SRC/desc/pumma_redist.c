@@ -15,7 +15,12 @@
  * constant; same for columns. Each (row segment, column segment) rectangle
  * has one source and one destination process and is contiguous in both
  * local arrays. Senders and receivers enumerate the rectangles in the same
- * order, so packed data needs no headers; an MPI_Alltoallv moves them.
+ * order, so packed data needs no headers. Both sides count what goes
+ * between every pair, so each exchange is one message per pair that has
+ * data, point to point (not MPI_Alltoallv: a process talks to a few
+ * others, and an all-to-all costs every process P - 1 latencies, or,
+ * posted pairwise as MPI libraries and SMPI do, P^2 messages on P
+ * processes: at 1,024 simulated ranks one took minutes).
  * A rectangle a process sends to itself skips the buffers: the receiving
  * walk adds it into the destination straight from the source (one copy
  * instead of two, and no buffer space: on 2 processes half of an
@@ -23,10 +28,10 @@
  *
  * In exchanges: the destination is cut into windows of whole columns (and,
  * when one column's rows are too many, of rows), each moved by its own
- * MPI_Alltoallv, so that no process packs or receives more than `piece`
+ * exchange, so that no process packs or receives more than `piece`
  * bytes at once -- the memory a redistribution needs next to its source
  * and destination (PUMMA_PIECE, 64 MiB by default) -- and never more than
- * INT_MAX elements: Alltoallv's counts and displacements are int, and a
+ * INT_MAX elements (the counts and displacements are int), and a
  * local part beyond 2^31 elements (a 46341^2 matrix on one process) must
  * still move. The windows come from the segments alone (an upper bound of
  * what any process sends or receives in them, counted per grid coordinate,
@@ -277,16 +282,46 @@ static int64_t weight(const segs_t *S, int64_t *cnt, int nc)
     return most;
 }
 
-/* Elements per process per exchange: the piece, and Alltoallv's int. */
+/* Elements per process per exchange: the piece, and an int. */
 static int64_t exchange_cap(const pumma_type_t *t, size_t piece)
 {
     int64_t cap = piece ? (int64_t)(piece / t->size) : INT64_MAX;
-    if (cap > pumma_count_max) cap = pumma_count_max;   /* Alltoallv's int */
+    if (cap > pumma_count_max) cap = pumma_count_max;   /* an int */
     return cap < 1 ? 1 : cap;
 }
 
-/* One exchange: the window w->rlo.. x w->clo.. counted, packed, moved by
- * one MPI_Alltoallv, unpacked. */
+/* The packed data of one exchange moved: a message to each process with a
+ * count, one from each expected, on the grid's `all` (one exchange at a
+ * time, every one complete before the next: between two processes the
+ * k-th message is the k-th exchange's, rule 2 of pumma_comm.h). */
+static int move(const pumma_type_t *t, MPI_Comm all, int me, int np,
+                const char *sbuf, const int *scount, const int *sdisp,
+                char *rbuf, const int *rcount, const int *rdisp)
+{
+    MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)(2 * np));
+    if (!req) return PUMMA_ENOMEM;
+    int n = 0, rc = PUMMA_OK;
+    for (int p = 0; p < np && !rc; p++)
+        if (p != me && rcount[p] > 0)
+            rc = pumma_irecv(rbuf + (size_t)rdisp[p] * t->size, rcount[p],
+                             t->mpi, p, PUMMA_TAG_REDIST, all, &req[n++]);
+    for (int p = 0; p < np && !rc; p++)
+        if (p != me && scount[p] > 0)
+            rc = pumma_isend(sbuf + (size_t)sdisp[p] * t->size, scount[p],
+                             t->mpi, p, PUMMA_TAG_REDIST, all, &req[n++]);
+    if (scount[me] > 0)
+        memcpy(rbuf + (size_t)rdisp[me] * t->size,
+               sbuf + (size_t)sdisp[me] * t->size,
+               (size_t)scount[me] * t->size);
+    /* a failed post (MPI's errors are fatal unless the program says
+     * otherwise) leaves those posted to complete before the error */
+    if (MPI_Waitall(n, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS) rc = 1;
+    free(req);
+    return rc ? PUMMA_EMPI : PUMMA_OK;
+}
+
+/* One exchange: the window w->rlo.. x w->clo.. counted, packed, moved,
+ * unpacked. */
 static int exchange(walk_t *w, const segs_t *R, const segs_t *C, int *cnt,
                     int np)
 {
@@ -319,11 +354,10 @@ static int exchange(walk_t *w, const segs_t *R, const segs_t *C, int *cnt,
     w->phase = 1; w->disp = run; w->buf = sbuf;
     walk(w, 1, R, C);
     double t0 = pumma_stats_clock();
-    pumma_stats_sent((double)(stot - scount[w->me]) * t->size);
-    int mrc = MPI_Alltoallv(sbuf, scount, sdisp, t->mpi, rbuf, rcount, rdisp,
-                            t->mpi, w->g->all);
+    rc = move(t, w->g->all, w->me, np, sbuf, scount, sdisp, rbuf, rcount,
+              rdisp);
     pumma_stats_comm(t0);
-    if (mrc != MPI_SUCCESS) { rc = PUMMA_EMPI; goto out; }
+    if (rc) goto out;
     for (int p = 0; p < np; p++) run[p] = rdisp[p];
     w->disp = run; w->buf = rbuf;
     walk(w, 0, R, C);

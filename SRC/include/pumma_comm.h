@@ -23,7 +23,8 @@
  *     on every process (each algorithm starts them in one order
  *     everywhere), and by non-overtaking the k-th message that X sends to
  *     Y with that tag is the one Y's k-th receive from X with it takes.
- *     The tags below are chosen so: one roll at a time; the broadcasts of
+ *     The tags below are chosen so: one roll at a time; one exchange of
+ *     a redistribution at a time, each complete before the next; the broadcasts of
  *     a stage each with its own tag (all of a stage are in flight at
  *     once); a reduce pipeline's reduces tagged by their slot, a slot
  *     reused only after its reduce is complete; remaps tagged by their id
@@ -35,8 +36,8 @@
  *     (pumma_grid_enter alternates between two sets): no message of one
  *     call can meet a receive of the next, even if a future change broke
  *     rule 2 across calls.
- * MPI's own collectives (the `mpi` variants, the redistributions'
- * MPI_Alltoallv, the model's and statistics' collectives) are matched by
+ * MPI's own collectives (the `mpi` variants, the model's and statistics'
+ * collectives) are matched by
  * the order in which they start, which is the same on every process.
  */
 #ifndef PUMMA_COMM_H
@@ -246,6 +247,7 @@ enum {
     PUMMA_TAG_MODEL = 77,      /* the model's ping-pong, alone on `all` */
     PUMMA_TAG_CLUSTERS = 78,   /* the clusters' ping-pongs, alone on `all` */
     PUMMA_TAG_ROLL = 11,       /* the one roll in flight (a shift) */
+    PUMMA_TAG_REDIST = 12,     /* the one redistribution exchange in flight */
     PUMMA_TAG_REDUCE = 100,    /* + slot: a reduce pipeline's reduces */
     PUMMA_TAG_BCAST = 1000,    /* + i: broadcast i of an mdb stage */
     PUMMA_TAG_REMAP = 2000     /* + (id * np + origin) * np + dest, on all */
