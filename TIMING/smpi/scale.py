@@ -187,7 +187,8 @@ def charts(by, peaks, prefix):
                     ax.plot([x for x, _ in pts], [y for _, y in pts], style,
                             color=colour, label=impl, markersize=4)
             ax.set_xscale("log", base=2)
-            ax.set_ylim(0, 1.05)
+            top = max([1.0] + [float(r["gflops"]) * 1e9 / (k[0] * pk) for k, r in d.items()])
+            ax.set_ylim(0, top * 1.05)   # large multiplies pass the 1024^3 rate
             ax.set_title(case, fontsize=9)
             ax.set_xlabel("ranks", fontsize=8)
             ax.set_ylabel("efficiency", fontsize=8)
