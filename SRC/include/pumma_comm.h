@@ -24,9 +24,9 @@
  *     everywhere), and by non-overtaking the k-th message that X sends to
  *     Y with that tag is the one Y's k-th receive from X with it takes.
  *     The tags below are chosen so: one roll at a time; one exchange of
- *     a redistribution at a time, each complete before the next; the broadcasts of
- *     a stage each with its own tag (all of a stage are in flight at
- *     once); a reduce pipeline's reduces tagged by their slot, a slot
+ *     a redistribution at a time, each complete before the next; the
+ *     broadcasts of a stage each with its own tag (all of a stage are in
+ *     flight at once); a reduce pipeline's reduces tagged by their slot, a slot
  *     reused only after its reduce is complete; remaps tagged by their id
  *     and the (origin, destination) pair. Where two kinds share tag
  *     values they run on different communicators (mdb: broadcasts down
@@ -37,8 +37,8 @@
  *     call can meet a receive of the next, even if a future change broke
  *     rule 2 across calls.
  * MPI's own collectives (the `mpi` variants, the model's and statistics'
- * collectives) are matched by
- * the order in which they start, which is the same on every process.
+ * collectives) are matched by the order in which they start, which is the
+ * same on every process.
  */
 #ifndef PUMMA_COMM_H
 #define PUMMA_COMM_H
