@@ -13,6 +13,14 @@
  * was: results are meaningless, times are the model's (Cornebize, Legrand
  * and Heinrich, IEEE Cluster 2019, do the same for HPL's dgemm).
  *
+ * pumma's element-wise kernel (every copy, packing, sum and scaling of
+ * the caller's numbers: geadd, SRC/base/pumma_type.c) is charged the same
+ * way, t = c0 + c1 m n + c2 n (+ c3 m n when m n > big: beyond the
+ * caches) for its type and kind (a copy or a sum, transposed or not),
+ * through pumma_smpi_geadd below: under the model it
+ * would otherwise run on folded memory that stays in cache, and cost less
+ * than on a real node.
+ *
  * A model that cannot be read, or lacks a type's line, stops the run with
  * one message naming the file and what is missing.
  */
@@ -30,6 +38,8 @@ typedef void gemm_t(const char *, const char *, const int *, const int *,
 
 static int mode = -1;               /* -1 unread, 0 real, 1 model */
 static double coef[4][4][5];        /* [type sdcz][NN NT TN TT][c0..c4] */
+static double gcoef[4][4][5];       /* [type][copy copyT add addT][c0..c3 big] */
+static const char *const kinds[4] = {"copy", "copyT", "add", "addT"};
 static double ref;                  /* the calibrated machine's flop/s */
 
 static void stop(const char *fmt, const char *a, const char *b)
@@ -48,12 +58,22 @@ static void load(void)
     if (!mode) return;
     FILE *f = fopen(path, "r");
     if (!f) stop("%s: cannot be read%s", path, "");
-    unsigned have = 0;
+    unsigned have = 0, ghave = 0;
     char line[512];
     while (fgets(line, sizeof line, f)) {
-        char ty, tr[3];
+        char ty, tr[3], kind[8];
         double c[5], r;
         if (sscanf(line, "machine %*s %*s ref=%lf", &r) == 1) ref = r;
+        if (sscanf(line, "geadd type=%c kind=%7s c0=%lf c1=%lf c2=%lf c3=%lf "
+                   "big=%lf", &ty, kind, &c[0], &c[1], &c[2], &c[3], &c[4]) == 7) {
+            const char *t = strchr("sdcz", ty);
+            int x = 0;
+            while (x < 4 && strcmp(kind, kinds[x])) x++;
+            if (!t || !*t || x == 4) continue;
+            for (int i = 0; i < 5; i++) gcoef[t - "sdcz"][x][i] = c[i];
+            ghave |= 1u << ((t - "sdcz") * 4 + x);
+            continue;
+        }
         if (sscanf(line, "gemm type=%c trans=%2s c0=%lf c1=%lf c2=%lf c3=%lf "
                    "c4=%lf", &ty, tr, &c[0], &c[1], &c[2], &c[3], &c[4]) != 7)
             continue;
@@ -68,6 +88,30 @@ static void load(void)
     if (have != 0xffffu)
         stop("%s: a `gemm type=.. trans=..` line is missing%s", path,
              " (16: s d c z by NN NT TN TT)");
+    if (ghave != 0xffffu)
+        stop("%s: a `geadd type=.. kind=..` line is missing%s", path,
+             " (16: s d c z by copy copyT add addT, with c3= and big=; an"
+             " older model: run make -C TIMING smpi-calibrate again)");
+}
+
+/*
+ * Called by pumma's geadd (SRC/base/pumma_type.c, Y := alpha op(X) +
+ * beta Y on m x n, type S D C or Z, trans N T C R, add: beta not 0) in
+ * SMPI builds: under a compute model, charges its modelled time and
+ * returns 1 (nothing is done); else 0 (the kernel runs).
+ */
+int pumma_smpi_geadd(char type, char trans, int m, int n, int add)
+{
+    if (mode < 0) load();
+    if (!mode) return 0;
+    const char *t = strchr("SDCZ", type);
+    if (!t || !*t || m <= 0 || n <= 0) return 1;
+    const int x = (add != 0) * 2 + (trans == 'T' || trans == 'C');
+    const double *c = gcoef[t - "SDCZ"][x];
+    const double mn = (double)m * n;
+    const double s = c[0] + c[1] * mn + c[2] * n + (mn > c[4] ? c[3] * mn : 0);
+    if (s > 0) smpi_execute_flops_benched(s * ref);
+    return 1;
 }
 
 static void charge(int ty, const char *ta, const char *tb, double m,

@@ -63,7 +63,8 @@ static int sum(const pumma_problem_t *p, const char *packed, const int *cnt,
         if (cnt[q] == 0) continue;
         const char *grp = packed + (size_t)at * per * e;
         if (!split) {
-            if (q == me) memcpy(r, grp, (size_t)cnt[q] * per * e);
+            if (q == me && per > 0)   /* the kernel: simulations charge it */
+                t->geadd('N', per, cnt[q], t->one, grp, per, t->zero, r, per);
             continue;
         }
         pumma_coll_t *c = &red[nred++];
@@ -260,10 +261,12 @@ static void pack(const pumma_type_t *t, const geo_t *o, const char *w,
         const int q = pumma_dist_owner(&o->rd, b);
         const int len = pumma_dist_bsize(&o->rd, b);
         const int i0 = pumma_dist_bstart(&o->rd, b);
-        if (!o->wrows)
-            memcpy(packed + ((size_t)off[q] + fill[q]) * own * e,
-                   w + (size_t)i0 * own * e, (size_t)len * own * e);
-        else
+        if (!o->wrows) {
+            if (own > 0)   /* contiguous, but the kernel: see sum() */
+                t->geadd('N', own, len, t->one, w + (size_t)i0 * own * e, own,
+                         t->zero, packed + ((size_t)off[q] + fill[q]) * own * e,
+                         own);
+        } else
             t->geadd('N', len, own, t->one, pumma_at(t, w, i0, 0, o->full),
                      o->full, t->zero,
                      packed + ((size_t)off[q] * own + fill[q]) * e, cnt[q]);

@@ -36,7 +36,7 @@ PUMMA_DECL_GEMM(zgemm_F77, double complex)
  * and 4.7e-11; 1000 x 2000, beyond the caches, 1.6e-10 and 1.9e-10).
  */
 #define PUMMA_STRIP(T) (64 / sizeof(T) > 1 ? (int)(64 / sizeof(T)) : 1)
-#define PUMMA_DEF_GEADD(name, T, CONJ)                                       \
+#define PUMMA_DEF_GEADD(name, T, CONJ, L)                                    \
     static void name##_kernel(char trans, int m, int n, const void *alpha_,  \
                               const void *x_, int ldx, const void *beta_,    \
                               void *y_, int ldy)                             \
@@ -89,16 +89,32 @@ PUMMA_DECL_GEMM(zgemm_F77, double complex)
                      const void *x, int ldx, const void *beta, void *y,      \
                      int ldy)                                                \
     {                                                                        \
+        if (SMPI_CHARGED(L, trans, m, n, *(const T *)beta != (T)0)) return;  \
         pumma_fenv_data_begin();                                             \
         name##_kernel(trans, m, n, alpha, x, ldx, beta, y, ldy);             \
         pumma_fenv_data_end();                                               \
     }
 
+/*
+ * Simulated runs (make smpi) under a compute model charge the kernel's
+ * modelled time instead of running it (INSTALL/smpi/pumma_smpi_blas.c):
+ * run, it would work on folded memory that stays in cache. Weak, so that
+ * an SMPI program without that file runs the kernel.
+ */
+#ifdef PUMMA_SMPI
+int pumma_smpi_geadd(char type, char trans, int m, int n, int add)
+    __attribute__((weak));
+#define SMPI_CHARGED(L, tr, m, n, add)                                       \
+    (pumma_smpi_geadd && pumma_smpi_geadd(L, tr, m, n, add))
+#else
+#define SMPI_CHARGED(L, tr, m, n, add) 0
+#endif
+
 #define PUMMA_NOCONJ(v) (v)
-PUMMA_DEF_GEADD(geadd_s, float, PUMMA_NOCONJ)
-PUMMA_DEF_GEADD(geadd_d, double, PUMMA_NOCONJ)
-PUMMA_DEF_GEADD(geadd_c, float complex, conjf)
-PUMMA_DEF_GEADD(geadd_z, double complex, conj)
+PUMMA_DEF_GEADD(geadd_s, float, PUMMA_NOCONJ, 'S')
+PUMMA_DEF_GEADD(geadd_d, double, PUMMA_NOCONJ, 'D')
+PUMMA_DEF_GEADD(geadd_c, float complex, conjf, 'C')
+PUMMA_DEF_GEADD(geadd_z, double complex, conj, 'Z')
 
 #define PUMMA_DEF_TESTS(sfx, T)                                              \
     static int is_zero_##sfx(const void *s) { return *(const T *)s == (T)0; }\

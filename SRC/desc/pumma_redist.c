@@ -309,10 +309,10 @@ static int move(const pumma_type_t *t, MPI_Comm all, int me, int np,
         if (p != me && scount[p] > 0)
             rc = pumma_isend(sbuf + (size_t)sdisp[p] * t->size, scount[p],
                              t->mpi, p, PUMMA_TAG_REDIST, all, &req[n++]);
-    if (scount[me] > 0)
-        memcpy(rbuf + (size_t)rdisp[me] * t->size,
-               sbuf + (size_t)sdisp[me] * t->size,
-               (size_t)scount[me] * t->size);
+    if (scount[me] > 0)   /* the kernel, which simulations charge */
+        t->geadd('N', scount[me], 1, t->one, sbuf + (size_t)sdisp[me] * t->size,
+                 scount[me], t->zero, rbuf + (size_t)rdisp[me] * t->size,
+                 scount[me]);
     /* a failed post (MPI's errors are fatal unless the program says
      * otherwise) leaves those posted to complete before the error */
     if (MPI_Waitall(n, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS) rc = 1;

@@ -26,6 +26,20 @@
  * header line naming the machine, the BLAS and `ref`, this machine's
  * rate in flop/s (2 m n k / t of a 1024^3 DGEMM): a simulated host of
  * speed S runs in t * ref / S what took t here.
+ *
+ * Then pumma's element-wise kernel (geadd, SRC/base/pumma_type.c: every
+ * copy, packing, sum and scaling pumma does), for each type and kind --
+ * copy (Y := X), copyT (Y := X^T), add (Y := X + Y), addT -- on 3 SIZES
+ * m x n drawn log-uniformly in [1, 2 MAX] (every fourth with m or n
+ * below 64: a block's column or row), fitted as
+ *
+ *     t = c0 + c1 * m*n + c2 * n + c3 * m*n [m*n > big]
+ *
+ * (the call, an element, a column, and an element's extra cost once X
+ * and Y outgrow the caches: one rate for all missed in-cache copies by
+ * 2-5x; big, in elements, is the threshold among powers of 2 from 16 KiB
+ * to 32 MiB of X and Y that fits best) into lines `geadd type=d
+ * kind=copy c0=... c1=... c2=... c3=... big=... err=...`.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -35,6 +49,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "pumma_base.h"
 
 typedef void gemm_t(const char *, const char *, const int *, const int *,
                     const int *, const void *, const void *, const int *,
@@ -79,32 +95,75 @@ static double time_gemm(gemm_t *f, int single, char ta, char tb, int m,
     return best;
 }
 
-enum { NT = 5 };                 /* the model's terms */
-
-/* Solves the NT x NT system A x = y (Gaussian elimination, pivoting). */
-static int solve(double A[NT][NT], double y[NT], double x[NT])
+/* Best of 3 of one geadd (after one untimed call): kind 0 copy, 1 copyT,
+ * 2 add, 3 addT; X and Y m x n (X n x m when transposed). */
+static double time_geadd(const pumma_type_t *t, int kind, int m, int n,
+                         const void *x, void *y)
 {
-    for (int i = 0; i < NT; i++) {
+    const char tr = kind % 2 ? 'T' : 'N';
+    const void *beta = kind >= 2 ? t->one : t->zero;
+    double best = 1e300;
+    for (int r = 0; r < 4; r++) {
+        double t0 = now();
+        t->geadd(tr, m, n, t->one, x, tr == 'N' ? m : n, beta, y, m);
+        double s = now() - t0;
+        if (r > 0 && s < best) best = s;
+    }
+    return best;
+}
+
+enum { NT = 5 };                 /* the most terms a model has */
+
+/* Solves the nt x nt system A x = y (Gaussian elimination, pivoting). */
+static int solve(int nt, double A[NT][NT], double y[NT], double x[NT])
+{
+    for (int i = 0; i < nt; i++) {
         int p = i;
-        for (int r = i + 1; r < NT; r++)
+        for (int r = i + 1; r < nt; r++)
             if (fabs(A[r][i]) > fabs(A[p][i])) p = r;
         if (fabs(A[p][i]) < 1e-300) return -1;
-        for (int c = 0; c < NT; c++) {
+        for (int c = 0; c < nt; c++) {
             double t = A[i][c]; A[i][c] = A[p][c]; A[p][c] = t;
         }
         double t = y[i]; y[i] = y[p]; y[p] = t;
-        for (int r = i + 1; r < NT; r++) {
+        for (int r = i + 1; r < nt; r++) {
             double f = A[r][i] / A[i][i];
-            for (int c = i; c < NT; c++) A[r][c] -= f * A[i][c];
+            for (int c = i; c < nt; c++) A[r][c] -= f * A[i][c];
             y[r] -= f * y[i];
         }
     }
-    for (int i = NT - 1; i >= 0; i--) {
+    for (int i = nt - 1; i >= 0; i--) {
         double s = y[i];
-        for (int c = i + 1; c < NT; c++) s -= A[i][c] * x[c];
+        for (int c = i + 1; c < nt; c++) s -= A[i][c] * x[c];
         x[i] = s / A[i][i];
     }
     return 0;
+}
+
+/* Fits ns samples (row i: its time, then nt terms) in relative error
+ * (weighted least squares, each row over its time) into coef; returns the
+ * mean relative error of the fit (coef zero when singular). */
+static double fit(int nt, int ns, const double *s, double coef[NT])
+{
+    double A[NT][NT] = {{0}}, y[NT] = {0};
+    for (int i = 0; i < ns; i++) {
+        const double *si = s + (size_t)(NT + 1) * i, t = si[0];
+        for (int p = 0; p < nt; p++) {
+            for (int q = 0; q < nt; q++)
+                A[p][q] += si[1 + p] * si[1 + q] / (t * t);
+            y[p] += si[1 + p] / t;           /* (row/t) . (t/t) */
+        }
+    }
+    if (solve(nt, A, y, coef))
+        for (int p = 0; p < nt; p++) coef[p] = 0;
+    double err = 0;
+    for (int i = 0; i < ns; i++) {
+        const double *si = s + (size_t)(NT + 1) * i;
+        double f = 0;
+        for (int p = 0; p < nt; p++) f += coef[p] * si[1 + p];
+        err += fabs(f - si[0]) / si[0];
+    }
+    return err / ns;
 }
 
 int main(int argc, char **argv)
@@ -154,7 +213,7 @@ int main(int argc, char **argv)
     double worst = 0;
     for (int ty = 0; ty < 4; ty++)
         for (int x = 0; x < 4; x++) {
-            double A[NT][NT] = {{0}}, y[NT] = {0}, coef[NT];
+            double coef[NT];
             double *s = malloc(sizeof(double) * (NT + 1) * (size_t)nsizes);
             for (int i = 0; i < nsizes; i++) {
                 int m = logsize(8, maxdim), n = logsize(8, maxdim),
@@ -163,27 +222,15 @@ int main(int argc, char **argv)
                 if (i % 5 == 1) n = logsize(8, 128);
                 const double t = time_gemm(fn[ty], ty % 2 == 0, tr[x][0],
                                            tr[x][1], m, n, k, a, b, c);
-                const double row[NT] = {1, (double)m * n * k, (double)m * n,
-                                        (double)m * k, (double)n * k};
-                for (int p = 0; p < NT; p++) {
-                    for (int q = 0; q < NT; q++)
-                        A[p][q] += row[p] * row[q] / (t * t);
-                    y[p] += row[p] / t;          /* (row/t) . (t/t) */
-                }
                 double *si = s + (size_t)(NT + 1) * i;
                 si[0] = t;
-                for (int p = 0; p < NT; p++) si[1 + p] = row[p];
+                si[1] = 1;
+                si[2] = (double)m * n * k;
+                si[3] = (double)m * n;
+                si[4] = (double)m * k;
+                si[5] = (double)n * k;
             }
-            if (solve(A, y, coef))
-                for (int p = 0; p < NT; p++) coef[p] = 0;
-            double err = 0;
-            for (int i = 0; i < nsizes; i++) {
-                const double *si = s + (size_t)(NT + 1) * i;
-                double fit = 0;
-                for (int p = 0; p < NT; p++) fit += coef[p] * si[1 + p];
-                err += fabs(fit - si[0]) / si[0];
-            }
-            err /= nsizes;
+            const double err = fit(NT, nsizes, s, coef);
             if (err > worst) worst = err;
             free(s);
             fprintf(f, "gemm type=%c trans=%s c0=%.6g c1=%.6g c2=%.6g c3=%.6g "
@@ -194,9 +241,54 @@ int main(int argc, char **argv)
                    "SDCZ"[ty], tr[x], coef[0], coef[1], coef[2], coef[3],
                    coef[4], 100 * err);
         }
+    const pumma_type_t *types[4] = {&pumma_type_s, &pumma_type_d,
+                                    &pumma_type_c, &pumma_type_z};
+    static const char *const kinds[4] = {"copy", "copyT", "add", "addT"};
+    double gworst = 0;
+    const int gsizes = 3 * nsizes;      /* cheap: more samples, as noisy */
+    for (int ty = 0; ty < 4; ty++)
+        for (int kind = 0; kind < 4; kind++) {
+            double coef[NT], best[NT] = {0}, err = 1e300, big = 0;
+            double *s = malloc(sizeof(double) * (NT + 1) * (size_t)gsizes);
+            for (int i = 0; i < gsizes; i++) {
+                int m = logsize(1, 2 * maxdim), n = logsize(1, 2 * maxdim);
+                if (i % 4 == 0) m = logsize(1, 64);
+                if (i % 4 == 1) n = logsize(1, 64);
+                while ((size_t)m * n * 16 > most) m /= 2;
+                double *si = s + (size_t)(NT + 1) * i;
+                si[0] = time_geadd(types[ty], kind, m, n, a, c);
+                si[1] = 1;
+                si[2] = (double)m * n;
+                si[3] = n;
+            }
+            /* X and Y together, 2 m n elements, against the threshold */
+            for (double bytes = 16384; bytes <= 33554432; bytes *= 2) {
+                const double e = bytes / (2.0 * types[ty]->size);
+                for (int i = 0; i < gsizes; i++) {
+                    double *si = s + (size_t)(NT + 1) * i;
+                    si[4] = si[2] > e ? si[2] : 0;
+                }
+                const double ei = fit(4, gsizes, s, coef);
+                if (ei < err) {
+                    err = ei;
+                    big = e;
+                    memcpy(best, coef, sizeof best);
+                }
+            }
+            if (err > gworst) gworst = err;
+            free(s);
+            fprintf(f, "geadd type=%c kind=%s c0=%.6g c1=%.6g c2=%.6g c3=%.6g "
+                       "big=%.0f err=%.3f\n", tname[ty], kinds[kind], best[0],
+                    best[1], best[2], best[3], big, err);
+            printf("%c geadd %-5s: c0 %.3g s, per element %.3g s (%.3g beyond "
+                   "%.0f), per column %.3g s; mean error %.1f%%\n", "SDCZ"[ty],
+                   kinds[kind], best[0], best[1], best[1] + best[3], big,
+                   best[2], 100 * err);
+        }
     fclose(f);
     printf("%s: ref %.3g flop/s (a %d^3 DGEMM in %.3f s); worst mean error "
-           "%.1f%%\n", out, ref, r, tref, 100 * worst);
+           "%.1f%% (geadd %.1f%%)\n", out, ref, r, tref, 100 * worst,
+           100 * gworst);
     free(a); free(b); free(c);
     return 0;
 }
