@@ -21,11 +21,18 @@ static int start(pumma_coll_t *c)
     return rc == MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
 }
 
-/* Modelled as a binomial tree (Open MPI's choice for mid-sized messages). */
+/* Modelled as the library's tree: Open MPI's, a binomial tree for
+ * mid-sized messages; SimGrid's SMPI (an SMPI build), a flat one: its
+ * MPI_Ibcast (3.32, colls::ibcast) posts a send from the root to every
+ * other process at once, whatever the collective selector. */
 static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 {
     (void)seg;
+#ifdef PUMMA_SMPI
+    return (np - 1) * pumma_model_msg(mo, bytes);
+#else
     return pumma_model_log2(np) * pumma_model_msg(mo, bytes);
+#endif
 }
 
 const pumma_coll_ops_t pumma_bcast_mpi = {

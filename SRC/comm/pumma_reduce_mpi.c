@@ -99,14 +99,20 @@ static int wait(pumma_coll_t *c)
     return rc;
 }
 
-/* A binomial tree, plus the zeroed contribution of a root that has none
- * and the library's own copy of the message. */
+/* A binomial tree (SMPI's MPI_Ireduce, in an SMPI build: a flat one, the
+ * root receiving from every other process, colls::ireduce in 3.32), plus
+ * the zeroed contribution of a root that has none and the library's own
+ * copy of the message. */
 static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 {
     (void)seg;
     if (np <= 1) return 0;
-    return pumma_model_log2(np) *
-               (pumma_model_msg(mo, bytes) + pumma_model_copy(mo, bytes, 0)) +
+#ifdef PUMMA_SMPI
+    const double steps = np - 1;
+#else
+    const double steps = pumma_model_log2(np);
+#endif
+    return steps * (pumma_model_msg(mo, bytes) + pumma_model_copy(mo, bytes, 0)) +
            2 * pumma_model_copy(mo, bytes, 0);
 }
 

@@ -310,10 +310,16 @@ out:
     return end;
 }
 
-/* The MPI variants have no tree of pumma's: simulated as binomial. */
+/* The MPI variants have no tree of pumma's: simulated as Open MPI's
+ * binomial, or in an SMPI build as SMPI's flat tree (pumma_bcast_mpi.c). */
 static const pumma_coll_ops_t *tree_of(const pumma_coll_ops_t *v)
 {
-    return v->shape ? v : pumma_comm_find(PUMMA_BCAST_TABLE, "binomial");
+#ifdef PUMMA_SMPI
+    const char *mpi_tree = "linear";
+#else
+    const char *mpi_tree = "binomial";
+#endif
+    return v->shape ? v : pumma_comm_find(PUMMA_BCAST_TABLE, mpi_tree);
 }
 
 /* Process me's part of a broadcast (reduce) with variant v: the pieces as
