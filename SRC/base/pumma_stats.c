@@ -379,14 +379,16 @@ static size_t page = 0;
 
 /* Usable bytes after the header (a whole number of pages with it). */
 static size_t block_size(void *base) { return *(size_t *)base; }
+static void unmap(void *base) { munmap(base, block_size(base) + HDR); }
+
+#ifndef PUMMA_SMPI       /* (simulated builds take malloc's: see below) */
 static size_t counted(void *base) { return ((size_t *)base)[1]; }
 
 static size_t map_len(size_t bytes)
 {
     return (bytes + HDR + page - 1) / page * page;
 }
-
-static void unmap(void *base) { munmap(base, block_size(base) + HDR); }
+#endif
 
 /* PUMMA_CACHE (0: off, 1: on, the default), read once, with
  * PUMMA_HUGEPAGES and the page size the blocks are cut to. */
@@ -401,6 +403,7 @@ int pumma_mem_cache_on(void)
     return cache_on;
 }
 
+#ifndef PUMMA_SMPI
 /* A fresh mapping of len bytes (NULL: none to be had), huge pages asked
  * for when it can hold one. */
 static char *map_fresh(size_t len)
@@ -475,6 +478,7 @@ static char *gather(size_t len)
     }
     return p;
 }
+#endif
 
 #ifdef PUMMA_SMPI
 /*
