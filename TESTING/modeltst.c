@@ -323,6 +323,51 @@ static void test_fits(void)
 
 /* ------------------------------------------------------------- decide */
 
+/* A grid across hosts (pumma_model_t's share): a line's collective and
+ * roll are priced with beta times the lines of its direction that cross
+ * one host's link at once, the other direction's count left out; no
+ * counts (one host, or a model built by hand): the variant's own cost. */
+static void test_link_share(void)
+{
+    const char *G = "link shared by a host's lines";
+    pumma_grid_t g;
+    memset(&g, 0, sizeof g);              /* no clusters */
+    pumma_model_t mo;
+    memset(&mo, 0, sizeof mo);
+    mo.alpha = 2e-6;
+    mo.beta = 1e-10;
+    pumma_model_t four = mo;
+    four.beta = 4 * mo.beta;
+    const pumma_coll_ops_t *v[2] = {
+        pumma_comm_find(PUMMA_BCAST_TABLE, "binomial"),
+        pumma_comm_find(PUMMA_REDUCE_TABLE, "ring")};
+    const double bytes = 1e6;
+    for (int i = 0; i < 2; i++) {
+        const double plain = v[i]->cost(&mo, 8, bytes, 0);
+        const double shared = v[i]->cost(&four, 8, bytes, 0);
+        check(close_to(pumma_coll_price(&g, v[i], &mo, PUMMA_ALONG_COL, 8,
+                                         bytes, 0), plain), G,
+              "%s without counts: not its cost", v[i]->name);
+        mo.share[PUMMA_ALONG_COL] = 4;    /* 4 grid columns on a host */
+        mo.share[PUMMA_ALONG_ROW] = 1;
+        check(close_to(pumma_coll_price(&g, v[i], &mo, PUMMA_ALONG_COL, 8,
+                                         bytes, 0), shared), G,
+              "%s down 4 columns sharing a link: not beta x 4", v[i]->name);
+        check(close_to(pumma_coll_price(&g, v[i], &mo, PUMMA_ALONG_ROW, 8,
+                                         bytes, 0), plain), G,
+              "%s along one row a host: shared", v[i]->name);
+        mo.share[PUMMA_ALONG_COL] = mo.share[PUMMA_ALONG_ROW] = 0;
+    }
+    const pumma_shift_ops_t *s = pumma_shift_find("simultaneous");
+    mo.share[PUMMA_ALONG_ROW] = 4;
+    check(close_to(pumma_shift_price(&g, s, &mo, PUMMA_ALONG_ROW, 8, bytes),
+                   s->cost(&four, 8, bytes)), G, "roll along 4 rows a host: "
+          "not beta x 4");
+    check(close_to(pumma_shift_price(&g, s, &mo, PUMMA_ALONG_COL, 8, bytes),
+                   s->cost(&mo, 8, bytes)), G, "roll down columns: shared");
+    group_end(G);
+}
+
 /* Shared processors (PLOGPC, pumma_sim.c): what the chain, a node of
  * one process, the total work and the fit of theta must give. */
 static void test_shared(void)
@@ -899,6 +944,7 @@ int main(int argc, char **argv)
         test_complete();
         test_fits();
         test_shared();
+        test_link_share();
         test_decide();
         test_search();
     }

@@ -110,6 +110,10 @@ static void report_all(void)
                model.gamma[1],
                model.gamma[2], model.gamma[3], model.gamma_k, model.gamma_t,
                model.delta, model.delta_t);
+    if (model.valid && (model.share[0] > 1 || model.share[1] > 1))
+        printf("pumma-stats: model link share_col=%g share_row=%g\n",
+               model.share[0] > 1 ? model.share[0] : 1,
+               model.share[1] > 1 ? model.share[1] : 1);
     if (model.valid)          /* where the values came from */
         printf("pumma-stats: model source local=%s net=%s seconds=%.4f\n",
                model.from_env & PUMMA_LOCAL_BITS ? "PUMMA_MODEL"

@@ -114,11 +114,24 @@ static double hier_on(pumma_table_kind_t op, const pumma_hier_line_t *L,
     return sum / L->n;
 }
 
+/* mo with its bandwidth shared by the lines along `along` that cross one
+ * host's link at once (pumma_model_t's share). */
+static void shared_model(const pumma_model_t *mo, int along,
+                         pumma_model_t *out)
+{
+    *out = *mo;
+    const double s = mo->share[along != PUMMA_ALONG_COL];
+    if (s > 1) out->beta *= s;
+}
+
 double pumma_coll_price(const pumma_grid_t *g, const pumma_coll_ops_t *v,
-                        const pumma_model_t *mo, int along, int np,
+                        const pumma_model_t *mo_in, int along, int np,
                         double bytes, double seg)
 {
     int n;
+    pumma_model_t shared;
+    shared_model(mo_in, along, &shared);
+    const pumma_model_t *mo = &shared;
     const pumma_hier_line_t *L = shapes(g, along, &n);
     if (!L || np < 2 || L->n != np) return v->cost(mo, np, bytes, seg);
     const int hb = v == &pumma_bcast_hier, hr = v == &pumma_reduce_hier;
@@ -139,10 +152,13 @@ double pumma_coll_price(const pumma_grid_t *g, const pumma_coll_ops_t *v,
 }
 
 double pumma_shift_price(const pumma_grid_t *g, const pumma_shift_ops_t *s,
-                         const pumma_model_t *mo, int along, int np,
+                         const pumma_model_t *mo_in, int along, int np,
                          double bytes)
 {
     int n;
+    pumma_model_t shared;
+    shared_model(mo_in, along, &shared);
+    const pumma_model_t *mo = &shared;
     const pumma_hier_line_t *L = shapes(g, along, &n);
     if (!L || np < 2 || L->n != np) return s->cost(mo, np, bytes);
     double worst = 0;

@@ -370,6 +370,8 @@ static void plan_key(const pumma_problem_t *h, const pumma_opts_t *o,
     k->model.gamma_k = mo->gamma_k; k->model.gamma_t = mo->gamma_t;
     k->model.delta = mo->delta; k->model.delta_t = mo->delta_t;
     k->model.overlap = mo->overlap;
+    k->model.share[0] = mo->share[0];
+    k->model.share[1] = mo->share[1];
     k->model.dec = mo->dec;
     k->algo = forced;
     k->bcast = o->bcast; k->reduce = o->reduce; k->shift = o->shift;

@@ -73,6 +73,13 @@ typedef struct pumma_model {
     double gamma_t;          /* 'T','T' GEMM over 'N','N' */
     double delta, delta_t;   /* s per byte copied, copied transposed */
     double overlap;          /* share of communication a multiply hides */
+    /* share[along] (PUMMA_ALONG_COL 0, ROW 1): on a grid that spans hosts,
+     * the most lines of that direction (grid columns, rows) with a process
+     * on one host: that many of a step's collectives, which every line
+     * runs at once, cross the host's network link together, each at that
+     * share of its bandwidth. 1 on one host. Measured with the model, not
+     * kept in the tune file (it is the grid's, not the machine's). */
+    double share[2];
     /* (a value added above must join the plan key, pumma_plan.c) */
     /* Who decides auto's broadcasts and reduces (pumma_model.h); NULL:
      * no decision file and no models, the planner chooses per call. */

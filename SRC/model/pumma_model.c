@@ -201,6 +201,41 @@ static void measure_net(MPI_Comm comm, int with, double *v)
 }
 
 
+/*
+ * mo->share (pumma_base.h): the grid's processes on this host (MPI's
+ * shared-memory split), the distinct grid columns and rows among them,
+ * the most over the hosts. Collective over g->all.
+ */
+static void measure_share(const pumma_grid_t *g, pumma_model_t *mo)
+{
+    mo->share[0] = mo->share[1] = 1;
+    int np, nn = 0, here[2] = {0, 0}, most[2];
+    MPI_Comm_size(g->all, &np);
+    if (np < 2) return;
+    MPI_Comm node = MPI_COMM_NULL;
+    if (MPI_Comm_split_type(g->all, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                            &node) == MPI_SUCCESS)
+        MPI_Comm_size(node, &nn);
+    if (nn > 0 && nn < np) {            /* the grid spans hosts */
+        int mine[2] = {g->mycol, g->myrow};
+        int *all = malloc(sizeof(int) * 2 * (size_t)nn);
+        if (all && MPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, node) ==
+                       MPI_SUCCESS)
+            for (int d = 0; d < 2; d++)
+                for (int i = 0; i < nn; i++) {
+                    int seen = 0;
+                    for (int j = 0; j < i && !seen; j++)
+                        seen = all[2 * j + d] == all[2 * i + d];
+                    here[d] += !seen;
+                }
+        free(all);
+    }
+    if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
+    MPI_Allreduce(here, most, 2, MPI_INT, MPI_MAX, g->all);
+    for (int d = 0; d < 2; d++)
+        if (most[d] > 1) mo->share[d] = most[d];
+}
+
 /* The values PUMMA_MODEL sets into v; which (bit i: value i). */
 static unsigned parse_env(double *v)
 {
@@ -262,6 +297,7 @@ void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo)
     mo->gamma_t = v[PUMMA_V_GAMMA_T];
     mo->delta = v[PUMMA_V_DELTA];
     mo->delta_t = v[PUMMA_V_DELTA_T];
+    measure_share(g, mo);
     mo->from_env = set & all;
     mo->from_file = file;
     mo->valid = 1;
