@@ -34,8 +34,18 @@
 # Variables (environment or make's command line): PLATFORMS, GRIDS, NB,
 # STRONG_N, WEAK_NLOC, SOLVER_N, SOLVER_GRIDS, REPS (pumma's best of, 2: a
 # plan's first call also settles pumma's state; ScaLAPACK's calls are
-# simulated once, see scaletim.c), SHAPES, WEAK_SHAPES, SCALE_JOBS,
-# SMPI_DIR. Run from TIMING/ after `make smpi` at the top.
+# simulated once, see scaletim.c), SHAPES, WEAK_SHAPES, SOLVER_GRIDS
+# (set empty: that series left out), SCALE_JOBS, SMPI_DIR, HPC_NODES (256, of 4
+# ranks) and COMMODITY_NODES (512, of 2), SMPIRUN_EXTRA (more smpirun
+# options). Run from TIMING/ after `make smpi` at the top.
+#
+# Beyond 1,024 ranks most of the wall time goes to SMPI's imitation of
+# MPICH's node detection: every new communicator runs a ring allgather
+# over its processes, P^2 messages (4,096 ranks: hours before the first
+# call). The 4,096-rank run of doc/smpi.md gives collectives without it:
+#   GRIDS=64x64 PLATFORMS=hpc HPC_NODES=1024 SHAPES=rank-k WEAK_SHAPES=
+#   SOLVER_GRIDS= SMPIRUN_EXTRA="--cfg=smpi/bcast:binomial_tree
+#   --cfg=smpi/allreduce:rdb --cfg=smpi/barrier:ompi_recursivedoubling"
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -48,10 +58,10 @@ NB=${NB:-64}
 STRONG_N=${STRONG_N:-8192}
 WEAK_NLOC=${WEAK_NLOC:-1024}
 SOLVER_N=${SOLVER_N:-8192}
-SOLVER_GRIDS=${SOLVER_GRIDS:-2x2 4x4 8x8}
+SOLVER_GRIDS=${SOLVER_GRIDS-2x2 4x4 8x8}
 REPS=${REPS:-2}
-SHAPES=${SHAPES:-square rank-k panels tall}
-WEAK_SHAPES=${WEAK_SHAPES:-square-nn rank-k panels tall}
+SHAPES=${SHAPES-square rank-k panels tall}
+WEAK_SHAPES=${WEAK_SHAPES-square-nn rank-k panels tall}
 SCALE_JOBS=${SCALE_JOBS:-$(nproc 2>/dev/null || echo 1)}
 PY=${PYTHON:-}
 if [ -z "$PY" ]; then for p in python3 /usr/bin/python3; do
@@ -82,16 +92,18 @@ cases() {
 
 run() {   # platform grid series cases
     local plat=$1 grid=$2 series=$3 list=$4 np t0 t1
+    [ -n "$list" ] || return 0          # (a series without shapes)
     local log=out/smpi-scale-$plat.log
     np=$((${grid%x*} * ${grid#*x}))
     echo "== $plat $grid $series: $list" | tee -a "$log"
     t0=$(date +%s.%N)
     local timer=()
     [ -x /usr/bin/time ] && timer=(/usr/bin/time -f "peak_rss_kb %M" -a -o "$log")
+    # shellcheck disable=SC2086  # SMPIRUN_EXTRA: words on purpose
     "${timer[@]}" smpirun -np "$np" -platform "out/scale-$plat.xml" -hostfile "out/scale-$plat.hosts" \
         --cfg=smpi/test:1e-7 --cfg=smpi/host-speed:${ref}f \
         --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
-        --cfg=smpi/coll-selector:mpich --log=root.thres:warning \
+        --cfg=smpi/coll-selector:mpich ${SMPIRUN_EXTRA:-} --log=root.thres:warning \
         "$sim" -g "$grid" -c "$list" -b "$NB" -r "$REPS" -p "$plat" -s "$series" \
         -o "out/smpi-scale-$plat.csv" 2>&1 | grep -v '^\[' | tee -a "$log" || true
     t1=$(date +%s.%N)
@@ -101,8 +113,8 @@ run() {   # platform grid series cases
 platform() {
     local plat=$1 grid P Q np n strong weak
     case $plat in
-    hpc) python3 smpi/platform.py hpc out/scale-hpc nodes=256 ;;            # 4 ranks a node
-    commodity) python3 smpi/platform.py commodity out/scale-commodity nodes=512 ;;  # 2 a node
+    hpc) python3 smpi/platform.py hpc out/scale-hpc nodes="${HPC_NODES:-256}" ;;   # 4 ranks a node
+    commodity) python3 smpi/platform.py commodity out/scale-commodity nodes="${COMMODITY_NODES:-512}" ;;  # 2 a node
     *) python3 smpi/platform.py "$plat" "out/scale-$plat" ;;
     esac
     for grid in $GRIDS; do
