@@ -17,6 +17,7 @@
 #define _GNU_SOURCE           /* mremap */
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@ typedef struct rec {
     char rout[8], plan[128];     /* pumma_plan_format's short text */
     long calls, limited;
     double total, gemm, comm, bytes;
+    double words, bound;         /* sums over the calls: pumma_stats_words */
 } rec_t;
 
 enum { MAXREC = 64 };
@@ -35,7 +37,7 @@ static rec_t recs[MAXREC];
 static long unlisted;           /* calls of plans beyond the MAXREC listed */
 static int nrec = 0, world_rank = -1;
 static rec_t *cur = NULL;
-static double t_begin;
+static double t_begin, call_recv;
 
 /* The decisions of auto broadcasts and reduces (pumma_coll_auto.c), by
  * what was decided and by whom. */
@@ -124,9 +126,10 @@ static void report_all(void)
     for (int i = 0; i < nrec; i++) {
         rec_t *r = &recs[i];
         printf("pumma-stats: %s calls=%ld %s time=%.6f gemm=%.6f comm=%.6f "
-               "bytes_sent=%.0f peak_mem=%zu cached_mem=%zu limited=%ld\n",
+               "bytes_sent=%.0f peak_mem=%zu cached_mem=%zu limited=%ld "
+               "words_recv_max=%.0f words_bound=%.0f\n",
                r->rout, r->calls, r->plan, r->total, r->gemm, r->comm,
-               r->bytes, mem_peak, cached, r->limited);
+               r->bytes, mem_peak, cached, r->limited, r->words, r->bound);
     }
     if (unlisted)
         printf("pumma-stats: %ld calls of further plans not listed (%d plans "
@@ -173,6 +176,7 @@ void pumma_stats_begin(const char *rout, const char *plan)
     if (cur) cur->calls++;
     else unlisted++;
     call_gemm = 0;
+    call_recv = 0;
     t_begin = MPI_Wtime();
 }
 
@@ -304,6 +308,25 @@ void pumma_stats_gemm(double since)
 void pumma_stats_comm(double since)
 {
     if (cur) cur->comm += MPI_Wtime() - since;
+}
+
+void pumma_stats_recv(double bytes)
+{
+    if (cur) call_recv += bytes;
+}
+
+void pumma_stats_words(MPI_Comm all, int np, double esize, double m,
+                       double n, double k)
+{
+    if (!pumma_stats_on() || np < 1 || !(esize > 0)) return;
+    double mine = call_recv / esize, most = mine;
+    if (np > 1) MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, all);
+    const double b = 3 * pow(m * n * k / np, 2.0 / 3.0) -
+                     (m * n + m * k + n * k) / np;
+    if (cur) {
+        cur->words += most;
+        cur->bound += b > 0 ? b : 0;
+    }
 }
 
 void pumma_stats_sent(double bytes)

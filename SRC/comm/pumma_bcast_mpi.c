@@ -13,6 +13,7 @@ static int start(pumma_coll_t *c)
     MPI_Comm_rank(c->comm, &me);
     /* MPI picks the tree: count the root's message, once. */
     if (me == c->root) pumma_stats_sent((double)c->count * c->t->size);
+    else pumma_stats_recv((double)c->count * c->t->size);
     MPI_Datatype type;
     int n, made;
     if (pumma_count_type(c->count, c->dt, &type, &n, &made)) return PUMMA_EMPI;

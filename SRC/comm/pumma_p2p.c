@@ -110,6 +110,9 @@ int pumma_irecv(void *buf, int64_t count, MPI_Datatype dt, int source,
     pumma_jitter();
     int n, made;
     MPI_Datatype type;
+    int sz = 0;
+    MPI_Type_size(dt, &sz);
+    pumma_stats_recv((double)count * sz);
     if (pumma_count_type(count, dt, &type, &n, &made)) return MPI_ERR_TYPE;
     int rc = MPI_Irecv(buf, n, type, source, tag, comm, req);
     if (made) MPI_Type_free(&type);

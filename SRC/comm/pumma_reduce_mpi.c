@@ -27,6 +27,7 @@ static int start_sum(pumma_coll_t *c)
     MPI_Comm_rank(c->comm, &me);
     /* MPI picks the tree: count each contribution, once. */
     if (me != c->root) pumma_stats_sent((double)c->count * c->t->size);
+    else pumma_stats_recv((double)c->count * c->t->size);
     const void *sbuf = c->buf;
     if (me == c->root && !sbuf) {     /* the root brings no contribution */
         memset(c->rbuf, 0, (size_t)c->count * c->t->size);

@@ -369,6 +369,9 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
     pumma_mem_call_begin();
     rc = run_plan(&have, &plan);
     trace(&have, &plan);      /* with what auto decided as it ran */
+    if (!rc && have.g != &shape)   /* (a call that does not talk has none) */
+        pumma_stats_words(have.g->all, have.g->nprow * have.g->npcol,
+                          (double)t->size, have.m, have.n, have.k);
     pumma_stats_end();
     if (rc) pumma_fatal(have.g->all, t->rout, name, rc);
 }

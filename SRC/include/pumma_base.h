@@ -350,6 +350,15 @@ double pumma_stats_clock(void);
 void pumma_stats_gemm(double since);
 void pumma_stats_comm(double since);
 void pumma_stats_sent(double bytes);
+/* Bytes this process is to receive in the current call (posted receives;
+ * MPI's broadcast a non-root's count, its reduce the root's). */
+void pumma_stats_recv(double bytes);
+/* At the end of an M x N x K call on `all` (np processes, elements of
+ * esize bytes; collective over all): the most words one process received
+ * and the lower bound 3 (MNK/np)^(2/3) - (MN + MK + NK)/np (the form
+ * without a memory limit; 0 when negative), added to the call's record. */
+void pumma_stats_words(MPI_Comm all, int np, double esize, double m,
+                       double n, double k);
 /* At the end of a heterogeneous multiply: the elements this process sent,
  * its time in the call and in the local multiply, gathered over the grid
  * (collective over all, its np processes; rank[q]: grid position q's rank
