@@ -123,6 +123,8 @@ SMPI_LINK = $(SMPICC) -O2 -o $@ $< -Wl,--start-group $(PLIB) \
 SMOKE_NP    ?= 16
 SMOKE_HOSTS ?= 16
 SMOKE_CASES ?= 40
+SMOKE_CUBE  ?= split layers
+SMOKE_CUBE_CASES ?= 12
 SMPIRUN_CFG ?= --cfg=smpi/test:1e-7 --cfg=smpi/host-speed:50Gf
 smpi-smoke: smpi
 	@cd $(SMPI_DIR) && sh $(TOP)/INSTALL/smpi/cluster.sh smoke $(SMOKE_HOSTS) 50Gf 25Gbps 1us
@@ -131,6 +133,17 @@ smpi-smoke: smpi
 	  2>&1 | tee smoke.log
 	@tail -n 1 $(SMPI_DIR)/smoke.log | grep -q '^[1-9][0-9]* passed, 0 failed$$' || { \
 	  echo "make smpi-smoke: FAILED (see $(SMPI_DIR)/smoke.log)"; exit 1; }
+	@# split and layers forced (the calls without options of their own):
+	@# cubes with idle processes on 3x3, 3x5 and the 16-rank grids
+	@for a in $(SMOKE_CUBE); do \
+	  echo "PUMMA_ALGO=$$a smpirun -np $(SMOKE_NP) ... xpgemmcmp $(SMOKE_CUBE_CASES) 2"; \
+	  (cd $(SMPI_DIR) && PUMMA_ALGO=$$a $(SMPIRUN) -np $(SMOKE_NP) -platform smoke.xml \
+	    -hostfile smoke.hosts $(SMPIRUN_CFG) --log=root.thres:warning \
+	    ./bin/xpgemmcmp $(SMOKE_CUBE_CASES) 2 > smoke-$$a.log 2>&1); \
+	  tail -n 1 $(SMPI_DIR)/smoke-$$a.log; \
+	  tail -n 1 $(SMPI_DIR)/smoke-$$a.log | grep -q '^[1-9][0-9]* passed, 0 failed$$' || { \
+	    echo "make smpi-smoke: PUMMA_ALGO=$$a FAILED (see $(SMPI_DIR)/smoke-$$a.log)"; exit 1; }; \
+	done
 
 $(BIN)/xpgemmcmp: $(SMPI_DIR)/testing/pgemmcmp.o pumma-smpi $(COMPAT) $(SLLIB)
 	@mkdir -p $(dir $@)

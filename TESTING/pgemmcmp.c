@@ -157,10 +157,13 @@ int main(int argc, char **argv)
         if (me == 0) fprintf(stderr, "cannot reach ScaLAPACK's P?GEMM\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    /* the grids as many processes allow (4x4 and up under SMPI) */
+    /* the grids as many processes allow (4x4 and up under SMPI); 1x5,
+     * 5x1, 3x3 and 3x5 do not divide into layers evenly (split and
+     * layers leave processes idle on them) */
     static const int grids[][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}, {1, 3},
-                                   {3, 1}, {2, 3}, {3, 2}, {4, 4}, {2, 8},
-                                   {8, 2}};
+                                   {3, 1}, {2, 3}, {3, 2}, {1, 5}, {5, 1},
+                                   {3, 3}, {4, 4}, {2, 8}, {8, 2}, {3, 5},
+                                   {8, 8}, {16, 16}};
     int passed = 0, failed = 0;
     for (int gi = 0; gi < (int)(sizeof grids / sizeof *grids); gi++) {
         int P = grids[gi][0], Q = grids[gi][1];

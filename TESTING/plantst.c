@@ -877,7 +877,7 @@ static void test_peaks(int me, int np)
         Cblacs_get(-1, 0, &ctxt);
         Cblacs_gridinit(&ctxt, "Row", P, Q);
         Cblacs_gridinfo(ctxt, &pr, &pc, &r, &c);
-        for (int algo = PUMMA_ALGO_SDB; algo <= PUMMA_ALGO_STAT_B; algo++)
+        for (int algo = PUMMA_ALGO_SDB; algo <= PUMMA_ALGO_SPLIT; algo++)
             for (int cplx = 0; cplx < 2; cplx++)
                 for (int iz = 0; iz < 5; iz++)
                     for (int ir = 0; ir < 4; ir++) {
@@ -887,8 +887,8 @@ static void test_peaks(int me, int np)
                                   nt = algo == PUMMA_ALGO_NT,
                                   rk = algo >= PUMMA_ALGO_RANKK;
                         if (ir > 0 && !tn && !nt && !rk) continue;
-                        /* rankk, stat-a, stat-b compute every pair: ir picks NN, TN,
-                         * NT, TT */
+                        /* rankk, stat-a, stat-b, layers and split compute
+                         * every pair: ir picks NN, TN, NT, TT */
                         const char T = cplx ? 'C' : 'T';
                         const char ta = rk ? (ir & 1 ? T : 'N')
                                            : algo >= PUMMA_ALGO_TN && !nt ? T : 'N';
@@ -937,8 +937,9 @@ static void test_peaks(int me, int np)
  * over 1x2 (estimated 360448 bytes) gives way to a plan that fits
  * (mdb2-row's 323200), which must hold what it measured; A**T*B**T of 400
  * x 400 x 400 on 2x2 fits nowhere (C's part alone is 320000, rankk's
- * transposed A and B as much) and takes the least -- tt when it was
- * forced, tt-local needing no less. With K = 30 rankk fits (C stays, A and
+ * transposed A and B as much) and takes the least whatever was forced:
+ * layers, whose steps bring a sliver of K at a time (tt and tt-local
+ * hold more). With K = 30 rankk fits (C stays, A and
  * B are thin): auto takes it, and so does tt forced, which does not fit.
  * The plan says which ("limit=fit", "limit=least").
  */
@@ -981,10 +982,10 @@ static void test_limit_env(int me, int np)
                cs[i].k, cs[i].P, cs[i].Q, plan, est, meas);
         check(!strcmp(got, cs[i].tag), G, "case %d: \"%s\", want limit=%s", i,
               plan, cs[i].tag);
-        /* tt forced, and tt-local needs no less: the forced choice stays */
-        if (cs[i].algo == PUMMA_ALGO_TT && !strcmp(cs[i].tag, "least"))
-            check(!strncmp(plan, "algo=tt ", 8), G, "case %d: \"%s\", want "
-                  "the forced tt (none fits, it has the least)", i, plan);
+        /* none fits: the least there is, forced or not */
+        if (!strcmp(cs[i].tag, "least"))
+            check(!strncmp(plan, "algo=layers ", 12), G, "case %d: \"%s\", "
+                  "want layers (none fits, it has the least)", i, plan);
         check(meas <= est + PEAK_SLACK, G, "case %d: measured %zu over the "
               "estimate %zu", i, meas, est);
         if (strcmp(cs[i].tag, "least"))
@@ -1034,6 +1035,32 @@ static void test_limit_piece(int me, int np)
     group_end(G);
 }
 
+/*
+ * The bound PUMMA_STATS prints (Kwasniewski et al., SC'19, Theorem 2, less
+ * the operands' share each process starts with), by hand: M = N = K =
+ * 1000 on 8 processes, (MNK/P)^(2/3) = 250000 words, (MN + MK + NK)/P =
+ * 375000. With memory for it: 3 * 250000 - 375000 = 375000. With 10^4
+ * words: 2 * 10^9 / (8 * 100) + 10^4 - 375000 = 2135000, memory-limited.
+ * At S = 250000 both forms agree (375000); a negative bound is 0.
+ */
+static void test_words_bound(void)
+{
+    const char *G = "the words bound, with and without a memory limit";
+    int lim = -1;
+    double b = pumma_words_bound(1000, 1000, 1000, 8, 1e9, &lim);
+    check(fabs(b - 375000) < 1e-6 * 375000 && lim == 0, G,
+          "unlimited: %.1f (limited %d), want 375000", b, lim);
+    b = pumma_words_bound(1000, 1000, 1000, 8, 1e4, &lim);
+    check(fabs(b - 2135000) < 1e-6 * 2135000 && lim == 1, G,
+          "memory 10^4: %.1f (limited %d), want 2135000", b, lim);
+    b = pumma_words_bound(1000, 1000, 1000, 8, 250000 * (1 - 1e-12), &lim);
+    check(fabs(b - 375000) < 1e-3 * 375000 && lim == 1, G,
+          "at the boundary: %.1f (limited %d), want 375000", b, lim);
+    b = pumma_words_bound(1000, 1000, 64, 4, 1e12, &lim);
+    check(b == 0, G, "a rank-64 update on 4: %.1f, want 0", b);
+    group_end(G);
+}
+
 int main(int argc, char **argv)
 {
     setenv("PUMMA_HUGEPAGES", "0", 1);      /* (the cache counts 4 KiB pages) */
@@ -1054,6 +1081,7 @@ int main(int argc, char **argv)
         test_remembered();
         test_limit();
         test_cache();
+        test_words_bound();
     }
     int bad = nfail;
     MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);

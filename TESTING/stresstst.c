@@ -566,7 +566,7 @@ static void wait_napping(MPI_Request *req)
 }
 
 /* Calls served per name (counted by rank 0, which is in every grid). */
-typedef struct tally { const char *const *names; int n; long cnt[16]; } tally_t;
+typedef struct tally { const char *const *names; int n; long cnt[32]; } tally_t;
 static tally_t served[4] = {
     {algo_names, COUNT(algo_names), {0}},
     {bcast_names, COUNT(bcast_names), {0}},

@@ -12,7 +12,8 @@
 extern const pumma_algo_t pumma_algo_mdb2, pumma_algo_mdb2_row,
     pumma_algo_mdb1, pumma_algo_mdb1_row, pumma_algo_sdb, pumma_algo_sdb_row,
     pumma_algo_tn, pumma_algo_nt, pumma_algo_tt, pumma_algo_tt_local,
-    pumma_algo_rankk, pumma_algo_stat_a, pumma_algo_stat_b, pumma_algo_local,
+    pumma_algo_rankk, pumma_algo_stat_a, pumma_algo_stat_b,
+    pumma_algo_layers, pumma_algo_split, pumma_algo_local,
     pumma_algo_het, pumma_algo_het_overlap;
 
 static const pumma_algo_t *const algos[] = {
@@ -20,6 +21,7 @@ static const pumma_algo_t *const algos[] = {
     &pumma_algo_mdb1_row, &pumma_algo_sdb, &pumma_algo_sdb_row,
     &pumma_algo_tn, &pumma_algo_nt, &pumma_algo_tt, &pumma_algo_tt_local,
     &pumma_algo_rankk, &pumma_algo_stat_a, &pumma_algo_stat_b,
+    &pumma_algo_layers, &pumma_algo_split,
     /* the calls the search does not price: one row each (pumma_plan.c) */
     &pumma_algo_local, &pumma_algo_het, &pumma_algo_het_overlap};
 

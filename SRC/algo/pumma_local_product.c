@@ -48,4 +48,5 @@ const pumma_algo_t pumma_algo_local = {
     "local",
     "the whole product on each process holding sub(C): one multiply, no "
     "message",
-    handles, NULL, run, cost, uses, workspace, PUMMA_CALL_LOCAL, NULL};
+    handles, NULL, run, cost, uses, workspace, PUMMA_CALL_LOCAL, NULL,
+    NULL};

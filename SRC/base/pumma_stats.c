@@ -30,6 +30,7 @@ typedef struct rec {
     long calls, limited;
     double total, gemm, comm, bytes;
     double words, bound;         /* sums over the calls: pumma_stats_words */
+    long limited_bound;          /* calls whose bound is memory-limited */
 } rec_t;
 
 enum { MAXREC = 64 };
@@ -127,9 +128,12 @@ static void report_all(void)
         rec_t *r = &recs[i];
         printf("pumma-stats: %s calls=%ld %s time=%.6f gemm=%.6f comm=%.6f "
                "bytes_sent=%.0f peak_mem=%zu cached_mem=%zu limited=%ld "
-               "words_recv_max=%.0f words_bound=%.0f\n",
+               "words_recv_max=%.0f words_bound=%.0f bound_form=%s\n",
                r->rout, r->calls, r->plan, r->total, r->gemm, r->comm,
-               r->bytes, mem_peak, cached, r->limited, r->words, r->bound);
+               r->bytes, mem_peak, cached, r->limited, r->words, r->bound,
+               !r->limited_bound          ? "unlimited"
+               : r->limited_bound == r->calls ? "memory"
+                                              : "both");
     }
     if (unlisted)
         printf("pumma-stats: %ld calls of further plans not listed (%d plans "
@@ -315,17 +319,29 @@ void pumma_stats_recv(double bytes)
     if (cur) call_recv += bytes;
 }
 
+double pumma_words_bound(double m, double n, double k, double np,
+                         double mem, int *limited)
+{
+    const double cube = pow(m * n * k / np, 2.0 / 3.0);
+    const double held = (m * n + m * k + n * k) / np;
+    *limited = mem < cube;
+    const double b = *limited ? 2 * m * n * k / (np * sqrt(mem)) + mem - held
+                              : 3 * cube - held;
+    return b > 0 ? b : 0;
+}
+
 void pumma_stats_words(MPI_Comm all, int np, double esize, double m,
-                       double n, double k)
+                       double n, double k, double mem)
 {
     if (!pumma_stats_on() || np < 1 || !(esize > 0)) return;
     double mine = call_recv / esize, most = mine;
     if (np > 1) MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, all);
-    const double b = 3 * pow(m * n * k / np, 2.0 / 3.0) -
-                     (m * n + m * k + n * k) / np;
+    int limited;
+    const double b = pumma_words_bound(m, n, k, np, mem, &limited);
     if (cur) {
         cur->words += most;
-        cur->bound += b > 0 ? b : 0;
+        cur->bound += b;
+        cur->limited_bound += limited;
     }
 }
 

@@ -32,6 +32,10 @@ static int start_op(pumma_table_kind_t op, pumma_coll_t *c)
 {
     int np;
     MPI_Comm_size(c->comm, &np);
+    if (np == 1) {      /* nothing travels: nothing to decide or report */
+        c->via = pumma_comm_at(op, 0);
+        return c->via->start(c);
+    }
     const int esize = (int)c->t->size;
     const double bytes = (double)c->count * esize;
     pumma_decision_t d;

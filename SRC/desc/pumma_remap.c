@@ -209,6 +209,7 @@ typedef struct msg {
     int origin, dest, kind;
     long count;
     char *buf;
+    boxes_t from;            /* M_RECV: the origin's source boxes (unpack) */
     int held, to;            /* PUMMA_LATENCY: not sent before `due` */
     double due;
 } msg_t;
@@ -218,14 +219,23 @@ struct pumma_remap {
     const pumma_grid_t *g;
     pumma_side_t dst;        /* a copy: arrivals are unpacked after start */
     pumma_ilist_t *drow, *dcol;   /* a panel's lists, mine at [me] */
-    boxes_t *sb, *db;        /* every process's source and destination boxes */
+    boxes_t sb, db;          /* my source and destination boxes */
     int np, me, nmsg, left, topo, nheld;
     const pumma_layout_t *line;
     msg_t *msg;
     MPI_Request *req;
     int *idx;
     int tagbase;
+    int nsend, posted;       /* my sends (msg[0 .. nsend-1]), how many out */
 };
+
+/* Sends in flight at once from one process, at most: an all-to-all over
+ * hundreds of processes posts its sends in a ring order (to me+1, me+2,
+ * ...) a window at a time, so no receiver is flooded by all at once and
+ * the network (or SMPI, which solves the sharing of every flow in flight
+ * at each event) holds a few flows per process, not hundreds. Receives
+ * are all posted at the start. */
+enum { SEND_WINDOW = 64 };
 
 static double sent = 0;
 double pumma_remap_sent(void) { return sent; }
@@ -271,6 +281,13 @@ static int post_send(pumma_remap_t *r, int i, int to)
     return PUMMA_OK;
 }
 
+/* Post my next send not yet out (ring order). */
+static int post_next(pumma_remap_t *r)
+{
+    const int i = r->posted++;
+    return post_send(r, i, hop(r, r->me, r->msg[i].dest));
+}
+
 /* Send the held messages that are due; *next: the earliest still held. */
 static int release(pumma_remap_t *r, double *next)
 {
@@ -294,17 +311,16 @@ static int release(pumma_remap_t *r, double *next)
 static void remap_free(pumma_remap_t *r)
 {
     if (!r) return;
-    for (int i = 0; i < r->nmsg; i++) pumma_free(r->msg[i].buf);
+    for (int i = 0; i < r->nmsg; i++) {
+        pumma_free(r->msg[i].buf);
+        boxes_free(&r->msg[i].from);
+    }
     if (r->drow) pumma_ilist_free(&r->drow[r->me]);
     if (r->dcol) pumma_ilist_free(&r->dcol[r->me]);
     free(r->drow);
     free(r->dcol);
-    if (r->sb)
-        for (int p = 0; p < r->np; p++) boxes_free(&r->sb[p]);
-    if (r->db)
-        for (int p = 0; p < r->np; p++) boxes_free(&r->db[p]);
-    free(r->sb);
-    free(r->db);
+    boxes_free(&r->sb);
+    boxes_free(&r->db);
     free(r->msg);
     free(r->req);
     free(r->idx);
@@ -321,6 +337,42 @@ int pumma_remap_ids(const pumma_grid_t *g)
     return top < TAG0 ? 0 : (int)((top - TAG0 + 1) / (np * np));
 }
 
+/* A new message of cnt elements between o and d (M_SEND, M_RECV or
+ * M_RELAY as this process sees it), its buffer allocated. */
+static msg_t *new_msg(pumma_remap_t *r, int o, int d, long cnt)
+{
+    msg_t *m = &r->msg[r->nmsg];
+    memset(m, 0, sizeof *m);
+    m->origin = o;
+    m->dest = d;
+    m->count = cnt;
+    m->kind = o == r->me ? M_SEND : d == r->me ? M_RECV : M_RELAY;
+    m->buf = pumma_malloc((size_t)cnt * r->t->size);
+    if (!m->buf) return NULL;
+    r->nmsg++;
+    r->left++;
+    return m;
+}
+
+/* Post the receive of message m (from its origin, through the relay
+ * before this process on the line). */
+static int post_recv(pumma_remap_t *r, msg_t *m)
+{
+    return pumma_irecv(m->buf, m->count, r->t->mpi,
+                       r->g->rank[hop(r, r->me, m->origin)],
+                       r->tagbase + m->origin * r->np + m->dest, r->g->all,
+                       &r->req[m - r->msg]) == MPI_SUCCESS ? PUMMA_OK
+                                                           : PUMMA_EMPI;
+}
+
+/*
+ * Only this process's own boxes are kept, and each peer's are made as
+ * its message is counted (a receive keeps its origin's, to unpack):
+ * O(np) boxes and messages per process, not np^2, so a remap over
+ * thousands of processes costs each of them what its own messages cost
+ * (under SMPI every rank shares one address space). Relays on a line are
+ * the exception: a relay counts messages between other pairs.
+ */
 int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
                       const pumma_side_t *src, const pumma_side_t *dst,
                       int topo, const pumma_layout_t *line, int id,
@@ -341,18 +393,17 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
     r->topo = topo;
     r->line = line;
     r->tagbase = TAG0 + id * np * np;
-    r->sb = calloc((size_t)np, sizeof(boxes_t));
-    r->db = calloc((size_t)np, sizeof(boxes_t));
-    r->msg = calloc((size_t)np * (size_t)np, sizeof(msg_t));
-    r->req = malloc(sizeof(MPI_Request) * (size_t)np * (size_t)np);
-    r->idx = malloc(sizeof(int) * (size_t)np * (size_t)np);
-    if (!r->sb || !r->db || !r->msg || !r->req || !r->idx) {
+    const int linear = topo == PUMMA_TOPO_LINEAR && line;
+    const size_t cap = linear ? (size_t)np * (size_t)np : 2 * (size_t)np;
+    r->msg = calloc(cap, sizeof(msg_t));
+    r->req = malloc(sizeof(MPI_Request) * cap);
+    r->idx = malloc(sizeof(int) * cap);
+    if (!r->msg || !r->req || !r->idx) {
         remap_free(r);
         return PUMMA_ENOMEM;
     }
-    for (int p = 0; p < np && !rc; p++)
-        if (!(rc = side_boxes(src, p, 1, &r->sb[p])))
-            rc = side_boxes(dst, p, 0, &r->db[p]);
+    if (!(rc = side_boxes(src, me, 1, &r->sb)))
+        rc = side_boxes(dst, me, 0, &r->db);
     if (!rc && dst->kind == PUMMA_SIDE_PANEL) {
         r->drow = calloc((size_t)np, sizeof(pumma_ilist_t));
         r->dcol = calloc((size_t)np, sizeof(pumma_ilist_t));
@@ -368,40 +419,64 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
         return rc;
     }
 
-    /* My own part first, then every message I send, receive or relay. */
-    if (walk(&r->sb[me], &r->db[me], COPY, es, src, dst, me, NULL) < 0)
+    /* My own part first; then what I send, each destination's boxes made
+     * and dropped in turn; then what I receive, keeping each origin's. */
+    if (walk(&r->sb, &r->db, COPY, es, src, dst, me, NULL) < 0)
         rc = PUMMA_ENOMEM;
-    for (int o = 0; o < np && !rc; o++)
-        for (int d = 0; d < np && !rc; d++) {
-            if (o == d || (o != me && d != me && !relays(r, me, o, d)))
-                continue;
-            long cnt = walk(&r->sb[o], &r->db[d], COUNT, es, NULL, NULL, me,
-                            NULL);
-            if (cnt <= 0) continue;
-            int i = r->nmsg++;
-            msg_t *m = &r->msg[i];
-            m->origin = o;
-            m->dest = d;
-            m->count = cnt;
-            m->buf = pumma_malloc((size_t)cnt * es);
-            if (!m->buf) {
+    for (int s = 1; s < np && !rc; s++) {
+        const int d = (me + s) % np;
+        boxes_t peer;
+        if ((rc = side_boxes(dst, d, 0, &peer))) {
+            boxes_free(&peer);
+            break;
+        }
+        long cnt = walk(&r->sb, &peer, COUNT, es, NULL, NULL, me, NULL);
+        msg_t *m = cnt > 0 ? new_msg(r, me, d, cnt) : NULL;
+        if (cnt > 0 && !m) rc = PUMMA_ENOMEM;
+        else if (m) {
+            r->req[m - r->msg] = MPI_REQUEST_NULL;    /* not yet posted */
+            r->nsend++;
+            if (walk(&r->sb, &peer, PACK, es, src, NULL, me, m->buf) < 0)
                 rc = PUMMA_ENOMEM;
-                break;
+        }
+        boxes_free(&peer);
+    }
+    while (!rc && r->posted < r->nsend && r->posted < SEND_WINDOW)
+        rc = post_next(r);
+    for (int o = 0; o < np && !rc; o++) {
+        if (o == me) continue;
+        boxes_t peer;
+        if ((rc = side_boxes(src, o, 1, &peer))) {
+            boxes_free(&peer);
+            break;
+        }
+        long cnt = walk(&peer, &r->db, COUNT, es, NULL, NULL, me, NULL);
+        msg_t *m = cnt > 0 ? new_msg(r, o, me, cnt) : NULL;
+        if (cnt > 0 && !m) rc = PUMMA_ENOMEM;
+        if (m) {
+            m->from = peer;
+            rc = post_recv(r, m);
+        } else {
+            boxes_free(&peer);
+        }
+    }
+    /* A relay on the line: the messages between others that pass it. */
+    for (int o = 0; linear && o < np && !rc; o++)
+        for (int d = 0; d < np && !rc; d++) {
+            if (o == d || o == me || d == me || !relays(r, me, o, d))
+                continue;
+            boxes_t a, b;
+            b.n = 0;
+            b.b = NULL;
+            if (!(rc = side_boxes(src, o, 1, &a)) &&
+                !(rc = side_boxes(dst, d, 0, &b))) {
+                long cnt = walk(&a, &b, COUNT, es, NULL, NULL, me, NULL);
+                msg_t *m = cnt > 0 ? new_msg(r, o, d, cnt) : NULL;
+                if (cnt > 0 && !m) rc = PUMMA_ENOMEM;
+                else if (m) rc = post_recv(r, m);
             }
-            r->left++;
-            if (o == me) {
-                m->kind = M_SEND;
-                rc = walk(&r->sb[me], &r->db[d], PACK, es, src, NULL, me,
-                          m->buf) < 0 ? PUMMA_ENOMEM
-                                      : post_send(r, i, hop(r, me, d));
-            } else {
-                m->kind = d == me ? M_RECV : M_RELAY;
-                if (pumma_irecv(m->buf, cnt, t->mpi,
-                                g->rank[hop(r, me, o)],
-                                r->tagbase + o * np + d, g->all,
-                                &r->req[i]) != MPI_SUCCESS)
-                    rc = PUMMA_EMPI;
-            }
+            boxes_free(&a);
+            boxes_free(&b);
         }
     if (rc) {
         /* Requests already posted would outlive their buffers: an error
@@ -421,14 +496,16 @@ static int finish(pumma_remap_t *r, int i)
         return post_send(r, i, hop(r, r->me, m->dest));
     }
     if (m->kind == M_RECV &&
-        walk(&r->sb[m->origin], &r->db[r->me], UNPACK, r->t->size, NULL,
-             &r->dst, r->me, m->buf) < 0)
+        walk(&m->from, &r->db, UNPACK, r->t->size, NULL, &r->dst, r->me,
+             m->buf) < 0)
         return PUMMA_ENOMEM;
+    boxes_free(&m->from);
+    const int was_send = m->kind == M_SEND;
     m->kind = M_DONE;
     pumma_free(m->buf);
     m->buf = NULL;
     r->left--;
-    return PUMMA_OK;
+    return was_send && r->posted < r->nsend ? post_next(r) : PUMMA_OK;
 }
 
 static int advance(pumma_remap_t *r, int block)

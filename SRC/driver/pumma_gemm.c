@@ -371,7 +371,11 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
     trace(&have, &plan);      /* with what auto decided as it ran */
     if (!rc && have.g != &shape)   /* (a call that does not talk has none) */
         pumma_stats_words(have.g->all, have.g->nprow * have.g->npcol,
-                          (double)t->size, have.m, have.n, have.k);
+                          (double)t->size, have.m, have.n, have.k,
+                          /* the words a process may hold: its operands
+                           * and the temporaries the limit allows */
+                          (pumma_plan_operands(&have) + plan.limit) /
+                              (double)t->size);
     pumma_stats_end();
     if (rc) pumma_fatal(have.g->all, t->rout, name, rc);
 }

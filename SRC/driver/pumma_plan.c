@@ -190,6 +190,7 @@ typedef struct choice {
     double cost;
     size_t ws;
     double piece;            /* PUMMA_PIECE it runs with */
+    int cube[4];             /* split, layers: their shape (a->shape) */
 } choice_t;
 
 /*
@@ -260,6 +261,8 @@ static int search(pumma_problem_t *have, pumma_plan_t *pl,
         if (fa ? a != fa : !a->handles(ta, tb)) continue;
         pumma_problem_t want;
         a->align(have, &want);
+        memset(pl->cube, 0, sizeof pl->cube);
+        if (a->shape) a->shape(&want, mo, pl);
         const double moves = align_cost(have, &want, mo);
         const unsigned u = a->uses(&want);
         for (int ib = 0; (b = coll_at(PUMMA_BCAST_TABLE, f->bcast,
@@ -285,7 +288,8 @@ static int search(pumma_problem_t *have, pumma_plan_t *pl,
                         if (ws == SIZE_MAX) continue;
                     }
                     const double c = moves + a->cost(&want, mo);
-                    const choice_t x = {a, b, r, s, u, c, ws, pl->piece};
+                    choice_t x = {a, b, r, s, u, c, ws, pl->piece, {0}};
+                    memcpy(x.cube, pl->cube, sizeof x.cube);
                     pl->piece = piece;
                     if (!found || (least && ws < best.ws) ||
                         ((!least || ws == best.ws) && c < best.cost)) {
@@ -323,6 +327,7 @@ static void take(pumma_plan_t *pl, const choice_t *c)
     pl->uses = c->u;
     pl->piece = c->piece;
     pl->cost = c->cost;
+    memcpy(pl->cube, c->cube, sizeof pl->cube);
 }
 
 /* ----------------------------------------------------- remembered plans */
@@ -429,6 +434,7 @@ static void plan_search(pumma_problem_t *have, const pumma_opts_t *f,
         pl->reduce = f->reduce;
         pl->shift = f->shift;
         forced->align(have, &want);
+        if (forced->shape) forced->shape(&want, mo, pl);
         if ((double)pumma_plan_workspace(have, forced, &want) <= lim) {
             pl->uses = forced->uses(have);
             return;
@@ -561,7 +567,6 @@ int pumma_plan_make(pumma_problem_t *have, const pumma_opts_t *o,
     pl->panel = o->panel;
     pl->piece = o->piece;
     pl->slice = o->slice;
-    pl->repl = 1;
     pl->limit = INFINITY;
     have->plan = pl;
     const int kind = pumma_plan_kind(have);
@@ -619,6 +624,9 @@ const char *pumma_plan_format(const pumma_plan_t *pl, int full, char *buf,
         if (full && strcmp(names[i], "-"))
             put(buf, len, &at, "(%s)", from_names[pl->from[i]]);
     }
+    if (pl->cube[0] > 0)
+        put(buf, len, &at, " cube=%dx%dx%d steps=%d", pl->cube[0],
+            pl->cube[1], pl->cube[2], pl->cube[3]);
     static const char *const limited[] = {"", " limit=fit", " limit=least"};
     put(buf, len, &at, "%s", limited[pl->limited]);
     if (pl->algo->kind == PUMMA_CALL_HET)
@@ -631,6 +639,7 @@ const char *pumma_plan_format(const pumma_plan_t *pl, int full, char *buf,
         from_names[pl->from[PUMMA_CH_PIECE]]);
     put(buf, len, &at, " workspace=%zu", pl->workspace);
     if (pl->limit < INFINITY) put(buf, len, &at, " limit=%.0f", pl->limit);
+
     if (pl->cost > 0) put(buf, len, &at, " cost=%.3g", pl->cost);
     for (int i = 0; pl->decided && i < pl->decided->n; i++)
         put(buf, len, &at, " %s:%s=%ld", pl->decided->v[i].op,
@@ -761,6 +770,7 @@ double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
     g.nprow = nprow;
     g.npcol = npcol;
     g.model = *mo;
+    g.tag_ub = INT32_MAX;        /* as Open MPI's (remaps' ids) */
     pumma_opts_t o = {0};
     if (force) {
         o.algo = force->algo;
@@ -795,11 +805,11 @@ double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
     const pumma_algo_t *fa = algo ? pumma_algo_find(algo) : NULL;
     if (algo && (!fa || fa->kind != PUMMA_CALL_BLOCK || !fa->handles(ta, tb)))
         return -1;
-    choice_t c;
-    if (!search(&have, &pl, &o, fa, mo, INFINITY, 0, &c)) return -1;
     /* the workspace limit a call without options has (PUMMA_MAX_WORKSPACE,
      * else the default), as the call's planner applies it */
-    const double lim = pumma_plan_limit(&have, &o);
+    const double lim = pl.limit = pumma_plan_limit(&have, &o);
+    choice_t c;
+    if (!search(&have, &pl, &o, fa, mo, INFINITY, 0, &c)) return -1;
     pumma_problem_t want;
     c.a->align(&have, &want);
     if ((double)pumma_plan_workspace(&have, c.a, &want) > lim)

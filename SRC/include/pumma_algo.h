@@ -73,7 +73,11 @@ typedef struct pumma_plan {
                                 computed (pumma_het_kind_name), 0: its own */
     int layout_id;           /* that layout's handle (pumma_layout.h) */
     int slice;               /* het-overlap: K per slice (0: auto) */
-    int repl;                /* copies of the operands kept (1) */
+    /* The process cube of split and layers (pumma_cube.c): processes
+     * along M, N and K (K's are layers, each holding a partial sum of C),
+     * and the steps each layer takes through its slice of K; 0 for the
+     * other algorithms. */
+    int cube[4];
     unsigned uses;           /* PUMMA_USES_*: the variants that run */
     int limited;             /* PUMMA_LIMIT_*: the limit changed the choice */
     double limit;            /* bytes of temporaries allowed (INFINITY) */
@@ -128,6 +132,11 @@ typedef struct pumma_algo {
      * made once before anything runs (NULL: nothing more). PUMMA_OK or
      * a status. */
     int (*prepare)(const pumma_problem_t *have, pumma_plan_t *pl);
+    /* Rows with a shape of their own to choose (split, layers): chooses
+     * it into pl (its cube) for p under mo within pl->limit, before
+     * cost(), workspace() and run() read it. NULL: none. */
+    void (*shape)(const pumma_problem_t *p, const pumma_model_t *mo,
+                  pumma_plan_t *pl);
 } pumma_algo_t;
 enum { PUMMA_USES_BCAST = 1, PUMMA_USES_REDUCE = 2, PUMMA_USES_SHIFT = 4 };
 
@@ -373,7 +382,7 @@ void pumma_align_transposed(const pumma_problem_t *have,
     }                                                                        \
     const pumma_algo_t pumma_algo_##id = {                                   \
         name, desc, id##_handles, id##_align, id##_run, id##_cost,           \
-        id##_uses, id##_workspace, PUMMA_CALL_BLOCK, NULL}
+        id##_uses, id##_workspace, PUMMA_CALL_BLOCK, NULL, NULL}
 
 /*
  * The engine of the A*B algorithms (pumma_mdb.c). SDB, MDB1 and MDB2 differ
@@ -438,6 +447,36 @@ double pumma_stat_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                        int b_stays);
 unsigned pumma_stat_uses(const pumma_problem_t *p, int b_stays);
 size_t pumma_stat_workspace(const pumma_problem_t *p, int b_stays);
+
+/*
+ * The cube engine of split and layers (pumma_cube.c): pm x pn x pk
+ * processes (the rest idle), each computing the product of op(A)'s rows
+ * I_i and op(B)'s columns J_j over K's slice l in `steps` steps, the
+ * layers' partial sums added into C at the end; every move a one-step
+ * all-to-all from and to the caller's arrays. The plan's cube holds it.
+ */
+typedef struct pumma_cube { int pm, pn, pk, steps; } pumma_cube_t;
+pumma_cube_t pumma_cube_of(const pumma_plan_t *pl);
+void pumma_cube_set(pumma_plan_t *pl, const pumma_cube_t *c);
+int pumma_cube_handles(char ta, char tb);
+void pumma_cube_align(const pumma_problem_t *have, pumma_problem_t *want);
+int pumma_cube_run(const pumma_problem_t *p);
+double pumma_cube_cost(const pumma_problem_t *p, const pumma_model_t *mo);
+unsigned pumma_cube_uses(const pumma_problem_t *p);
+size_t pumma_cube_workspace(const pumma_problem_t *p);
+/* Into pl's cube: the cheapest (under mo) of the cubes with pk in [klo,
+ * khi] and more than half the grid's processes, each at its best number
+ * of steps, whose workspace is within pl->limit; 1 if one is. Else (0)
+ * the one of least workspace. */
+int pumma_cube_search(const pumma_problem_t *p, const pumma_model_t *mo,
+                      pumma_plan_t *pl, int klo, int khi);
+/* The rows' description and their shape member: split prices every
+ * cube; layers makes as many layers as memory allows, up to P^(1/3). */
+#define PUMMA_CUBE_ROW(id, name, desc, shape)                                \
+    const pumma_algo_t pumma_algo_##id = {                                   \
+        name, desc, pumma_cube_handles, pumma_cube_align, pumma_cube_run,    \
+        pumma_cube_cost, pumma_cube_uses, pumma_cube_workspace,              \
+        PUMMA_CALL_BLOCK, NULL, shape}
 
 /* A**T*B**T as MDB2's B*A (pumma_tt.c; tt-local shares them). */
 void pumma_tt_as_mdb2(const pumma_problem_t *p, pumma_problem_t *q);

@@ -353,12 +353,20 @@ void pumma_stats_sent(double bytes);
 /* Bytes this process is to receive in the current call (posted receives;
  * MPI's broadcast a non-root's count, its reduce the root's). */
 void pumma_stats_recv(double bytes);
+/* The words some process of np must receive in an M x N x K product when
+ * each starts with an np-th of the operands and may hold `mem` words
+ * (Kwasniewski et al., SC'19, Theorem 2, less what it holds): 3
+ * (MNK/np)^(2/3) - (MN + MK + NK)/np when mem >= (MNK/np)^(2/3), else
+ * (*limited = 1) the memory-limited form 2 MNK/(np sqrt(mem)) + mem -
+ * (MN + MK + NK)/np; 0 when negative. */
+double pumma_words_bound(double m, double n, double k, double np,
+                         double mem, int *limited);
 /* At the end of an M x N x K call on `all` (np processes, elements of
- * esize bytes; collective over all): the most words one process received
- * and the lower bound 3 (MNK/np)^(2/3) - (MN + MK + NK)/np (the form
- * without a memory limit; 0 when negative), added to the call's record. */
+ * esize bytes, `mem` words a process may hold; collective over all): the
+ * most words one process received and pumma_words_bound, added to the
+ * call's record. */
 void pumma_stats_words(MPI_Comm all, int np, double esize, double m,
-                       double n, double k);
+                       double n, double k, double mem);
 /* At the end of a heterogeneous multiply: the elements this process sent,
  * its time in the call and in the local multiply, gathered over the grid
  * (collective over all, its np processes; rank[q]: grid position q's rank

@@ -28,7 +28,9 @@
     X(TT_LOCAL, 10, "tt-local")                                              \
     X(RANKK, 13, "rankk")                                                    \
     X(STAT_A, 14, "stat-a")                                                  \
-    X(STAT_B, 15, "stat-b")
+    X(STAT_B, 15, "stat-b")                                                  \
+    X(LAYERS, 16, "layers")                                                  \
+    X(SPLIT, 17, "split")
 #define PUMMA_HET_ALGO_LIST(X)                                               \
     X(HET, 11, "het")                                                        \
     X(HET_OVERLAP, 12, "het-overlap")

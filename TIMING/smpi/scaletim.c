@@ -28,8 +28,10 @@
  * the type) one process received during the call, counted in the MPI
  * profiling layer (INSTALL/smpi/pumma_smpi_count.c), the same measure for
  * both; words_bound (PDGEMM only): the lower bound of Irony, Toledo and
- * Tiskin in the form COSMA attains, 3 (mnk/P)^(2/3) - (mn + mk + nk)/P
- * (no memory limit; the next issue's measure). info: the routine's INFO.
+ * Tiskin in the form COSMA attains, 3 (mnk/P)^(2/3) - (mn + mk + nk)/P,
+ * or its memory-limited form (Kwasniewski et al., Theorem 2) when the
+ * memory pumma may use is less than (mnk/P)^(2/3) words
+ * (pumma_words_bound, as PUMMA_STATS). info: the routine's INFO.
  * pred_s (pumma's PDGEMM rows): what pumma's own simulator says of the
  * call, pumma_plan_predict under the model pumma measured on this
  * simulated platform at its first call (pumma_grid_model), of the plan
@@ -213,12 +215,21 @@ static double flops(const case_t *c)
                            : n * n * n / 3.0;
 }
 
+/* The words bound PUMMA_STATS gives (pumma_words_bound): the memory a
+ * process may hold is its operands' share and the workspace limit pumma
+ * plans within (PUMMA_MAX_WORKSPACE, else the default), in doubles. */
 static double bound(const case_t *c)
 {
     if (c->r != GEMM) return NAN;
     const double m = c->m, n = c->n, k = c->k, p = np;
-    const double b = 3 * pow(m * n * k / p, 2.0 / 3.0) - (m * n + m * k + n * k) / p;
-    return b > 0 ? b : 0;
+    const double held = (m * n + m * k + n * k) / p;
+    const double env = pumma_plan_env_limit();
+    const double floor_w = PUMMA_WORKSPACE_FLOOR / 8;
+    const double lim = env > 0 ? env / 8 : env == 0 ? INFINITY
+                       : PUMMA_WORKSPACE_FACTOR * held > floor_w
+                           ? PUMMA_WORKSPACE_FACTOR * held : floor_w;
+    int limited;
+    return pumma_words_bound(m, n, k, p, held + lim, &limited);
 }
 
 static void row(FILE *f, const case_t *c, const char *impl, const run_t *r)
