@@ -202,6 +202,31 @@ int MPI_Iallgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
     return PMPI_Iallgather(sb, sc, st, rb, rc, rt, m, r);
 }
 
+/* The others' parts (split and layers gather their steps' blocks so). */
+static double others(const int *rc, MPI_Datatype rt, MPI_Comm m)
+{
+    const int me = rank(m), n = size(m);
+    double b = 0;
+    for (int i = 0; i < n; i++)
+        if (i != me) b += bytes(rc[i], rt);
+    return b;
+}
+
+int MPI_Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb,
+                   const int *rc, const int *rd, MPI_Datatype rt, MPI_Comm m)
+{
+    got(others(rc, rt, m));
+    return PMPI_Allgatherv(sb, sc, st, rb, rc, rd, rt, m);
+}
+
+int MPI_Iallgatherv(const void *sb, int sc, MPI_Datatype st, void *rb,
+                    const int *rc, const int *rd, MPI_Datatype rt, MPI_Comm m,
+                    MPI_Request *r)
+{
+    got(others(rc, rt, m));
+    return PMPI_Iallgatherv(sb, sc, st, rb, rc, rd, rt, m, r);
+}
+
 int MPI_Gather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
                MPI_Datatype rt, int root, MPI_Comm m)
 {
@@ -213,10 +238,6 @@ int MPI_Alltoallv(const void *sb, const int *sc, const int *sd,
                   MPI_Datatype st, void *rb, const int *rc, const int *rd,
                   MPI_Datatype rt, MPI_Comm m)
 {
-    const int me = rank(m), n = size(m);
-    double b = 0;
-    for (int i = 0; i < n; i++)
-        if (i != me) b += bytes(rc[i], rt);
-    got(b);
+    got(others(rc, rt, m));
     return PMPI_Alltoallv(sb, sc, sd, st, rb, rc, rd, rt, m);
 }

@@ -7,22 +7,27 @@
  * Process (i, j, l) computes the product of op(A)'s rows I_i (M cut in
  * pm contiguous ranges) and op(B)'s columns J_j (N in pn) over K's slice
  * l (K in pk): a partial sum of C's block (I_i, J_j), which the pk layers
- * hold one each. Its operands come straight from the caller's
- * block-cyclic arrays, one all-to-all per step (pumma_remap: each
- * process receives its own box, contiguous; replicas are sent to each
- * holder, never gathered and spread again); a layer goes through its
- * slice in `steps` steps, so that a step's operands arrive while the one
- * before is multiplied, and the memory they take is a step's. At the end
- * each layer's block goes by one all-to-all to the processes holding
- * those entries of sub(C), which add the pk partial sums into C (in layer
- * order, so results do not depend on arrival) with BETA.
+ * hold one each, taken in `steps` steps of the slice. The pn processes
+ * (i, *, l) share op(A)'s block, the pm processes (*, j, l) op(B)'s.
+ * First each fetches its home -- its n-th of the blocks, every step's --
+ * from the caller's block-cyclic arrays by one all-to-all (pumma_remap:
+ * each process receives its own box, contiguous); then each step's
+ * blocks are gathered along the lines (MPI_Iallgatherv), the next step's
+ * in flight while one is multiplied. A step-by-step all-to-all from the
+ * owners instead (this engine's first form) sent each replica from its
+ * owner: on 64 simulated ranks it took 0.30-0.37 s where this takes
+ * 0.22, and its hundreds of concurrent flows a process made SMPI 5x
+ * slower. At the end each layer's block goes by one all-to-all to the
+ * processes holding those entries of sub(C), which add the pk partial
+ * sums into C (in layer order, so results do not depend on arrival) with
+ * BETA.
  *
- * Each process receives (M/pm)(K/pk) + (K/pk)(N/pn) words of A and B and,
- * holding C, pk times its part of it: with pm = pn = pk = P^(1/3), 3
- * (MNK/P)^(2/3) in all -- the lower bound's leading term (Kwasniewski et
- * al., SC'19) against 2D's (MK + KN)/sqrt(P). The cube is chosen by the
- * rows: split prices every cube (pumma_split.c), layers replicates as
- * memory allows (pumma_layers.c).
+ * Each process receives (MK + KN)/P words for its homes, about (M/pm)(K/pk)
+ * + (K/pk)(N/pn) gathered, and, holding C, pk times its part of it: with
+ * pm = pn = pk = P^(1/3), about 3 (MNK/P)^(2/3) in all -- the lower
+ * bound's leading term (Kwasniewski et al., SC'19) against 2D's (MK +
+ * KN)/sqrt(P). The cube is chosen by the rows: split prices every cube
+ * (pumma_split.c), layers replicates as memory allows (pumma_layers.c).
  *
  * Needs nothing of the layouts: A, B and C are read and written where
  * the caller has them.
@@ -34,9 +39,9 @@
 
 #include "pumma_algo.h"
 
-/* Remap ids (pumma_remap_ids): step t's A and B use 2(t % 2) and
- * 2(t % 2) + 1; sub(C)'s way back, the layers' ids 0, 1, ... */
-enum { STEP_IDS = 4 };
+/* Remap ids (pumma_remap_ids): the homes of A and B use 0 and 1; sub(C)'s
+ * way back, the layers' ids 0, 1, ...: at least this many. */
+enum { STEP_IDS = 2 };
 
 int pumma_cube_handles(char ta, char tb)
 {
@@ -107,18 +112,6 @@ static double spread(const pumma_dist_t *d, double len)
     return s < d->np ? s : d->np;
 }
 
-/* The most indices of `ranges` contiguous ranges of len indices each one
- * process of d holds: two partial blocks and the whole cycles between
- * for each range. */
-static double held(const pumma_dist_t *d, double len, double ranges)
-{
-    const double all = pumma_dist_maxcount(d);
-    if (d->src < 0 || d->np == 1) return all < len * ranges ? all : len * ranges;
-    const double b = d->b > d->ib ? d->b : d->ib;
-    double h = ranges * (floor(len / (b * d->np)) + 2) * b;
-    return h < all ? h : all;
-}
-
 /* op(A)'s distributions along M and K (or op(B)'s along K and N). */
 static void op_dists(const pumma_view_t *v, char tr, int k_first,
                      const pumma_dist_t **mn, const pumma_dist_t **kd)
@@ -152,14 +145,14 @@ static xcost_t exchange(const pumma_model_t *mo, double msgs, double bytes)
     return x;
 }
 
-/* What the cost and the workspace of p's cube start from: its shape, the
- * most rows, columns and K of one process's product and step, op(A)'s
- * and op(B)'s distributions, and the most elements a process sends of
- * them in a step (its piece of op(A) (op(B)) to each of its pn (pm)
- * holders). 0 when p's plan has no cube. */
+/* What the cost and the workspace of p's cube start from: its shape; the
+ * most rows, columns, K of a step and K of a layer of one process's
+ * product; op(A)'s and op(B)'s distributions; a process's homes of them
+ * (its piece of its line's block, every step) and its parts of the
+ * caller's arrays. 0 when p's plan has no cube. */
 typedef struct dims {
     pumma_cube_t c;
-    double e, mi, nj, kc, sent;
+    double e, mi, nj, kc, kl, home_a, home_b, own_a, own_b;
     const pumma_dist_t *am, *ak, *bk, *bn;
 } dims_t;
 
@@ -171,21 +164,17 @@ static int dims_of(const pumma_problem_t *p, dims_t *d)
     d->mi = most(p->m, d->c.pm);
     d->nj = most(p->n, d->c.pn);
     d->kc = most(p->k, d->c.pk * d->c.steps);
+    d->kl = most(p->k, d->c.pk);
     op_dists(&p->a, p->transa, 0, &d->am, &d->ak);
     op_dists(&p->b, p->transb, 1, &d->bn, &d->bk);
-    d->sent = d->c.pn * pumma_dist_maxcount(d->am) *
-                  held(d->ak, d->kc, d->c.pk) +
-              d->c.pm * held(d->bk, d->kc, d->c.pk) *
-                  pumma_dist_maxcount(d->bn);
+    /* a piece rounds up by one index a step (K cut) or once (X cut) */
+    d->home_a = d->mi * (d->kl / d->c.pn + d->c.steps) +
+                d->kl * (d->mi / d->c.pn + 1);
+    d->home_b = d->nj * (d->kl / d->c.pm + d->c.steps) +
+                d->kl * (d->nj / d->c.pm + 1);
+    d->own_a = (double)pumma_view_maxelems(&p->a);
+    d->own_b = (double)pumma_view_maxelems(&p->b);
     return 1;
-}
-
-/* The boxes of the cube along its `parts` ranges that the indices of
- * distribution d one process holds cross, at most. */
-static double crossed(const pumma_dist_t *d, double parts)
-{
-    const double c = (double)pumma_dist_maxcount(d) / fmax(1, d->b) + 1;
-    return fmin(parts, c);
 }
 
 double pumma_cube_cost(const pumma_problem_t *p, const pumma_model_t *mo)
@@ -194,24 +183,29 @@ double pumma_cube_cost(const pumma_problem_t *p, const pumma_model_t *mo)
     if (!dims_of(p, &d)) return INFINITY;
     const pumma_cube_t c = d.c;
     const double mi = d.mi, nj = d.nj, kc = d.kc, e = d.e;
-    /* a step: my boxes of op(A) and op(B), from the processes holding
-     * pieces of them, and what I send, one message per box my pieces
-     * cross and holder (the side that binds when a small operand is held
-     * by many: a panel); the next step's network part behind this
-     * step's multiply, the copies not */
-    const double rmsgs = spread(d.am, mi) * spread(d.ak, kc) +
-                         spread(d.bk, kc) * spread(d.bn, nj);
-    const double smsgs =
-        c.pn * crossed(d.am, c.pm) *
-            fmin(c.pk, held(d.ak, kc, c.pk) / fmax(1, kc) + 1) +
-        c.pm * crossed(d.bn, c.pn) *
-            fmin(c.pk, held(d.bk, kc, c.pk) / fmax(1, kc) + 1);
-    const xcost_t step = exchange(mo, fmax(rmsgs, smsgs),
-                                  e * fmax(kc * (mi + nj), d.sent));
+    /* the homes, exposed: each from the processes holding pieces of its
+     * rows and K, and mine of the caller's arrays to the homes they
+     * cross */
+    const double hin = spread(d.am, mi) * spread(d.ak, d.kl) +
+                       spread(d.bk, d.kl) * spread(d.bn, nj);
+    const double hout = fmin(c.pm * c.pn * c.pk,
+                             spread(d.am, p->m) * spread(d.ak, p->k) +
+                                 spread(d.bk, p->k) * spread(d.bn, p->n));
+    const double hbytes = e * fmax((d.home_a + d.home_b) / 2, d.own_a + d.own_b);
+    const xcost_t homes = exchange(mo, fmax(hin, hout), hbytes);
+    /* a step: op(A)'s block gathered along my line of pn, op(B)'s along
+     * my line of pm (a message from each other sharer, no copy of
+     * pumma's), behind the previous step's multiply */
+    double share = mo->share[0] * mo->share[1];
+    if (share < 1) share = 1;
+    const double step =
+        mo->alpha * (c.pn - 1 + c.pm - 1) +
+        mo->beta * share * e * kc *
+            (mi * (c.pn - 1) / c.pn + nj * (c.pm - 1) / c.pm);
     const double gemm = pumma_model_gemm(mo, p->t, mi, nj, kc,
                                          p->transa != 'N' && p->transb != 'N');
-    double t = c.steps * step.cpu + step.net + gemm +
-               (c.steps - 1) * pumma_model_hide(mo, gemm, step.net);
+    const double t = homes.net + homes.cpu + step + gemm +
+                     (c.steps - 1) * pumma_model_hide(mo, gemm, step);
     /* sub(C)'s way back, exposed: the holder of a part receives it from
      * each layer, as many pieces as blocks of the cube cross it; a block
      * goes to the holders of its entries; then the layers' sums */
@@ -228,14 +222,15 @@ size_t pumma_cube_workspace(const pumma_problem_t *p)
     dims_t d;
     if (!dims_of(p, &d)) return 0;
     const double part = d.mi * d.nj;
-    /* a step: my boxes, the messages bringing them, and what I pack of
-     * my own op(A) (op(B)) for their holders; two steps at once */
-    const double step = 2 * d.kc * (d.mi + d.nj) + d.sent;
-    const double steps = part + (d.c.steps > 1 ? 2 : 1) * step;
+    const double gathers = 2 * d.kc * (d.mi + d.nj);   /* two steps' */
+    const double homes = d.home_a + d.home_b;
+    /* fetching the homes: them, the messages bringing them, and my parts
+     * of the caller's arrays packed for them */
+    const double fetch = part + gathers + 2 * homes + d.own_a + d.own_b;
     /* the way back: my block packed, each layer's sums and messages */
     const double back = 2 * part +
                         2.0 * d.c.pk * (double)pumma_view_maxelems(&p->c);
-    const double w = d.e * (steps > back ? steps : back);
+    const double w = d.e * (fetch > back ? fetch : back);
     return w >= (double)SIZE_MAX ? SIZE_MAX : (size_t)w;
 }
 
@@ -296,61 +291,132 @@ int pumma_cube_search(const pumma_problem_t *p, const pumma_model_t *mo,
 
 /* ------------------------------------------------------------- the run */
 
-/* The boxes of the cube's processes, as a panel side's lists: every
- * process's (one interval a dimension, or none) for remap_start. */
-typedef struct boxes {
+/*
+ * An operand's part in the cube, in its stored orientation: the step
+ * block op(A) (op(B)) of process (i, j, l) is stored R x S, and its q
+ * sharers (the pn processes (i, *, l) for op(A), the pm (*, j, l) for
+ * op(B)) each fetch and keep a piece of its stored columns (its "home"),
+ * the step's block then gathered along their line. When the stored
+ * columns are K (A 'N', B 'T': kcols) the pieces cut each step's K, and
+ * a process's home is its X rows (I_i or J_j) times its pieces of every
+ * step, one after the other: a step's piece is contiguous there. Else
+ * (A 'T', B 'N') the pieces cut X, and the home is K_l's rows times its
+ * piece of X: a step's piece is a strided window of it.
+ */
+typedef struct opnd {
+    int kcols;               /* 1: the stored columns are K */
+    int x0, x1;              /* my X range (I_i, J_j) */
+    int k0, k1;              /* my layer's K range */
+    int q, me;               /* sharers, my index among them */
+} opnd_t;
+
+/* The start of my layer's step t within K, and its length. */
+static int step_lo(const pumma_problem_t *p, const pumma_cube_t *c, int l,
+                   int t)
+{
+    return cut(p->k, c->pk * c->steps, l * c->steps + t);
+}
+
+/* Piece r of a stored-column range of n: its start and width. */
+static int piece_lo(int n, int q, int r) { return cut(n, q, r); }
+
+/* The operand of process `who` (A: a = 1) as opnd_t; 0 when idle. */
+static int opnd_of(const pumma_problem_t *p, const pumma_cube_t *c, int a,
+                   int who, opnd_t *o)
+{
+    const place_t x = place_of(c, who);
+    if (x.i < 0) return 0;
+    o->kcols = a ? p->transa == 'N' : p->transb != 'N';
+    o->x0 = a ? cut(p->m, c->pm, x.i) : cut(p->n, c->pn, x.j);
+    o->x1 = a ? cut(p->m, c->pm, x.i + 1) : cut(p->n, c->pn, x.j + 1);
+    o->k0 = step_lo(p, c, x.l, 0);
+    o->k1 = step_lo(p, c, x.l, c->steps);
+    o->q = a ? c->pn : c->pm;
+    o->me = a ? x.j : x.i;
+    return 1;
+}
+
+/* The stored rows x columns of step t's piece r (r = -1: the whole
+ * step block), as [r0, r1) x [c0, c1) in the stored window. */
+static void piece_box(const pumma_problem_t *p, const pumma_cube_t *c,
+                      const opnd_t *o, int l, int t, int r, int *r0, int *r1,
+                      int *c0, int *c1)
+{
+    const int s0 = step_lo(p, c, l, t), s1 = step_lo(p, c, l, t + 1);
+    int x0 = o->x0, x1 = o->x1, k0 = s0, k1 = s1;
+    if (r >= 0 && o->kcols) {
+        k0 = s0 + piece_lo(s1 - s0, o->q, r);
+        k1 = s0 + piece_lo(s1 - s0, o->q, r + 1);
+    } else if (r >= 0) {
+        x0 = o->x0 + piece_lo(o->x1 - o->x0, o->q, r);
+        x1 = o->x0 + piece_lo(o->x1 - o->x0, o->q, r + 1);
+    }
+    if (o->kcols) { *r0 = x0; *r1 = x1; *c0 = k0; *c1 = k1; }
+    else { *r0 = k0; *r1 = k1; *c0 = x0; *c1 = x1; }
+}
+
+/* Every process's home of operand a (or, c_layer >= 0, its block of C if
+ * it is in that layer) as a panel side's lists, for pumma_remap_start. */
+typedef struct homes {
     pumma_ilist_t *r, *c;
-    pumma_ivl_t *v;
-} boxes_t;
+    pumma_ivl_t *v;          /* np x (1 + steps) intervals */
+    int per;
+} homes_t;
 
-static int boxes_alloc(boxes_t *b, int np)
+static int homes_alloc(homes_t *h, int np, int steps)
 {
-    b->r = calloc((size_t)np, sizeof *b->r);
-    b->c = calloc((size_t)np, sizeof *b->c);
-    b->v = calloc(2 * (size_t)np, sizeof *b->v);
-    return b->r && b->c && b->v ? PUMMA_OK : PUMMA_ENOMEM;
+    h->per = 1 + steps;
+    h->r = calloc((size_t)np, sizeof *h->r);
+    h->c = calloc((size_t)np, sizeof *h->c);
+    h->v = calloc((size_t)np * (size_t)h->per, sizeof *h->v);
+    return h->r && h->c && h->v ? PUMMA_OK : PUMMA_ENOMEM;
 }
 
-static void boxes_free(boxes_t *b)
+static void homes_free(homes_t *h)
 {
-    free(b->r);
-    free(b->c);
-    free(b->v);
+    free(h->r);
+    free(h->c);
+    free(h->v);
 }
 
-static void box_set(boxes_t *b, int p, int r0, int r1, int c0, int c1)
+static void homes_of(const pumma_problem_t *p, const pumma_cube_t *c, int a,
+                     int c_layer, homes_t *h)
 {
-    b->v[2 * p] = (pumma_ivl_t){r0, r1};
-    b->v[2 * p + 1] = (pumma_ivl_t){c0, c1};
-    const int some = r1 > r0 && c1 > c0;
-    b->r[p].n = b->c[p].n = some;
-    b->r[p].v = &b->v[2 * p];
-    b->c[p].v = &b->v[2 * p + 1];
-}
-
-enum { OP_A, OP_B, OP_C };
-
-/* The boxes of operand `op` (as stored: op(A)'s transpose for 'T') of
- * step t; for C those of layer l. */
-static void boxes_of(const pumma_problem_t *p, const pumma_cube_t *c, int op,
-                     int t, int l, boxes_t *b)
-{
-    const int np = p->g->nprow * p->g->npcol, q = c->pk * c->steps;
-    for (int r = 0; r < np; r++) {
-        const place_t x = place_of(c, r);
-        if (x.i < 0 || (op == OP_C && x.l != l)) {
-            box_set(b, r, 0, 0, 0, 0);
+    const int np = p->g->nprow * p->g->npcol;
+    for (int w = 0; w < np; w++) {
+        pumma_ivl_t *v = &h->v[(size_t)w * (size_t)h->per];
+        h->r[w] = (pumma_ilist_t){0, v};
+        h->c[w] = (pumma_ilist_t){0, v + 1};
+        const place_t x = place_of(c, w);
+        if (x.i < 0) continue;
+        if (c_layer >= 0) {                   /* C's block, its layer only */
+            if (x.l != c_layer) continue;
+            const int i0 = cut(p->m, c->pm, x.i), i1 = cut(p->m, c->pm, x.i + 1);
+            const int j0 = cut(p->n, c->pn, x.j), j1 = cut(p->n, c->pn, x.j + 1);
+            if (i1 <= i0 || j1 <= j0) continue;
+            v[0] = (pumma_ivl_t){i0, i1};
+            v[1] = (pumma_ivl_t){j0, j1};
+            h->r[w].n = h->c[w].n = 1;
             continue;
         }
-        const int i0 = cut(p->m, c->pm, x.i), i1 = cut(p->m, c->pm, x.i + 1);
-        const int j0 = cut(p->n, c->pn, x.j), j1 = cut(p->n, c->pn, x.j + 1);
-        const int kq = x.l * c->steps + t;
-        const int k0 = cut(p->k, q, kq), k1 = cut(p->k, q, kq + 1);
-        if (op == OP_A && p->transa == 'N') box_set(b, r, i0, i1, k0, k1);
-        else if (op == OP_A) box_set(b, r, k0, k1, i0, i1);
-        else if (op == OP_B && p->transb == 'N') box_set(b, r, k0, k1, j0, j1);
-        else if (op == OP_B) box_set(b, r, j0, j1, k0, k1);
-        else box_set(b, r, i0, i1, j0, j1);
+        opnd_t o;
+        opnd_of(p, c, a, w, &o);
+        int r0, r1, c0, c1, n = 0;
+        if (o.kcols) {               /* X rows, my piece of every step */
+            for (int t = 0; t < c->steps; t++) {
+                piece_box(p, c, &o, x.l, t, o.me, &r0, &r1, &c0, &c1);
+                if (c1 > c0) h->c[w].v[n++] = (pumma_ivl_t){c0, c1};
+            }
+            h->c[w].n = n;
+        } else {                     /* K_l's rows, my piece of X */
+            piece_box(p, c, &o, x.l, 0, o.me, &r0, &r1, &c0, &c1);
+            r1 = o.k1;
+            if (c1 > c0) h->c[w].v[n++] = (pumma_ivl_t){c0, c1};
+            h->c[w].n = n;
+        }
+        h->r[w].v[0] = (pumma_ivl_t){r0, r1};
+        h->r[w].n = r1 > r0 && h->c[w].n > 0;
+        if (!h->r[w].n) h->c[w].n = 0;
     }
 }
 
@@ -378,71 +444,185 @@ static pumma_side_t side_bc(const pumma_grid_t *g, const pumma_view_t *v,
     return s;
 }
 
-static pumma_side_t side_panel(const pumma_grid_t *g, const boxes_t *b,
+static pumma_side_t side_panel(const pumma_grid_t *g, const homes_t *h,
                                int rows, int cols, void *data, int ld)
 {
     pumma_side_t s = side_of(g, PUMMA_SIDE_PANEL, rows, cols, data, ld);
-    s.prow = b->r;
-    s.pcol = b->c;
+    s.prow = h->r;
+    s.pcol = h->c;
     return s;
 }
 
-/* A step in flight: its two remaps and where its boxes land. */
-typedef struct step {
-    pumma_remap_t *ra, *rb;
-    char *a, *b;
-    int lda, ldb, k;
-} step_t;
+/* ------------------------------------------------ the lines of a cube */
 
-static int step_start(const pumma_problem_t *p, const pumma_cube_t *c,
-                      int t, boxes_t *bx, step_t *s)
+/*
+ * The communicators of a cube's lines on a grid's communicator: for each
+ * process in the cube, its line along j (the pn sharers of its op(A)
+ * block, rank j) and along i (the pm sharers of its op(B) block, rank i).
+ * Made at a cube's first call on the communicator (two MPI_Comm_split),
+ * kept as an MPI attribute of it and freed with it (the grid's epochs
+ * each have theirs: pumma_grid.c).
+ */
+typedef struct line_set {
+    int pm, pn, pk;
+    MPI_Comm a, b;
+    struct line_set *next;
+} line_set_t;
+typedef struct line_cache { line_set_t *head; } line_cache_t;
+static int lines_key = MPI_KEYVAL_INVALID;
+
+static int lines_delete(MPI_Comm comm, int key, void *val, void *extra)
 {
-    const pumma_grid_t *g = p->g;
-    const int me = g->myrow * g->npcol + g->mycol;
-    const int ar = p->transa == 'N' ? p->m : p->k;
-    const int ac = p->transa == 'N' ? p->k : p->m;
-    const int br = p->transb == 'N' ? p->k : p->n;
-    const int bc = p->transb == 'N' ? p->n : p->k;
-    int rc;
-    boxes_of(p, c, OP_A, t, 0, bx);
-    s->lda = bx->r[me].n ? bx->v[2 * me].hi - bx->v[2 * me].lo : 1;
-    s->k = p->transa == 'N' ? bx->v[2 * me + 1].hi - bx->v[2 * me + 1].lo
-                            : bx->v[2 * me].hi - bx->v[2 * me].lo;
-    pumma_side_t src = side_bc(g, &p->a, ar, ac);
-    pumma_side_t dst = side_panel(g, bx, ar, ac, s->a, s->lda);
-    if ((rc = pumma_remap_start(p->t, g, &src, &dst, 0, NULL,
-                                2 * (t % 2), &s->ra)))
-        return rc;
-    boxes_of(p, c, OP_B, t, 0, bx);
-    s->ldb = bx->r[me].n ? bx->v[2 * me].hi - bx->v[2 * me].lo : 1;
-    src = side_bc(g, &p->b, br, bc);
-    dst = side_panel(g, bx, br, bc, s->b, s->ldb);
-    return pumma_remap_start(p->t, g, &src, &dst, 0, NULL, 2 * (t % 2) + 1,
-                             &s->rb);
+    int fin = 0;
+    MPI_Finalized(&fin);
+    line_cache_t *lc = val;
+    for (line_set_t *l = lc->head, *n; l; l = n) {
+        n = l->next;
+        if (!fin && l->a != MPI_COMM_NULL) MPI_Comm_free(&l->a);
+        if (!fin && l->b != MPI_COMM_NULL) MPI_Comm_free(&l->b);
+        free(l);
+    }
+    free(lc);
+    return MPI_SUCCESS;
 }
 
-static int step_wait(step_t *s)
+static int lines_of(const pumma_grid_t *g, const pumma_cube_t *c, int me,
+                    MPI_Comm *la, MPI_Comm *lb)
 {
-    int rc = s->ra ? pumma_remap_wait(s->ra) : PUMMA_OK;
-    int rc2 = s->rb ? pumma_remap_wait(s->rb) : PUMMA_OK;
-    s->ra = s->rb = NULL;
-    return rc ? rc : rc2;
+    void *val = NULL;
+    int flag = 0;
+    if (lines_key == MPI_KEYVAL_INVALID &&
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, lines_delete,
+                               &lines_key, NULL) != MPI_SUCCESS)
+        return PUMMA_EMPI;
+    if (MPI_Comm_get_attr(g->all, lines_key, &val, &flag) != MPI_SUCCESS)
+        return PUMMA_EMPI;
+    line_cache_t *lc = flag ? val : NULL;
+    if (!lc) {
+        if (!(lc = calloc(1, sizeof *lc))) return PUMMA_ENOMEM;
+        if (MPI_Comm_set_attr(g->all, lines_key, lc) != MPI_SUCCESS) {
+            free(lc);
+            return PUMMA_EMPI;
+        }
+    }
+    for (line_set_t *l = lc->head; l; l = l->next)
+        if (l->pm == c->pm && l->pn == c->pn && l->pk == c->pk) {
+            *la = l->a;
+            *lb = l->b;
+            return PUMMA_OK;
+        }
+    line_set_t *l = calloc(1, sizeof *l);
+    if (!l) return PUMMA_ENOMEM;
+    const place_t x = place_of(c, me);
+    const int in = x.i >= 0;
+    l->pm = c->pm;
+    l->pn = c->pn;
+    l->pk = c->pk;
+    if (MPI_Comm_split(g->all, in ? x.i + c->pm * x.l : MPI_UNDEFINED,
+                       in ? x.j : 0, &l->a) != MPI_SUCCESS ||
+        MPI_Comm_split(g->all, in ? x.j + c->pn * x.l : MPI_UNDEFINED,
+                       in ? x.i : 0, &l->b) != MPI_SUCCESS) {
+        free(l);
+        return PUMMA_EMPI;
+    }
+    l->next = lc->head;
+    lc->head = l;
+    *la = l->a;
+    *lb = l->b;
+    return PUMMA_OK;
 }
 
-/* pumma_local_gemm's progress: the next step's remaps. */
+/* ------------------------------------------------------------ steps */
+
+/* A step's gather along one line: the block it fills, stored R x S
+ * (ld R), and what is in flight. */
+typedef struct gath {
+    char *buf;
+    int rows, cols;          /* the step block, stored */
+    int *cnt, *dsp;          /* per sharer, in elements */
+    MPI_Datatype piece;      /* my piece as sent (strided homes) */
+    int typed;               /* piece is a type of this step's, to free */
+    MPI_Request req;
+} gath_t;
+
+/* Start gathering step t of operand a into g (my home `home`, ld hld). */
+static int gath_start(const pumma_problem_t *p, const pumma_cube_t *c, int a,
+                      int t, const char *home, int hld, MPI_Comm line,
+                      gath_t *g)
+{
+    const pumma_grid_t *gr = p->g;
+    const int me = gr->myrow * gr->npcol + gr->mycol;
+    const place_t x = place_of(c, me);
+    opnd_t o;
+    opnd_of(p, c, a, me, &o);
+    int r0, r1, c0, c1;
+    piece_box(p, c, &o, x.l, t, -1, &r0, &r1, &c0, &c1);
+    g->rows = r1 - r0;
+    g->cols = c1 - c0;
+    int off = 0;
+    for (int r = 0; r < o.q; r++) {
+        int a0, a1, b0, b1;
+        piece_box(p, c, &o, x.l, t, r, &a0, &a1, &b0, &b1);
+        g->cnt[r] = (a1 - a0) * (b1 - b0);
+        g->dsp[r] = off;
+        off += g->cnt[r];
+    }
+    /* my piece in my home: kcols, the steps' pieces one after the other;
+     * else rows t's K of K_l, my columns of X (a strided window) */
+    int mr0, mr1, mc0, mc1;
+    piece_box(p, c, &o, x.l, t, o.me, &mr0, &mr1, &mc0, &mc1);
+    const char *from;
+    int count = g->cnt[o.me];
+    g->piece = p->t->mpi;
+    if (o.kcols) {
+        size_t before = 0;
+        for (int u = 0; u < t; u++) {
+            int q0, q1, s0, s1;
+            piece_box(p, c, &o, x.l, u, o.me, &q0, &q1, &s0, &s1);
+            before += (size_t)(s1 - s0);
+        }
+        from = home + before * (size_t)g->rows * p->t->size;
+    } else {
+        from = home + (size_t)(mr0 - o.k0) * p->t->size;
+        if (count > 0) {
+            if (MPI_Type_vector(mc1 - mc0, mr1 - mr0, hld, p->t->mpi,
+                                &g->piece) != MPI_SUCCESS ||
+                MPI_Type_commit(&g->piece) != MPI_SUCCESS)
+                return PUMMA_EMPI;
+            g->typed = 1;
+            count = 1;
+        }
+    }
+    pumma_stats_recv((double)(off - g->cnt[o.me]) * (double)p->t->size);
+    return MPI_Iallgatherv(from, count, g->piece, g->buf, g->cnt, g->dsp,
+                           p->t->mpi, line, &g->req) == MPI_SUCCESS
+               ? PUMMA_OK : PUMMA_EMPI;
+}
+
+static int gath_wait(gath_t *g)
+{
+    int rc = MPI_Wait(&g->req, MPI_STATUS_IGNORE) == MPI_SUCCESS
+                 ? PUMMA_OK : PUMMA_EMPI;
+    if (g->typed) MPI_Type_free(&g->piece);
+    g->typed = 0;
+    g->piece = MPI_DATATYPE_NULL;
+    return rc;
+}
+
+/* pumma_local_gemm's progress: the next step's gathers. */
 static int progress(void *ctx)
 {
-    step_t *s = ctx;
+    gath_t *g = ctx;
     int a = 1, b = 1;
-    if (s->ra && pumma_remap_test(s->ra, &a)) return 0;
-    if (s->rb && pumma_remap_test(s->rb, &b)) return 0;
+    if (g[0].req != MPI_REQUEST_NULL) MPI_Test(&g[0].req, &a, MPI_STATUS_IGNORE);
+    if (g[1].req != MPI_REQUEST_NULL) MPI_Test(&g[1].req, &b, MPI_STATUS_IGNORE);
     return !(a && b);
 }
 
-/* sub(C) := beta*sub(C) + the layers' sums, from layer l0 on (the first
- * batch brings beta, the rest add). */
+/* sub(C) := beta*sub(C) + the layers' sums, the first batch of layers
+ * bringing beta, the rest adding (in layer order). */
 static int way_back(const pumma_problem_t *p, const pumma_cube_t *c,
-                    boxes_t *bx, const char *part, int ldp)
+                    homes_t *hx, const char *part, int ldp)
 {
     const pumma_type_t *t = p->t;
     const pumma_grid_t *g = p->g;
@@ -459,9 +639,9 @@ static int way_back(const pumma_problem_t *p, const pumma_cube_t *c,
         for (int b = 0; b < nb && !rc; b++) {
             sum[b] = p->c;
             if ((rc = pumma_view_alloc(t, g, &sum[b]))) break;
-            boxes_of(p, c, OP_C, 0, l0 + b, bx);
+            homes_of(p, c, 0, l0 + b, hx);
             const pumma_side_t src =
-                side_panel(g, bx, p->m, p->n, (void *)part, ldp);
+                side_panel(g, hx, p->m, p->n, (void *)part, ldp);
             pumma_side_t dst = cs;
             dst.data = sum[b].data;
             dst.ld = sum[b].ld;
@@ -481,6 +661,38 @@ static int way_back(const pumma_problem_t *p, const pumma_cube_t *c,
     return rc;
 }
 
+/* My homes of op(A) and op(B), fetched from the caller's arrays by one
+ * all-to-all each (both in flight at once). */
+static int fetch_homes(const pumma_problem_t *p, const pumma_cube_t *c,
+                       homes_t *hx, char *home[2], int hld[2])
+{
+    const pumma_grid_t *g = p->g;
+    const int me = g->myrow * g->npcol + g->mycol;
+    pumma_remap_t *r[2] = {NULL, NULL};
+    int rc = PUMMA_OK;
+    for (int a = 1; a >= 0 && !rc; a--) {
+        const int x = a ? 0 : 1;
+        const char tr = a ? p->transa : p->transb;
+        const int rows = a ? (tr == 'N' ? p->m : p->k) : (tr == 'N' ? p->k : p->n);
+        const int cols = a ? (tr == 'N' ? p->k : p->m) : (tr == 'N' ? p->n : p->k);
+        homes_of(p, c, a, -1, hx);
+        const long hr = pumma_ilist_len(&hx->r[me]);
+        const long hc = pumma_ilist_len(&hx->c[me]);
+        hld[x] = hr > 0 ? (int)hr : 1;
+        home[x] = pumma_malloc((size_t)(hr * hc) * p->t->size);
+        if (hr * hc > 0 && !home[x]) return PUMMA_ENOMEM;
+        const pumma_side_t src = side_bc(g, a ? &p->a : &p->b, rows, cols);
+        const pumma_side_t dst = side_panel(g, hx, rows, cols, home[x], hld[x]);
+        rc = pumma_remap_start(p->t, g, &src, &dst, 0, NULL, x, &r[x]);
+    }
+    for (int x = 0; x < 2; x++)
+        if (r[x]) {
+            const int w = pumma_remap_wait(r[x]);
+            if (!rc) rc = w;
+        }
+    return rc;
+}
+
 int pumma_cube_run(const pumma_problem_t *p)
 {
     const pumma_type_t *t = p->t;
@@ -491,43 +703,71 @@ int pumma_cube_run(const pumma_problem_t *p)
         return PUMMA_EGRID;
     if (pumma_remap_ids(g) < STEP_IDS) return PUMMA_EGRID;
     const place_t x = place_of(&c, me);
-    const int mi = x.i < 0 ? 0 : cut(p->m, c.pm, x.i + 1) - cut(p->m, c.pm, x.i);
-    const int nj = x.i < 0 ? 0 : cut(p->n, c.pn, x.j + 1) - cut(p->n, c.pn, x.j);
+    const int in = x.i >= 0;
+    const int mi = in ? cut(p->m, c.pm, x.i + 1) - cut(p->m, c.pm, x.i) : 0;
+    const int nj = in ? cut(p->n, c.pn, x.j + 1) - cut(p->n, c.pn, x.j) : 0;
     const int kc = most(p->k, c.pk * c.steps);
     const size_t e = t->size;
-    boxes_t bx;
-    step_t st[2] = {{0}};
-    char *part = NULL;
-    int rc = boxes_alloc(&bx, np);
-    if (!rc && mi > 0 && nj > 0) {
-        part = pumma_malloc((size_t)mi * (size_t)nj * e);
-        for (int i = 0; i < (c.steps > 1 ? 2 : 1); i++) {
-            st[i].a = pumma_malloc((size_t)mi * (size_t)kc * e);
-            st[i].b = pumma_malloc((size_t)kc * (size_t)nj * e);
-            if (kc > 0 && (!st[i].a || !st[i].b)) rc = PUMMA_ENOMEM;
+    MPI_Comm la = MPI_COMM_NULL, lb = MPI_COMM_NULL;
+    homes_t hx = {0};
+    char *home[2] = {NULL, NULL}, *part = NULL;
+    int hld[2] = {1, 1};
+    gath_t gs[2][2];             /* [step % 2][A, B] */
+    memset(gs, 0, sizeof gs);
+    int *cnt = calloc(4 * (size_t)(c.pm + c.pn), sizeof *cnt);
+    int rc = cnt ? homes_alloc(&hx, np, c.steps) : PUMMA_ENOMEM;
+    if (!rc) rc = lines_of(g, &c, me, &la, &lb);
+    for (int s = 0; s < 2 && cnt; s++)
+        for (int a = 0; a < 2; a++) {
+            gath_t *q = &gs[s][a];
+            const int n = a ? c.pm : c.pn;
+            q->cnt = cnt + (size_t)(2 * s) * (size_t)(c.pm + c.pn) +
+                     (a ? (size_t)(2 * c.pn) : 0);
+            q->dsp = q->cnt + n;
+            q->req = MPI_REQUEST_NULL;
+            q->piece = MPI_DATATYPE_NULL;
+            if (!rc && in && (size_t)kc * (size_t)(a ? nj : mi) > 0 &&
+                !(q->buf = pumma_malloc((size_t)kc * (size_t)(a ? nj : mi) * e)))
+                rc = PUMMA_ENOMEM;
         }
-        if (!part) rc = PUMMA_ENOMEM;
+    if (!rc && in && mi > 0 && nj > 0 &&
+        !(part = pumma_malloc((size_t)mi * (size_t)nj * e)))
+        rc = PUMMA_ENOMEM;
+    if (!rc) rc = fetch_homes(p, &c, &hx, home, hld);
+    if (!rc && in) {
+        rc = gath_start(p, &c, 1, 0, home[0], hld[0], la, &gs[0][0]);
+        if (!rc) rc = gath_start(p, &c, 0, 0, home[1], hld[1], lb, &gs[0][1]);
     }
-    if (!rc) rc = step_start(p, &c, 0, &bx, &st[0]);
-    for (int s = 0; s < c.steps && !rc; s++) {
-        step_t *now = &st[s % 2], *next = &st[(s + 1) % 2];
-        if (s + 1 < c.steps && (rc = step_start(p, &c, s + 1, &bx, next)))
+    for (int s = 0; in && s < c.steps && !rc; s++) {
+        gath_t *now = gs[s % 2], *next = gs[(s + 1) % 2];
+        const int more = s + 1 < c.steps;
+        if (more &&
+            ((rc = gath_start(p, &c, 1, s + 1, home[0], hld[0], la, &next[0])) ||
+             (rc = gath_start(p, &c, 0, s + 1, home[1], hld[1], lb, &next[1]))))
             break;
-        if ((rc = step_wait(now))) break;
+        if ((rc = gath_wait(&now[0])) || (rc = gath_wait(&now[1]))) break;
+        const int kt = p->transa == 'N' ? now[0].cols : now[0].rows;
         if (mi > 0 && nj > 0)
-            pumma_local_gemm(p, p->transa, p->transb, mi, nj, now->k,
-                             p->alpha, now->a, now->lda, now->b, now->ldb,
+            pumma_local_gemm(p, p->transa, p->transb, mi, nj, kt, p->alpha,
+                             now[0].buf, now[0].rows > 0 ? now[0].rows : 1,
+                             now[1].buf, now[1].rows > 0 ? now[1].rows : 1,
                              s ? t->one : t->zero, part, mi,
-                             s + 1 < c.steps ? progress : NULL, next);
+                             more ? progress : NULL, next);
     }
-    /* the steps' buffers go before sub(C)'s way back needs its own */
-    for (int i = 0; i < 2; i++) {
-        if (!rc) rc = step_wait(&st[i]);
-        pumma_free(st[i].a);
-        pumma_free(st[i].b);
-    }
-    if (!rc) rc = way_back(p, &c, &bx, part, mi);
+    /* the homes and steps' buffers go before sub(C)'s way back */
+    for (int s = 0; s < 2; s++)
+        for (int a = 0; a < 2; a++) {
+            if (gs[s][a].req != MPI_REQUEST_NULL) {
+                const int w = gath_wait(&gs[s][a]);
+                if (!rc) rc = w;
+            }
+            pumma_free(gs[s][a].buf);
+        }
+    pumma_free(home[0]);
+    pumma_free(home[1]);
+    if (!rc) rc = way_back(p, &c, &hx, part, mi);
     pumma_free(part);
-    boxes_free(&bx);
+    free(cnt);
+    homes_free(&hx);
     return rc;
 }

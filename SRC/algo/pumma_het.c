@@ -747,10 +747,10 @@ const pumma_algo_t pumma_algo_het = {
     "heterogeneous descriptors: each process gathers its panels of op(A) "
     "and op(B), then multiplies",
     handles, NULL, run_het, NULL, NULL, NULL, PUMMA_CALL_HET, prepare,
-    NULL};
+    NULL, 0};
 const pumma_algo_t pumma_algo_het_overlap = {
     "het-overlap",
     "heterogeneous descriptors: K in slices, the next gathered while the "
     "last is multiplied",
     handles, NULL, run_overlap, NULL, NULL, NULL, PUMMA_CALL_HET, prepare,
-    NULL};
+    NULL, 0};

@@ -49,4 +49,4 @@ const pumma_algo_t pumma_algo_local = {
     "the whole product on each process holding sub(C): one multiply, no "
     "message",
     handles, NULL, run, cost, uses, workspace, PUMMA_CALL_LOCAL, NULL,
-    NULL};
+    NULL, 0};

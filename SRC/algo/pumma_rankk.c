@@ -359,4 +359,5 @@ const pumma_algo_t pumma_algo_rankk = {
     "rankk",
     "C stays; each K-segment of op(A) row-cast and of op(B) column-cast, one "
     "multiply per segment (rank-k updates, short K)",
-    handles, align, run, cost, uses, workspace, PUMMA_CALL_BLOCK, NULL, NULL};
+    handles, align, run, cost, uses, workspace, PUMMA_CALL_BLOCK, NULL, NULL,
+    0};

@@ -114,4 +114,4 @@ size_t pumma_tt_workspace(const pumma_problem_t *p)
 const pumma_algo_t pumma_algo_tt = {
     "tt", "A**T*B**T: D = B*A by MDB2, then a distributed transpose into C",
     handles, pumma_tt_align, run, cost, uses, pumma_tt_workspace,
-    PUMMA_CALL_BLOCK, NULL, NULL};
+    PUMMA_CALL_BLOCK, NULL, NULL, 0};

@@ -67,4 +67,4 @@ const pumma_algo_t pumma_algo_tt_local = {
     "tt-local",
     "A**T*B**T: transposed local GEMMs on B*A's schedule, then a blockwise transpose",
     handles, pumma_tt_align, run, cost, uses,
-    pumma_tt_workspace, PUMMA_CALL_BLOCK, NULL, NULL};   /* E is D's size, moved as D is */
+    pumma_tt_workspace, PUMMA_CALL_BLOCK, NULL, NULL, 0};   /* E is D's size, moved as D is */

@@ -258,7 +258,7 @@ static int search(pumma_problem_t *have, pumma_plan_t *pl,
     size_t n = 0;
     for (int i = 0; (a = pumma_algo_at(i)) != NULL; i++) {
         if (a->kind != PUMMA_CALL_BLOCK) continue;
-        if (fa ? a != fa : !a->handles(ta, tb)) continue;
+        if (fa ? a != fa : !a->handles(ta, tb) || a->asked_only) continue;
         pumma_problem_t want;
         a->align(have, &want);
         memset(pl->cube, 0, sizeof pl->cube);

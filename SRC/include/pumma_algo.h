@@ -137,6 +137,10 @@ typedef struct pumma_algo {
      * cost(), workspace() and run() read it. NULL: none. */
     void (*shape)(const pumma_problem_t *p, const pumma_model_t *mo,
                   pumma_plan_t *pl);
+    /* 1: run only when asked for (PUMMA_ALGO, the call's options); auto
+     * does not price it (split and layers, until their model is borne
+     * out: doc/algorithms.md). */
+    int asked_only;
 } pumma_algo_t;
 enum { PUMMA_USES_BCAST = 1, PUMMA_USES_REDUCE = 2, PUMMA_USES_SHIFT = 4 };
 
@@ -382,7 +386,7 @@ void pumma_align_transposed(const pumma_problem_t *have,
     }                                                                        \
     const pumma_algo_t pumma_algo_##id = {                                   \
         name, desc, id##_handles, id##_align, id##_run, id##_cost,           \
-        id##_uses, id##_workspace, PUMMA_CALL_BLOCK, NULL, NULL}
+        id##_uses, id##_workspace, PUMMA_CALL_BLOCK, NULL, NULL, 0}
 
 /*
  * The engine of the A*B algorithms (pumma_mdb.c). SDB, MDB1 and MDB2 differ
@@ -476,7 +480,7 @@ int pumma_cube_search(const pumma_problem_t *p, const pumma_model_t *mo,
     const pumma_algo_t pumma_algo_##id = {                                   \
         name, desc, pumma_cube_handles, pumma_cube_align, pumma_cube_run,    \
         pumma_cube_cost, pumma_cube_uses, pumma_cube_workspace,              \
-        PUMMA_CALL_BLOCK, NULL, shape}
+        PUMMA_CALL_BLOCK, NULL, shape, 1}
 
 /* A**T*B**T as MDB2's B*A (pumma_tt.c; tt-local shares them). */
 void pumma_tt_as_mdb2(const pumma_problem_t *p, pumma_problem_t *q);
