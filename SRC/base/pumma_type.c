@@ -8,6 +8,7 @@
  * geadd is arithmetic on the caller's numbers: the flags it raises are
  * the caller's (a data section, pumma_base.h).
  */
+#include <limits.h>
 #include <complex.h>
 #include <string.h>
 
@@ -109,6 +110,13 @@ int pumma_smpi_geadd(char type, char trans, int m, int n, int add)
 #else
 #define SMPI_CHARGED(L, tr, m, n, add) 0
 #endif
+
+int pumma_charge_copy(const pumma_type_t *t, long n)
+{
+    (void)t;
+    (void)n;
+    return n > 0 && n <= INT_MAX && SMPI_CHARGED(t->letter, 'N', (int)n, 1, 0);
+}
 
 #define PUMMA_NOCONJ(v) (v)
 PUMMA_DEF_GEADD(geadd_s, float, PUMMA_NOCONJ, 'S')

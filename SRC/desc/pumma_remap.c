@@ -420,8 +420,12 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
     }
 
     /* My own part first; then what I send, each destination's boxes made
-     * and dropped in turn; then what I receive, keeping each origin's. */
-    if (walk(&r->sb, &r->db, COPY, es, src, dst, me, NULL) < 0)
+     * and dropped in turn; then what I receive, keeping each origin's.
+     * (Under a simulated run's compute model every copy is charged, not
+     * run: pumma_charge_copy.) */
+    const long mine = walk(&r->sb, &r->db, COUNT, es, NULL, NULL, me, NULL);
+    if (!pumma_charge_copy(t, mine) &&
+        walk(&r->sb, &r->db, COPY, es, src, dst, me, NULL) < 0)
         rc = PUMMA_ENOMEM;
     for (int s = 1; s < np && !rc; s++) {
         const int d = (me + s) % np;
@@ -436,7 +440,8 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
         else if (m) {
             r->req[m - r->msg] = MPI_REQUEST_NULL;    /* not yet posted */
             r->nsend++;
-            if (walk(&r->sb, &peer, PACK, es, src, NULL, me, m->buf) < 0)
+            if (!pumma_charge_copy(t, cnt) &&
+                walk(&r->sb, &peer, PACK, es, src, NULL, me, m->buf) < 0)
                 rc = PUMMA_ENOMEM;
         }
         boxes_free(&peer);
@@ -495,7 +500,7 @@ static int finish(pumma_remap_t *r, int i)
         m->kind = M_FWD;
         return post_send(r, i, hop(r, r->me, m->dest));
     }
-    if (m->kind == M_RECV &&
+    if (m->kind == M_RECV && !pumma_charge_copy(r->t, m->count) &&
         walk(&m->from, &r->db, UNPACK, r->t->size, NULL, &r->dst, r->me,
              m->buf) < 0)
         return PUMMA_ENOMEM;

@@ -119,6 +119,12 @@ int pumma_model_pieces(double bytes, double seg_bytes);
 double pumma_model_redist(const pumma_model_t *mo, int np, double bytes,
                           int transposed);
 
+/* A copy of n elements of t that a simulated run's compute model charges
+ * instead of running (make smpi, PUMMA_SMPI_COMPUTE: as the element-wise
+ * kernel's): 1 when charged, and the caller then skips it; 0 (always,
+ * outside SMPI) when the caller is to copy. */
+int pumma_charge_copy(const pumma_type_t *t, long n);
+
 /* ------------------------------------------------------- local helpers */
 
 /* C := beta*C on a local m x n piece (beta == 0: zeroed, never read). */
