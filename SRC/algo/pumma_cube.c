@@ -41,7 +41,7 @@
 
 /* Remap ids (pumma_remap_ids): the homes of A and B use 0 and 1; sub(C)'s
  * way back, the layers' ids 0, 1, ...: at least this many. */
-enum { STEP_IDS = 2 };
+enum { IDS_LEAST = 2 };
 
 int pumma_cube_handles(char ta, char tb)
 {
@@ -278,7 +278,7 @@ int pumma_cube_search(const pumma_problem_t *p, const pumma_model_t *mo,
                       pumma_plan_t *pl, int klo, int khi)
 {
     found_t f = {{0, 0, 0, 0}, {0, 0, 0, 0}, INFINITY, SIZE_MAX};
-    if (pumma_remap_ids(p->g) < STEP_IDS) {
+    if (pumma_remap_ids(p->g) < IDS_LEAST) {
         memset(pl->cube, 0, sizeof pl->cube);   /* cost(): INFINITY */
         return 0;
     }
@@ -317,9 +317,6 @@ static int step_lo(const pumma_problem_t *p, const pumma_cube_t *c, int l,
     return cut(p->k, c->pk * c->steps, l * c->steps + t);
 }
 
-/* Piece r of a stored-column range of n: its start and width. */
-static int piece_lo(int n, int q, int r) { return cut(n, q, r); }
-
 /* The operand of process `who` (A: a = 1) as opnd_t; 0 when idle. */
 static int opnd_of(const pumma_problem_t *p, const pumma_cube_t *c, int a,
                    int who, opnd_t *o)
@@ -345,11 +342,11 @@ static void piece_box(const pumma_problem_t *p, const pumma_cube_t *c,
     const int s0 = step_lo(p, c, l, t), s1 = step_lo(p, c, l, t + 1);
     int x0 = o->x0, x1 = o->x1, k0 = s0, k1 = s1;
     if (r >= 0 && o->kcols) {
-        k0 = s0 + piece_lo(s1 - s0, o->q, r);
-        k1 = s0 + piece_lo(s1 - s0, o->q, r + 1);
+        k0 = s0 + cut(s1 - s0, o->q, r);
+        k1 = s0 + cut(s1 - s0, o->q, r + 1);
     } else if (r >= 0) {
-        x0 = o->x0 + piece_lo(o->x1 - o->x0, o->q, r);
-        x1 = o->x0 + piece_lo(o->x1 - o->x0, o->q, r + 1);
+        x0 = o->x0 + cut(o->x1 - o->x0, o->q, r);
+        x1 = o->x0 + cut(o->x1 - o->x0, o->q, r + 1);
     }
     if (o->kcols) { *r0 = x0; *r1 = x1; *c0 = k0; *c1 = k1; }
     else { *r0 = k0; *r1 = k1; *c0 = x0; *c1 = x1; }
@@ -701,7 +698,7 @@ int pumma_cube_run(const pumma_problem_t *p)
     const int np = g->nprow * g->npcol, me = g->myrow * g->npcol + g->mycol;
     if (c.pm < 1 || c.pm * c.pn * c.pk > np || c.steps < 1)
         return PUMMA_EGRID;
-    if (pumma_remap_ids(g) < STEP_IDS) return PUMMA_EGRID;
+    if (pumma_remap_ids(g) < IDS_LEAST) return PUMMA_EGRID;
     const place_t x = place_of(&c, me);
     const int in = x.i >= 0;
     const int mi = in ? cut(p->m, c.pm, x.i + 1) - cut(p->m, c.pm, x.i) : 0;
