@@ -20,7 +20,12 @@
  *              collective this process roots last); after wait() priv is NULL
  *              and test() reports done;
  *   shift      slabs of different sizes per process (one empty) rolled round
- *              the ring in both directions until they come home.
+ *              the ring in both directions until they come home;
+ *   gather     the all-gather (pumma_allgather.c): pieces of different
+ *              sizes per process (one empty) arrive exactly everywhere,
+ *              nothing past them written, with two gathers in flight on
+ *              one communicator and a third reusing the first's tags
+ *              while the second is in flight (the cube's use).
  * hier (the two-level broadcast and reduce) runs all of these on each communicator
  * also split into clusters: none, thirds, ranks dealt round three
  * clusters, every rank alone; the links between them and inside priced so
@@ -490,6 +495,114 @@ static void run_shift(const pumma_shift_ops_t *ops, const pumma_type_t *t)
             }
 }
 
+/* ----------------------------------------------------------- all-gathers */
+
+/* Piece length of rank r: all different, rank 1 empty. */
+static int piece(int base, int r) { return r == 1 ? 0 : base + 3 * r; }
+
+/* Gather `gen`'s pieces (data labelled 700 + 10 gen + r) into b. */
+static void gather_init(const pumma_type_t *t, int np, int me, int base,
+                        int gen, char **b, int *cnt, int *dsp, int *total)
+{
+    *total = 0;
+    for (int r = 0; r < np; r++) {
+        cnt[r] = piece(base, r);
+        dsp[r] = *total;
+        *total += cnt[r];
+    }
+    *b = guarded(t, *total);
+    char *mine = guarded(t, cnt[me]);
+    fill(t, mine, cnt[me], 700 + 10 * gen + me);
+    memcpy(*b + (size_t)dsp[me] * t->size, mine, (size_t)cnt[me] * t->size);
+    free(mine);
+}
+
+static int gather_check(const pumma_type_t *t, int np, const char *b,
+                        const int *cnt, const int *dsp, int total, int gen)
+{
+    for (int r = 0; r < np; r++) {
+        char *want = guarded(t, cnt[r]);
+        fill(t, want, cnt[r], 700 + 10 * gen + r);
+        const int ok = !memcmp(b + (size_t)dsp[r] * t->size, want,
+                               (size_t)cnt[r] * t->size);
+        free(want);
+        if (!ok) {
+            fail("gather %d: piece of rank %d (%d elements) wrong", gen, r,
+                 cnt[r]);
+            return 0;
+        }
+    }
+    long d = dirty(b, (size_t)total * t->size,
+                   ((size_t)total + GUARD) * t->size);
+    if (d >= 0) {
+        fail("gather %d: written past the pieces (byte %ld)", gen, d);
+        return 0;
+    }
+    return 1;
+}
+
+/* As the cube uses them (SRC/algo/pumma_cube.c): gathers 0 and 1 in
+ * flight at once on one communicator (tags T and T + 64), test() on both
+ * in between; 0 completed, then 2 started on 0's tags while 1 is still in
+ * flight; all completed. */
+static void case_allgather(const pumma_type_t *t, MPI_Comm comm, int np,
+                           int base)
+{
+    int me;
+    MPI_Comm_rank(comm, &me);
+    const int tag = next_tag();
+    ntag += 64;
+    int cnt[3][MAXNP], dsp[3][MAXNP], total[3];
+    char *b[3] = {NULL, NULL, NULL};
+    pumma_allgather_t g[3];
+    int done = 0;
+    for (int x = 0; x < 2; x++) {
+        gather_init(t, np, me, base, x, &b[x], cnt[x], dsp[x], &total[x]);
+        if (!run_ok(pumma_allgather_start(&g[x], b[x], cnt[x], dsp[x],
+                                          t->mpi, t->size, comm,
+                                          tag + 64 * x), "start"))
+            goto out;
+    }
+    for (int i = 0; i < 3; i++)
+        for (int x = 0; x < 2; x++)
+            if (!run_ok(pumma_allgather_test(&g[x], &done), "test")) goto out;
+    if (!run_ok(pumma_allgather_wait(&g[0]), "wait") ||
+        !run_ok(pumma_allgather_test(&g[0], &done), "test"))
+        goto out;
+    if (!done) {
+        fail("test() after wait() says not done");
+        goto out;
+    }
+    gather_init(t, np, me, base, 2, &b[2], cnt[2], dsp[2], &total[2]);
+    if (!run_ok(pumma_allgather_start(&g[2], b[2], cnt[2], dsp[2], t->mpi,
+                                      t->size, comm, tag), "start") ||
+        !run_ok(pumma_allgather_wait(&g[1]), "wait") ||
+        !run_ok(pumma_allgather_wait(&g[2]), "wait"))
+        goto out;
+    for (int x = 0; x < 3; x++)
+        if (!gather_check(t, np, b[x], cnt[x], dsp[x], total[x], x)) break;
+out:
+    for (int x = 0; x < 3; x++) free(b[x]);
+}
+
+static void run_allgather(const pumma_type_t *t)
+{
+    const int bases[] = {1, 7, 3001, (int)((1 << 20) / t->size) + 3};
+    for (int np = 1; np <= wsize && np <= MAXNP; np++)
+        for (int ib = 0; ib < (brief ? 3 : 4); ib++) {
+            describe("allgather %c np=%d pieces %d+", t->letter, np,
+                     bases[ib]);
+            if (comms[np] == MPI_COMM_NULL) {
+                ntag += 65;
+                rest();
+                continue;
+            }
+            case_allgather(t, comms[np], np, bases[ib]);
+            ncases++;
+            rest();
+        }
+}
+
 /* ------------------------------------------------------------- verdicts */
 
 /* Combine the current variant x type over all processes, print its line. */
@@ -570,6 +683,16 @@ int main(int argc, char **argv)
             passed += !bad;
             failed += bad;
         }
+    for (int it = 0; it < NTYPES; it++) {
+        if (!keep_type(it)) continue;
+        alarm(brief ? 5 * WATCHDOG_S : WATCHDOG_S);
+        double t1 = MPI_Wtime();
+        run_allgather(types[it]);
+        int bad = verdict("gather", "bruck", types[it]->letter,
+                          MPI_Wtime() - t1);
+        passed += !bad;
+        failed += bad;
+    }
     alarm(0);
 
     if (wrank == 0) {

@@ -12,12 +12,12 @@
  * First each fetches its home -- its n-th of the blocks, every step's --
  * from the caller's block-cyclic arrays by one all-to-all (pumma_remap:
  * each process receives its own box, contiguous); then each step's
- * blocks are gathered along the lines (MPI_Iallgatherv), the next step's
- * in flight while one is multiplied. A step-by-step all-to-all from the
- * owners instead (this engine's first form) sent each replica from its
- * owner: on 64 simulated ranks it took 0.30-0.37 s where this takes
- * 0.22, and its hundreds of concurrent flows a process made SMPI 5x
- * slower. At the end each layer's block goes by one all-to-all to the
+ * blocks are gathered along the lines (pumma_allgather, Bruck's log2
+ * rounds), the next step's in flight while one is multiplied. A
+ * step-by-step all-to-all from the owners instead (this engine's first
+ * form) sent each replica from its owner: on 64 simulated ranks it took
+ * 0.30-0.37 s where this takes 0.20-0.22, and its hundreds of concurrent
+ * flows a process made SMPI 5x slower. At the end each layer's block goes by one all-to-all to the
  * processes holding those entries of sub(C), which add the pk partial
  * sums into C (in layer order, so results do not depend on arrival) with
  * BETA.
@@ -42,6 +42,9 @@
 /* Remap ids (pumma_remap_ids): the homes of A and B use 0 and 1; sub(C)'s
  * way back, the layers' ids 0, 1, ...: at least this many. */
 enum { IDS_LEAST = 2 };
+
+/* The narrowest panel of a step's multiply cut for progress points. */
+enum { PANEL_LEAST = 32 };
 
 int pumma_cube_handles(char ta, char tb)
 {
@@ -152,11 +155,23 @@ static xcost_t exchange(const pumma_model_t *mo, double msgs, double bytes)
  * caller's arrays. 0 when p's plan has no cube. */
 typedef struct dims {
     pumma_cube_t c;
-    double e, mi, nj, kc, kl, home_a, home_b, own_a, own_b;
+    double e, mi, nj, kc, kl, home_a, home_b, own_a, own_b, own_c;
     const pumma_dist_t *am, *ak, *bk, *bn;
 } dims_t;
 
-static int dims_of(const pumma_problem_t *p, dims_t *d)
+/* The most elements a process holds of A, B and C: the same for every
+ * cube, and (pumma_view_maxelems walks the distributions) most of a
+ * search's time were they counted for each. */
+typedef struct owns { double a, b, c; } owns_t;
+static owns_t owns_of(const pumma_problem_t *p)
+{
+    owns_t o = {(double)pumma_view_maxelems(&p->a),
+                (double)pumma_view_maxelems(&p->b),
+                (double)pumma_view_maxelems(&p->c)};
+    return o;
+}
+
+static int dims_of(const pumma_problem_t *p, const owns_t *own, dims_t *d)
 {
     d->c = pumma_cube_of(p->plan);
     if (d->c.pm < 1) return 0;
@@ -172,15 +187,17 @@ static int dims_of(const pumma_problem_t *p, dims_t *d)
                 d->kl * (d->mi / d->c.pn + 1);
     d->home_b = d->nj * (d->kl / d->c.pm + d->c.steps) +
                 d->kl * (d->nj / d->c.pm + 1);
-    d->own_a = (double)pumma_view_maxelems(&p->a);
-    d->own_b = (double)pumma_view_maxelems(&p->b);
+    d->own_a = own->a;
+    d->own_b = own->b;
+    d->own_c = own->c;
     return 1;
 }
 
-double pumma_cube_cost(const pumma_problem_t *p, const pumma_model_t *mo)
+static double cost(const pumma_problem_t *p, const pumma_model_t *mo,
+                   const owns_t *own)
 {
     dims_t d;
-    if (!dims_of(p, &d)) return INFINITY;
+    if (!dims_of(p, own, &d)) return INFINITY;
     const pumma_cube_t c = d.c;
     const double mi = d.mi, nj = d.nj, kc = d.kc, e = d.e;
     /* the homes, exposed: each from the processes holding pieces of its
@@ -194,12 +211,13 @@ double pumma_cube_cost(const pumma_problem_t *p, const pumma_model_t *mo)
     const double hbytes = e * fmax((d.home_a + d.home_b) / 2, d.own_a + d.own_b);
     const xcost_t homes = exchange(mo, fmax(hin, hout), hbytes);
     /* a step: op(A)'s block gathered along my line of pn, op(B)'s along
-     * my line of pm (a message from each other sharer, no copy of
-     * pumma's), behind the previous step's multiply */
+     * my line of pm (Bruck's rounds, log2 of the line, the two lines at
+     * once), behind the previous step's multiply */
     double share = mo->share[0] * mo->share[1];
     if (share < 1) share = 1;
     const double step =
-        mo->alpha * (c.pn - 1 + c.pm - 1) +
+        mo->alpha * (pumma_allgather_rounds(c.pn) +
+                     pumma_allgather_rounds(c.pm)) +
         mo->beta * share * e * kc *
             (mi * (c.pn - 1) / c.pn + nj * (c.pm - 1) / c.pm);
     const double gemm = pumma_model_gemm(mo, p->t, mi, nj, kc,
@@ -209,18 +227,24 @@ double pumma_cube_cost(const pumma_problem_t *p, const pumma_model_t *mo)
     /* sub(C)'s way back, exposed: the holder of a part receives it from
      * each layer, as many pieces as blocks of the cube cross it; a block
      * goes to the holders of its entries; then the layers' sums */
-    const double own = (double)pumma_view_maxelems(&p->c);
+    const double own_c = d.own_c;
     const double in = c.pk * fmin(c.pm, p->c.row.np) * fmin(c.pn, p->c.col.np);
     const double out = spread(&p->c.row, mi) * spread(&p->c.col, nj);
-    const xcost_t back = exchange(mo, fmax(in, out), e * fmax(c.pk * own, mi * nj));
-    return t + back.net + back.cpu + pumma_model_copy(mo, e * c.pk * own, 0);
+    const xcost_t back = exchange(mo, fmax(in, out), e * fmax(c.pk * own_c, mi * nj));
+    return t + back.net + back.cpu + pumma_model_copy(mo, e * c.pk * own_c, 0);
+}
+
+double pumma_cube_cost(const pumma_problem_t *p, const pumma_model_t *mo)
+{
+    const owns_t own = owns_of(p);
+    return cost(p, mo, &own);
 }
 
 /* The bytes of temporaries, at most, on any process. */
-size_t pumma_cube_workspace(const pumma_problem_t *p)
+static size_t workspace(const pumma_problem_t *p, const owns_t *own)
 {
     dims_t d;
-    if (!dims_of(p, &d)) return 0;
+    if (!dims_of(p, own, &d)) return 0;
     const double part = d.mi * d.nj;
     const double gathers = 2 * d.kc * (d.mi + d.nj);   /* two steps' */
     const double homes = d.home_a + d.home_b;
@@ -228,10 +252,15 @@ size_t pumma_cube_workspace(const pumma_problem_t *p)
      * of the caller's arrays packed for them */
     const double fetch = part + gathers + 2 * homes + d.own_a + d.own_b;
     /* the way back: my block packed, each layer's sums and messages */
-    const double back = 2 * part +
-                        2.0 * d.c.pk * (double)pumma_view_maxelems(&p->c);
+    const double back = 2 * part + 2.0 * d.c.pk * d.own_c;
     const double w = d.e * (fetch > back ? fetch : back);
     return w >= (double)SIZE_MAX ? SIZE_MAX : (size_t)w;
+}
+
+size_t pumma_cube_workspace(const pumma_problem_t *p)
+{
+    const owns_t own = owns_of(p);
+    return workspace(p, &own);
 }
 
 /* ------------------------------------------------------- the search */
@@ -249,6 +278,7 @@ typedef struct found {
 static void scan(const pumma_problem_t *p, const pumma_model_t *mo,
                  pumma_plan_t *pl, int klo, int khi, int half, found_t *f)
 {
+    const owns_t own = owns_of(p);
     const int np = p->g->nprow * p->g->npcol;
     for (int pm = 1; pm <= np && pm <= p->m; pm++)
         for (int pn = 1; pm * pn <= np && pn <= p->n; pn++)
@@ -259,13 +289,13 @@ static void scan(const pumma_problem_t *p, const pumma_model_t *mo,
                      s *= 2) {
                     const pumma_cube_t c = {pm, pn, pk, s};
                     pumma_cube_set(pl, &c);
-                    const size_t ws = pumma_cube_workspace(p);
+                    const size_t ws = workspace(p, &own);
                     if (ws < f->least_ws) {
                         f->least_ws = ws;
                         f->least = c;
                     }
                     if ((double)ws > pl->limit) continue;
-                    const double t = pumma_cube_cost(p, mo);
+                    const double t = cost(p, mo, &own);
                     if (t < f->best_t) {
                         f->best_t = t;
                         f->best = c;
@@ -398,7 +428,7 @@ static void homes_of(const pumma_problem_t *p, const pumma_cube_t *c, int a,
         }
         opnd_t o;
         opnd_of(p, c, a, w, &o);
-        int r0, r1, c0, c1, n = 0;
+        int r0 = 0, r1 = 0, c0 = 0, c1 = 0, n = 0;
         if (o.kcols) {               /* X rows, my piece of every step */
             for (int t = 0; t < c->steps; t++) {
                 piece_box(p, c, &o, x.l, t, o.me, &r0, &r1, &c0, &c1);
@@ -532,22 +562,26 @@ static int lines_of(const pumma_grid_t *g, const pumma_cube_t *c, int me,
 /* ------------------------------------------------------------ steps */
 
 /* A step's gather along one line: the block it fills, stored R x S
- * (ld R), and what is in flight. */
+ * (ld R), and the gather in flight (pumma_allgather.c). */
 typedef struct gath {
     char *buf;
     int rows, cols;          /* the step block, stored */
     int *cnt, *dsp;          /* per sharer, in elements */
-    MPI_Datatype piece;      /* my piece as sent (strided homes) */
-    int typed;               /* piece is a type of this step's, to free */
-    MPI_Request req;
+    int live;                /* started and not yet waited for */
+    pumma_allgather_t ag;
 } gath_t;
 
-/* Start gathering step t of operand a into g (my home `home`, ld hld). */
+/* Start gathering step t of operand a into g (my home `home`, ld hld):
+ * my piece copied into its place, the rest gathered. Steps t and t + 2
+ * use the same tags: step t's gather is done before t + 2's starts, and
+ * messages between two processes on one communicator and tag arrive in
+ * the order sent. */
 static int gath_start(const pumma_problem_t *p, const pumma_cube_t *c, int a,
                       int t, const char *home, int hld, MPI_Comm line,
                       gath_t *g)
 {
     const pumma_grid_t *gr = p->g;
+    const pumma_type_t *ty = p->t;
     const int me = gr->myrow * gr->npcol + gr->mycol;
     const place_t x = place_of(c, me);
     opnd_t o;
@@ -564,13 +598,12 @@ static int gath_start(const pumma_problem_t *p, const pumma_cube_t *c, int a,
         g->dsp[r] = off;
         off += g->cnt[r];
     }
-    /* my piece in my home: kcols, the steps' pieces one after the other;
-     * else rows t's K of K_l, my columns of X (a strided window) */
+    /* my piece in my home: kcols, the steps' pieces one after the other
+     * (R x its K); else rows t's K of K_l, my columns of X (a window) */
     int mr0, mr1, mc0, mc1;
     piece_box(p, c, &o, x.l, t, o.me, &mr0, &mr1, &mc0, &mc1);
     const char *from;
-    int count = g->cnt[o.me];
-    g->piece = p->t->mpi;
+    int ld;
     if (o.kcols) {
         size_t before = 0;
         for (int u = 0; u < t; u++) {
@@ -578,42 +611,40 @@ static int gath_start(const pumma_problem_t *p, const pumma_cube_t *c, int a,
             piece_box(p, c, &o, x.l, u, o.me, &q0, &q1, &s0, &s1);
             before += (size_t)(s1 - s0);
         }
-        from = home + before * (size_t)g->rows * p->t->size;
+        from = home + before * (size_t)g->rows * ty->size;
+        ld = g->rows;
     } else {
-        from = home + (size_t)(mr0 - o.k0) * p->t->size;
-        if (count > 0) {
-            if (MPI_Type_vector(mc1 - mc0, mr1 - mr0, hld, p->t->mpi,
-                                &g->piece) != MPI_SUCCESS ||
-                MPI_Type_commit(&g->piece) != MPI_SUCCESS)
-                return PUMMA_EMPI;
-            g->typed = 1;
-            count = 1;
-        }
+        from = home + (size_t)(mr0 - o.k0) * ty->size;
+        ld = hld;
     }
-    pumma_stats_recv((double)(off - g->cnt[o.me]) * (double)p->t->size);
-    return MPI_Iallgatherv(from, count, g->piece, g->buf, g->cnt, g->dsp,
-                           p->t->mpi, line, &g->req) == MPI_SUCCESS
-               ? PUMMA_OK : PUMMA_EMPI;
+    if (g->cnt[o.me] > 0)
+        ty->geadd('N', mr1 - mr0, mc1 - mc0, ty->one, from, ld, ty->zero,
+                  g->buf + (size_t)g->dsp[o.me] * ty->size,
+                  mr1 - mr0 > 0 ? mr1 - mr0 : 1);
+    pumma_stats_recv((double)(off - g->cnt[o.me]) * (double)ty->size);
+    g->live = 1;
+    return pumma_allgather_start(&g->ag, g->buf, g->cnt, g->dsp, ty->mpi,
+                                 ty->size, line, (t % 2) * 64);
 }
 
 static int gath_wait(gath_t *g)
 {
-    int rc = MPI_Wait(&g->req, MPI_STATUS_IGNORE) == MPI_SUCCESS
-                 ? PUMMA_OK : PUMMA_EMPI;
-    if (g->typed) MPI_Type_free(&g->piece);
-    g->typed = 0;
-    g->piece = MPI_DATATYPE_NULL;
-    return rc;
+    if (!g->live) return PUMMA_OK;
+    g->live = 0;
+    return pumma_allgather_wait(&g->ag);
 }
 
 /* pumma_local_gemm's progress: the next step's gathers. */
 static int progress(void *ctx)
 {
     gath_t *g = ctx;
-    int a = 1, b = 1;
-    if (g[0].req != MPI_REQUEST_NULL) MPI_Test(&g[0].req, &a, MPI_STATUS_IGNORE);
-    if (g[1].req != MPI_REQUEST_NULL) MPI_Test(&g[1].req, &b, MPI_STATUS_IGNORE);
-    return !(a && b);
+    int pending = 0;
+    for (int a = 0; a < 2; a++) {
+        int done = 1;
+        if (g[a].live && pumma_allgather_test(&g[a].ag, &done)) done = 1;
+        pending |= !done;
+    }
+    return pending;
 }
 
 /* sub(C) := beta*sub(C) + the layers' sums, the first batch of layers
@@ -721,8 +752,6 @@ int pumma_cube_run(const pumma_problem_t *p)
             q->cnt = cnt + (size_t)(2 * s) * (size_t)(c.pm + c.pn) +
                      (a ? (size_t)(2 * c.pn) : 0);
             q->dsp = q->cnt + n;
-            q->req = MPI_REQUEST_NULL;
-            q->piece = MPI_DATATYPE_NULL;
             if (!rc && in && (size_t)kc * (size_t)(a ? nj : mi) > 0 &&
                 !(q->buf = pumma_malloc((size_t)kc * (size_t)(a ? nj : mi) * e)))
                 rc = PUMMA_ENOMEM;
@@ -735,6 +764,21 @@ int pumma_cube_run(const pumma_problem_t *p)
         rc = gath_start(p, &c, 1, 0, home[0], hld[0], la, &gs[0][0]);
         if (!rc) rc = gath_start(p, &c, 0, 0, home[1], hld[1], lb, &gs[0][1]);
     }
+    /* The next step's gathers advance a round at each of the multiply's
+     * progress points: at least as many points as their rounds, the
+     * panels no narrower than PANEL_LEAST (a fixed width, as
+     * pumma_local_gemm wants, whatever the arrivals). */
+    pumma_plan_t wpl = *p->plan;
+    pumma_problem_t pw = *p;
+    pw.plan = &wpl;
+    {
+        const int ra = pumma_allgather_rounds(c.pn);
+        const int rb = pumma_allgather_rounds(c.pm);
+        const int need = (ra > rb ? ra : rb) + 1;
+        int w = wpl.panel > 0 && wpl.panel < nj ? wpl.panel : nj;
+        if (nj > 0 && (nj + w - 1) / w < need) w = (nj + need - 1) / need;
+        wpl.panel = w > PANEL_LEAST ? w : PANEL_LEAST;
+    }
     for (int s = 0; in && s < c.steps && !rc; s++) {
         gath_t *now = gs[s % 2], *next = gs[(s + 1) % 2];
         const int more = s + 1 < c.steps;
@@ -745,7 +789,8 @@ int pumma_cube_run(const pumma_problem_t *p)
         if ((rc = gath_wait(&now[0])) || (rc = gath_wait(&now[1]))) break;
         const int kt = p->transa == 'N' ? now[0].cols : now[0].rows;
         if (mi > 0 && nj > 0)
-            pumma_local_gemm(p, p->transa, p->transb, mi, nj, kt, p->alpha,
+            pumma_local_gemm(&pw, p->transa, p->transb, mi, nj, kt,
+                             p->alpha,
                              now[0].buf, now[0].rows > 0 ? now[0].rows : 1,
                              now[1].buf, now[1].rows > 0 ? now[1].rows : 1,
                              s ? t->one : t->zero, part, mi,
@@ -754,10 +799,8 @@ int pumma_cube_run(const pumma_problem_t *p)
     /* the homes and steps' buffers go before sub(C)'s way back */
     for (int s = 0; s < 2; s++)
         for (int a = 0; a < 2; a++) {
-            if (gs[s][a].req != MPI_REQUEST_NULL) {
-                const int w = gath_wait(&gs[s][a]);
-                if (!rc) rc = w;
-            }
+            const int w = gath_wait(&gs[s][a]);
+            if (!rc) rc = w;
             pumma_free(gs[s][a].buf);
         }
     pumma_free(home[0]);

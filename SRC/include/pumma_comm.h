@@ -511,4 +511,32 @@ double pumma_ecef(int kind, int nc, int root, const double *L,
 const char *pumma_ecef_name(int kind);
 int pumma_ecef_kind(const char *name);
 
+/*
+ * An all-gather along comm's q processes in Bruck's order, non-blocking
+ * (pumma_allgather.c): ceil(log2 q) rounds of at most two messages each
+ * way, a round posted when the last one is done -- by test() at the local
+ * multiply's progress points, or by wait(). Piece r (cnt[r] elements at
+ * dsp[r] of buf) is rank r's; the pieces lie in rank order one after
+ * another (dsp[r+1] = dsp[r] + cnt[r]), and mine is in place at start.
+ * Tags tag .. tag + 2*rounds - 1 on comm are the gather's while it is in
+ * flight. The buffer is the caller's until wait() or test() says done.
+ */
+typedef struct pumma_allgather {
+    char *buf;
+    const int *cnt, *dsp;
+    MPI_Datatype type;
+    size_t esize;
+    MPI_Comm comm;
+    int q, me, tag;
+    int have, round;         /* pieces held (from mine on), rounds posted */
+    int nreq;
+    MPI_Request req[4];
+} pumma_allgather_t;
+int pumma_allgather_start(pumma_allgather_t *g, void *buf, const int *cnt,
+                          const int *dsp, MPI_Datatype type, size_t esize,
+                          MPI_Comm comm, int tag);
+int pumma_allgather_test(pumma_allgather_t *g, int *done);
+int pumma_allgather_wait(pumma_allgather_t *g);
+int pumma_allgather_rounds(int q);   /* ceil(log2 q) */
+
 #endif

@@ -7,12 +7,16 @@
  *
  *   smpirun -np P*Q ... xscaletim -g PxQ -c CASE[,CASE..] [-b NB] [-r R] [-R R]
  *                              [-p PLATFORM] [-s SERIES] [-o FILE.csv]
- *                              [-i pumma|scalapack]
+ *                              [-i IMPL[,IMPL..]]
  *
  * CASE: MxNxK or MxNxK:TT (PDGEMM, TRANSA TRANSB; NN when not given),
  * getrf:N (PDGETRF of a random N x N matrix: pivots happen) or potrf:N
  * (PDPOTRF, lower, of a random symmetric matrix plus N on its diagonal).
- * Each case runs both implementations in turn (-i: only that one): one call of the smallest
+ * IMPL: pumma (its planner's choice), scalapack, split or layers (pumma
+ * with that algorithm asked for by the call's options: the cube plans,
+ * which auto leaves out); default pumma,scalapack.
+ * Each case runs the implementations in turn (pumma, split, layers,
+ * scalapack), after one call of the smallest
  * size first on the grid (pumma measures its model there), then the best
  * of -r R (1) calls of pumma and of -R R (1) of ScaLAPACK, which keeps no
  * state from call to call (its simulated repeats agree within 0.2%, and
@@ -83,7 +87,14 @@ typedef struct {
 
 static int me, np, P, Q, nb = 64, reps = 1, sreps = 1, myr, myc, ctxt;
 static const char *platform = "-", *series = "-", *out = "scale.csv";
-static int impls = 3;            /* bit 1: pumma, bit 0: ScaLAPACK */
+/* The implementations: ScaLAPACK's PDGEMM, and pumma's with its own
+ * choice or with an algorithm asked for (pumma_pdgemm_opts). */
+enum { SCALAPACK, PUMMA, SPLIT, LAYERS, NIMPL };
+static const char *const impl_name[NIMPL] = {"scalapack", "pumma", "split",
+                                             "layers"};
+static const int impl_algo[NIMPL] = {0, 0, PUMMA_ALGO_SPLIT, PUMMA_ALGO_LAYERS};
+static const int impl_order[NIMPL] = {PUMMA, SPLIT, LAYERS, SCALAPACK};
+static int impls = 1 << PUMMA | 1 << SCALAPACK;
 
 static void stop(const char *what, const char *arg)
 {
@@ -132,7 +143,7 @@ static void mat_folded(tim_mat_t *x, int m, int n)
                               (size_t)(x->nloc > 0 ? x->nloc : 1));
 }
 
-/* One call of case c by pumma (use 1) or ScaLAPACK: its simulated time
+/* One call of case c by implementation `use`: its simulated time
  * (slowest process), wall time, the most words a process received and
  * INFO. */
 typedef struct {
@@ -166,27 +177,38 @@ static run_t run(const case_t *c, int use, int fill)
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all_ok) stop("out of memory for the operands", NULL);
     int *ipiv = malloc(sizeof(int) * (size_t)(A.mloc + nb));
-    pumma_use(use);
+    pumma_use(use != SCALAPACK);
     pumma_smpi_count(1);
     MPI_Barrier(MPI_COMM_WORLD);
     const double w0 = wall(), t0 = MPI_Wtime();
     if (c->r == GEMM) {
         const double alpha = 1, beta = 1;
         char ta[2] = {c->ta, 0}, tb[2] = {c->tb, 0};
-        pdgemm_(ta, tb, &c->m, &c->n, &c->k, &alpha, A.a, &one, &one, A.desc,
-                B.a, &one, &one, B.desc, &beta, C.a, &one, &one, C.desc);
+        if (impl_algo[use]) {
+            const pumma_options_t o = {.algo = impl_algo[use]};
+            pumma_pdgemm_opts(ta, tb, &c->m, &c->n, &c->k, &alpha, A.a, &one,
+                              &one, A.desc, B.a, &one, &one, B.desc, &beta,
+                              C.a, &one, &one, C.desc, &o, &res.info);
+        } else {
+            pdgemm_(ta, tb, &c->m, &c->n, &c->k, &alpha, A.a, &one, &one,
+                    A.desc, B.a, &one, &one, B.desc, &beta, C.a, &one, &one,
+                    C.desc);
+        }
     } else if (c->r == GETRF)
         pdgetrf_(&c->n, &c->n, A.a, &one, &one, A.desc, ipiv, &res.info);
     else
         pdpotrf_("L", &c->n, A.a, &one, &one, A.desc, &res.info);
     res.sim = tim_slowest(t0);
     pumma_smpi_count(0);
-    if (use && c->r == GEMM) {  /* the plan that ran, and what pumma predicts */
+    if (use != SCALAPACK && c->r == GEMM) {  /* the plan that ran, and what pumma predicts */
         snprintf(res.plan, sizeof res.plan, "%s", pumma_last_plan());
+        pumma_opts_t force = {0};
+        force.algo = impl_algo[use] ? impl_name[use] : NULL;
         res.pred = pumma_plan_predict(&pumma_type_d, c->ta, c->tb, c->m, c->n,
                                       c->k, nb, P, Q,
                                       pumma_grid_model(pumma_grid_enter(ctxt)),
-                                      NULL, res.pred_plan, sizeof res.pred_plan);
+                                      impl_algo[use] ? &force : NULL,
+                                      res.pred_plan, sizeof res.pred_plan);
     }
     res.wall = wall() - w0;
     res.words = pumma_smpi_recv_max(MPI_COMM_WORLD) / sizeof(double);
@@ -262,12 +284,21 @@ int main(int argc, char **argv)
         case 'p': platform = optarg; break;
         case 's': series = optarg; break;
         case 'o': out = optarg; break;
-        case 'i': impls = !strcmp(optarg, "pumma") ? 2 : !strcmp(optarg, "scalapack") ? 1 : 0;
-            if (!impls) stop("-i takes pumma or scalapack, not ", optarg);
+        case 'i': {
+            impls = 0;
+            char *l = strdup(optarg), *save = NULL;
+            for (char *w = strtok_r(l, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+                int x = 0;
+                while (x < NIMPL && strcmp(w, impl_name[x])) x++;
+                if (x == NIMPL) stop("-i takes pumma, scalapack, split or layers, not ", w);
+                impls |= 1 << x;
+            }
+            free(l);
             break;
+        }
         default: stop("usage: xscaletim -g PxQ -c CASE[,CASE..] [-b NB] "
                       "[-r R] [-R R] [-p PLATFORM] [-s SERIES] [-o FILE.csv] "
-                      "[-i pumma|scalapack]", NULL);
+                      "[-i IMPL[,IMPL..]]", NULL);
         }
     }
     if (!grid || sscanf(grid, "%dx%d", &P, &Q) != 2 || P < 1 || Q < 1 ||
@@ -299,20 +330,21 @@ int main(int argc, char **argv)
     /* pumma measures the grid's model at its first call: not timed */
     const case_t warm = {GEMM, nb, nb, nb, 'N', 'N', "warm"};
     const double w_grid = wall();
-    run(&warm, 1, 1);
+    run(&warm, PUMMA, 1);
     const double w_pumma = wall();
-    run(&warm, 0, 1);
+    run(&warm, SCALAPACK, 1);
     if (me == 0)   /* where a large simulation's wall time goes */
         printf("%dx%d setup: %.1f s of wall time to the grid, %.1f s for "
                "pumma's first call, %.1f s for ScaLAPACK's\n", P, Q,
                w_grid - w_start, w_pumma - w_grid, wall() - w_pumma);
     for (int i = 0; i < nc; i++) {
         const int fill = cs[i].r != GEMM || !modelled;
-        for (int use = 1; use >= 0; use--) {
-            if (!(impls >> use & 1)) continue;
+        for (int u = 0; u < NIMPL; u++) {
+            const int use = impl_order[u];
+            if (!(impls >> use & 1) || (use >= SPLIT && cs[i].r != GEMM)) continue;
             run_t best = {0};
             char each[256] = "";           /* every repeat's time, for the log */
-            const int n = use ? reps : sreps;
+            const int n = use != SCALAPACK ? reps : sreps;
             for (int r = 0; r < n; r++) {
                 const run_t x = run(&cs[i], use, fill);
                 if (r == 0 || x.sim < best.sim) best = x;
@@ -321,10 +353,10 @@ int main(int argc, char **argv)
                     snprintf(each + l, sizeof each - l, " %.4g", x.sim);
             }
             if (me == 0) {
-                row(f, &cs[i], use ? "pumma" : "scalapack", &best);
+                row(f, &cs[i], impl_name[use], &best);
                 fflush(f);
                 printf("%dx%d %-8s %-22s %-9s %10.4f s sim %8.1f s wall %12.4g words%s%s%s\n",
-                       P, Q, routine[cs[i].r], cs[i].name, use ? "pumma" : "scalapack",
+                       P, Q, routine[cs[i].r], cs[i].name, impl_name[use],
                        best.sim, best.wall, best.words, best.info ? " INFO != 0" : "",
                        *each ? " each:" : "", each);
                 if (best.pred > 0)
