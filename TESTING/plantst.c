@@ -23,6 +23,9 @@
  *           transposing copies are dear A^T*B^T takes tt-local (whose
  *           transposes happen in the GEMM) and A*B no -row form (which
  *           presorts transposed); when transposed GEMMs are dear, tt;
+ *   cubes   split's search (pumma_cube_search), which tries a subset of
+ *           the cubes, takes one priced within 10% of the cheapest of all
+ *           (enumerated here) on grids that factor and that do not;
  *   cache   the temporaries' allocator (SRC/base/pumma_stats.c): the
  *           peak counts the requests; a kept block up to 4 times a
  *           request is split (the rest stays kept, its pages faulted
@@ -1064,6 +1067,63 @@ static void test_words_bound(void)
     group_end(G);
 }
 
+/* split's search (pumma_cube_search) tries a subset of the cubes: on
+ * grids that factor and grids that do not, for square, rank-k, panel and
+ * tall products and two machines, the cube it takes is priced within 10%
+ * of the cheapest of every cube of more than half the processes at every
+ * number of steps (enumerated here), and uses no more processes than the
+ * grid has and more than half of them. */
+static void test_cube_search(void)
+{
+    const char *G = "split's search against every cube";
+    const pumma_model_t mos[2] = {
+        model(2e-6, 8e-11, 1e-11, 1e-11, 5e-11, 1.1),    /* HPC-like */
+        model(5e-5, 8e-10, 1e-11, 1e-11, 5e-11, 1.1)};   /* commodity */
+    static const int grids[][2] = {{8, 8}, {16, 16}, {11, 13}, {5, 7}, {1, 2}};
+    static const int shapes[][3] = {{8192, 8192, 8192}, {8192, 8192, 64},
+                                    {8192, 64, 8192}, {256, 8192, 8192},
+                                    {32768, 1024, 1024}, {2048, 2048, 2048}};
+    int cases = 0;
+    double worst = 1;
+    for (int im = 0; im < 2; im++)
+        for (size_t ig = 0; ig < sizeof grids / sizeof grids[0]; ig++)
+            for (size_t is = 0; is < sizeof shapes / sizeof shapes[0]; is++) {
+                pumma_grid_t g = grid(grids[ig][0], grids[ig][1], &mos[im]);
+                g.tag_ub = 2147483647;
+                const int np = g.nprow * g.npcol;
+                pumma_problem_t p = problem(&g, 'N', 'N', shapes[is][0],
+                                            shapes[is][1], shapes[is][2], 64);
+                pumma_plan_t pl;
+                memset(&pl, 0, sizeof pl);
+                pl.limit = INFINITY;
+                p.plan = &pl;
+                double least = INFINITY;
+                for (int pm = 1; pm <= np && pm <= p.m; pm++)
+                    for (int pn = 1; pm * pn <= np && pn <= p.n; pn++)
+                        for (int pk = 1; pm * pn * pk <= np && pk <= p.k; pk++) {
+                            if (2 * pm * pn * pk <= np) continue;
+                            for (int st = 1; st <= 64 && pk * st <= p.k; st *= 2) {
+                                const pumma_cube_t c = {pm, pn, pk, st};
+                                pumma_cube_set(&pl, &c);
+                                const double t = pumma_cube_cost(&p, &mos[im]);
+                                if (t < least) least = t;
+                            }
+                        }
+                const int ok = pumma_cube_search(&p, &mos[im], &pl, 1, np);
+                const pumma_cube_t c = pumma_cube_of(&pl);
+                const double t = pumma_cube_cost(&p, &mos[im]);
+                const int used = c.pm * c.pn * c.pk;
+                check(ok && used <= np && 2 * used > np && t <= 1.10 * least, G,
+                      "%dx%d, %dx%dx%d, model %d: took %dx%dx%d steps %d at "
+                      "%.4g s, the cheapest cube %.4g s", g.nprow, g.npcol,
+                      p.m, p.n, p.k, im, c.pm, c.pn, c.pk, c.steps, t, least);
+                if (t / least > worst) worst = t / least;
+                cases++;
+            }
+    printf("(%d searches; the worst %.3f of the cheapest cube)\n", cases, worst);
+    group_end(G);
+}
+
 int main(int argc, char **argv)
 {
     setenv("PUMMA_HUGEPAGES", "0", 1);      /* (the cache counts 4 KiB pages) */
@@ -1085,6 +1145,7 @@ int main(int argc, char **argv)
         test_limit();
         test_cache();
         test_words_bound();
+        test_cube_search();
     }
     int bad = nfail;
     MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -275,33 +275,69 @@ typedef struct found {
     size_t least_ws;
 } found_t;
 
+/* The sides a search tries along a free dimension: all up to 16, and
+ * beyond only products of 2, 3, 5 and 7 (about 140 up to 1,024). Every
+ * cube priced cost 17 ms a call at 1,024 processes, a plan made at each
+ * call; the cube of a grid that does not factor still comes out, the
+ * third side taking what is left (and leaving the rest idle). */
+static int tried(int x)
+{
+    if (x <= 16) return 1;
+    static const int primes[] = {2, 3, 5, 7};
+    for (int i = 0; i < 4; i++)
+        while (x % primes[i] == 0) x /= primes[i];
+    return x == 1;
+}
+
+/* Cube pm x pn x pk at its best number of steps into f: the steps from
+ * 1 up while the time falls (it falls, then rises: fewer, longer steps
+ * hide less of the gathers behind the multiply; more pay each step's
+ * messages), the least workspace kept for when nothing fits. */
+static void try_cube(const pumma_problem_t *p, const pumma_model_t *mo,
+                     pumma_plan_t *pl, const owns_t *own, int pm, int pn,
+                     int pk, found_t *f)
+{
+    double prev = INFINITY;
+    for (int s = 1; s <= STEPS_MOST && (int64_t)pk * s <= p->k; s *= 2) {
+        const pumma_cube_t c = {pm, pn, pk, s};
+        pumma_cube_set(pl, &c);
+        const size_t ws = workspace(p, own);
+        if (ws < f->least_ws) {
+            f->least_ws = ws;
+            f->least = c;
+        }
+        if ((double)ws > pl->limit) continue;
+        const double t = cost(p, mo, own);
+        if (t < f->best_t) {
+            f->best_t = t;
+            f->best = c;
+        }
+        if (t > prev) break;
+        prev = t;
+    }
+}
+
+/* The cubes of more than `half` processes with pk in [klo, khi]: pm (or
+ * pn) and pk among the sides tried (pk any in a range of one), the third
+ * side as long as the processes allow -- more processes on a dimension
+ * cut each one's part of the product and its share of the gathers. */
 static void scan(const pumma_problem_t *p, const pumma_model_t *mo,
                  pumma_plan_t *pl, int klo, int khi, int half, found_t *f)
 {
     const owns_t own = owns_of(p);
     const int np = p->g->nprow * p->g->npcol;
-    for (int pm = 1; pm <= np && pm <= p->m; pm++)
-        for (int pn = 1; pm * pn <= np && pn <= p->n; pn++)
-            for (int pk = klo; pk <= khi && pm * pn * pk <= np &&
-                               pk <= p->k; pk++) {
-                if (pm * pn * pk <= half) continue;
-                for (int s = 1; s <= STEPS_MOST && (int64_t)pk * s <= p->k;
-                     s *= 2) {
-                    const pumma_cube_t c = {pm, pn, pk, s};
-                    pumma_cube_set(pl, &c);
-                    const size_t ws = workspace(p, &own);
-                    if (ws < f->least_ws) {
-                        f->least_ws = ws;
-                        f->least = c;
-                    }
-                    if ((double)ws > pl->limit) continue;
-                    const double t = cost(p, mo, &own);
-                    if (t < f->best_t) {
-                        f->best_t = t;
-                        f->best = c;
-                    }
-                }
+    for (int rows = 1; rows >= 0; rows--)      /* pm tried, pn the rest; then turned */
+        for (int x = 1; x <= np && x <= (rows ? p->m : p->n); x++) {
+            if (!tried(x)) continue;
+            for (int pk = klo; pk <= khi && x * pk <= np && pk <= p->k; pk++) {
+                if (klo < khi && !tried(pk)) continue;
+                int y = np / (x * pk);
+                const int ylim = rows ? p->n : p->m;
+                if (y > ylim) y = ylim;
+                if (x * y * pk <= half) continue;
+                try_cube(p, mo, pl, &own, rows ? x : y, rows ? y : x, pk, f);
             }
+        }
 }
 
 int pumma_cube_search(const pumma_problem_t *p, const pumma_model_t *mo,
