@@ -352,6 +352,7 @@ static pumma_grid_t grid(int P, int Q, const pumma_model_t *mo)
     g.nprow = P;
     g.npcol = Q;
     g.all = g.row = g.col = MPI_COMM_NULL;
+    g.tag_ub = 2147483647;          /* Open MPI's MPI_TAG_UB */
     g.model = *mo;
     return g;
 }
@@ -415,9 +416,11 @@ static double price(const pumma_problem_t *have, const pumma_algo_t *a,
 {
     const pumma_grid_t *g = have->g;
     pumma_problem_t h = *have, want;
-    h.plan = o;
+    pumma_plan_t t = *o;               /* (a cube row chooses its cube) */
+    h.plan = &t;
     a->align(&h, &want);
-    want.plan = o;
+    want.plan = &t;
+    if (a->shape) a->shape(&want, &g->model, &t);
     double c = a->cost(&want, &g->model);
     const pumma_view_t *hv[3] = {&h.a, &h.b, &h.c};
     const pumma_view_t *wv[3] = {&want.a, &want.b, &want.c};
@@ -453,11 +456,15 @@ static const pumma_algo_t *plan(pumma_problem_t *p, const pumma_opts_t *o,
             if (x->kind != PUMMA_CALL_BLOCK ||
                 !x->handles(p->transa, p->transb))
                 continue;
+            /* split and layers: priced only when asked for */
+            if (x->asked_only && !(keep.algo && !strcmp(keep.algo, x->name)))
+                continue;
             for (int ib = 0; (b = pumma_comm_at(PUMMA_BCAST_TABLE, ib)); ib++)
                 for (int ir = 0; (r = pumma_comm_at(PUMMA_REDUCE_TABLE, ir));
                      ir++)
                     for (int is = 0; (s = pumma_shift_at(is)); is++) {
-                        const pumma_plan_t t = variants(&keep, b, r, s);
+                        pumma_plan_t t = variants(&keep, b, r, s);
+                        t.limit = got->limit;   /* what the cubes fit in */
                         double c = price(p, x, &t);
                         if (pass == 0 && c < *cheapest) *cheapest = c;
                         if (pass == 1 && !*fa &&
@@ -542,9 +549,14 @@ static void test_search(void)
                         o.shift = pumma_shift_find("oddeven");
                         const pumma_algo_t *y = plan_make(&p, &o, &pl);
                         int applies = x->handles(p.transa, p.transb);
-                        check(applies ? y == x : y->handles(p.transa, p.transb),
-                              G2, "forced %s gave %s for %c%c", x->name,
-                              y->name, p.transa, p.transb);
+                        /* (unless it does not fit the workspace limit:
+                         * test_limit) */
+                        check(applies && !pl.limited ? y == x
+                                                     : y->handles(p.transa, p.transb),
+                              G2, "forced %s gave %s for %c%c, model %d grid "
+                              "%dx%d size %d (limited %d)", x->name, y->name,
+                              p.transa, p.transb, im, g.nprow, g.npcol, iz,
+                              pl.limited);
                         check(!strcmp(pl.reduce->name, "ring") &&
                                   !strcmp(pl.shift->name, "oddeven"),
                               G2, "forced variants changed");
@@ -574,12 +586,15 @@ static void test_sense(void)
     check(!strcmp(bn, "mpi") || !strcmp(bn, "mst") || !strcmp(bn, "binomial") ||
               !strcmp(bn, "ring-split"),
           G, "latency-bound 6-process broadcast: %s", bn);
-    /* Latency-bound TN on 6x1: partial products summed over 6. */
+    /* Latency-bound TN on 6x1: partial products summed over 6 (tn's:
+     * split's 1x1x6 cube is priced cheaper, 12 ms against 21) */
     p = problem(&g, 'T', 'N', 60, 60, 60, 10);
     memset(&o, 0, sizeof o);
+    o.algo = "tn";
     plan(&p, &o, &pl, &c1, &c2, &f, &fa);
     check(!strcmp(pl.reduce->name, "mst") || !strcmp(pl.reduce->name, "mpi"), G,
-          "latency-bound 6-process reduce: %s", pl.reduce->name);
+          "latency-bound 6-process reduce: %s (%s)", pl.reduce->name,
+          pl.algo->name);
     /* Bandwidth-bound, large NN on 6x1: pipelined chain. */
     pumma_model_t bw = model(1e-9, 1e-6, 1e-15, 1e-15, 1e-15, 1.0);
     g = grid(6, 1, &bw);
@@ -702,9 +717,12 @@ static size_t least_workspace(pumma_problem_t *p, const pumma_opts_t *o,
                         continue;
                     pumma_plan_t t = variants(o, b, r, s);
                     t.piece = PUMMA_PIECE_MIN;
+                    t.limit = lim;     /* (a cube row's search fits it) */
                     pumma_problem_t h = *p, want;
                     h.plan = &t;
                     x->align(&h, &want);
+                    want.plan = &t;
+                    if (x->shape) x->shape(&want, &p->g->model, &t);
                     size_t ws = pumma_plan_workspace(&h, x, &want);
                     if (ws < least) least = ws;
                     if ((double)ws <= lim) *fits = 1;
@@ -1089,7 +1107,6 @@ static void test_cube_search(void)
         for (size_t ig = 0; ig < sizeof grids / sizeof grids[0]; ig++)
             for (size_t is = 0; is < sizeof shapes / sizeof shapes[0]; is++) {
                 pumma_grid_t g = grid(grids[ig][0], grids[ig][1], &mos[im]);
-                g.tag_ub = 2147483647;
                 const int np = g.nprow * g.npcol;
                 pumma_problem_t p = problem(&g, 'N', 'N', shapes[is][0],
                                             shapes[is][1], shapes[is][2], 64);

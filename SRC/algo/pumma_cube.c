@@ -182,11 +182,13 @@ static int dims_of(const pumma_problem_t *p, const owns_t *own, dims_t *d)
     d->kl = most(p->k, d->c.pk);
     op_dists(&p->a, p->transa, 0, &d->am, &d->ak);
     op_dists(&p->b, p->transb, 1, &d->bn, &d->bk);
-    /* a piece rounds up by one index a step (K cut) or once (X cut) */
-    d->home_a = d->mi * (d->kl / d->c.pn + d->c.steps) +
-                d->kl * (d->mi / d->c.pn + 1);
-    d->home_b = d->nj * (d->kl / d->c.pm + d->c.steps) +
-                d->kl * (d->nj / d->c.pm + 1);
+    /* a home is X's rows times its pieces of every step's K (stored
+     * columns K: op(A) of 'N', op(B) transposed), each rounding up by one
+     * index, or K_l's rows times its piece of X, rounding up once */
+    d->home_a = p->transa == 'N' ? d->mi * (d->kl / d->c.pn + d->c.steps)
+                                 : d->kl * (d->mi / d->c.pn + 1);
+    d->home_b = p->transb != 'N' ? d->nj * (d->kl / d->c.pm + d->c.steps)
+                                 : d->kl * (d->nj / d->c.pm + 1);
     d->own_a = own->a;
     d->own_b = own->b;
     d->own_c = own->c;

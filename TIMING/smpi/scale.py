@@ -8,13 +8,17 @@ and of ScaLAPACK, ScaLAPACK's time over pumma's (above 1: pumma faster),
 each one's efficiency (GFLOP/s over the ranks' peak: the platform's host
 speed per rank, the rate the compute model charges a large multiply at),
 the most words a process received (pumma, ScaLAPACK, and the lower bound
-3 (mnk/P)^(2/3) - (mn + mk + nk)/P) and the simulation's wall time; then
-the geometric means of the ratio by platform, series and case, and
+3 (mnk/P)^(2/3) - (mn + mk + nk)/P) and the simulation's wall time; where
+the cube plans ran too (impl split or layers: pumma with that algorithm
+asked for), their times, ScaLAPACK's over each, and their words; then
+the geometric means of the ratio by platform, series and case (and of
+ScaLAPACK's time over pumma's best plan, its own choice or a cube's,
+where a cube ran), the words against the bound, and
 pumma's own simulator judged: its prediction of each pumma PDGEMM row
 (pred_s, pumma_plan_predict under the model pumma measured on the
 simulated platform) against the simulated time, at 16 ranks and more. And
 PREFIX-PLATFORM-SERIES.png: efficiency against ranks, a panel per case,
-pumma (solid) beside ScaLAPACK (dashed).
+pumma (solid) beside ScaLAPACK (dashed), the cube plans dotted.
 """
 import csv
 import math
@@ -22,6 +26,10 @@ import os
 import re
 import sys
 from collections import defaultdict
+
+
+# pumma with a cube plan asked for (scaletim.c's implementations)
+CUBES = ("split", "layers")
 
 
 def label(r):
@@ -71,7 +79,8 @@ def main():
         np_ = int(r["P"]) * int(r["Q"])
         by[(r["platform"], r["series"], label(r))][(np_, r["P"], r["Q"], r["impl"])] = r
     peaks = {p: speed(outdir, p) for p in {k[0] for k in by}}
-    lines, means = [], defaultdict(list)
+    lines, means, best = [], defaultdict(list), defaultdict(list)
+    words = defaultdict(list)    # impl -> words received / bound
     for key in sorted(by):
         plat, series, case = key
         d = by[key]
@@ -104,6 +113,28 @@ def main():
             if (p and p["info"] != "0") or (s and s["info"] != "0"):
                 lines.append("        INFO != 0: pumma %s, ScaLAPACK %s" % (
                     p["info"] if p else "-", s["info"] if s else "-"))
+            for r in (p, s):
+                if r and col(r, "words_bound") > 0:
+                    words[r["impl"]].append(col(r, "words_recv_max") / col(r, "words_bound"))
+            fastest = p
+            for cube in CUBES:
+                x = d.get((np_, P, Q, cube))
+                if not x:
+                    continue
+                xs = float(x["sim_s"])
+                lines.append("        %-9s %10.4g %10s %6.2f %6.3f %6s %11.4g %11s %11s %8.1f    %s%s" % (
+                    cube, xs, "", ss / xs if s else float("nan"), eff(x), "",
+                    col(x, "words_recv_max"), "", "", col(x, "wall_s"),
+                    x["plan"].replace("algo=%s bcast=- reduce=- shift=- " % cube, ""),
+                    "" if x["info"] == "0" else "  INFO != 0: %s" % x["info"]))
+                if col(x, "words_bound") > 0:
+                    words[cube].append(col(x, "words_recv_max") / col(x, "words_bound"))
+                if x["info"] == "0" and (not fastest or xs < float(fastest["sim_s"])):
+                    fastest = x
+            if fastest is not p and s:
+                best[(plat, series, case)].append(ss / float(fastest["sim_s"]))
+            elif p and s and any(d.get((np_, P, Q, c)) for c in CUBES):
+                best[(plat, series, case)].append(ratio)
     head = ["Simulated scaling (SMPI): ScaLAPACK's time / pumma's by platform, "
             "series and case (geometric mean over the grids; above 1: pumma faster)"]
     for key in sorted(means):
@@ -113,6 +144,25 @@ def main():
     allr = [x for v in means.values() for x in v]
     head.append("  all: %.2f over %d cases, %d below 1" % (
         gmean(allr), len(allr), sum(x < 1 for x in allr)))
+    if best:
+        head.append("")
+        head.append("ScaLAPACK's time / pumma's best plan (its own choice or a "
+                    "cube plan asked for), where a cube plan ran")
+        for key in sorted(best):
+            head.append("  %-10s %-6s %-16s %6.2f  (%d grids, %.2f to %.2f)" % (
+                key[0], key[1], key[2], gmean(best[key]), len(best[key]),
+                min(best[key]), max(best[key])))
+        allb = [x for v in best.values() for x in v]
+        head.append("  all: %.2f over %d cases, %d below 1" % (
+            gmean(allb), len(allb), sum(x < 1 for x in allb)))
+    if words:
+        head.append("")
+        head.append("Words received (the most of any process) / the lower bound, PDGEMM")
+        for impl in sorted(words):
+            v = words[impl]
+            head.append("  %-10s %3d cases: geometric mean %.2f, from %.2f to %.2f; "
+                        "within 1.3x: %d" % (impl, len(v), gmean(v), min(v), max(v),
+                                             sum(x <= 1.3 for x in v)))
     head += judge(rows)
     text = "\n".join(head + lines) + "\n"
     open(prefix + ".txt", "w").write(text)
@@ -127,7 +177,7 @@ def judge(rows):
            "PDGEMM at 16+ ranks: predicted / simulated time"]
     by = defaultdict(list)
     for r in rows:
-        if r["impl"] != "pumma" or r["routine"] != "pdgemm" or not r.get("pred_s"):
+        if r["impl"] not in ("pumma",) + CUBES or r["routine"] != "pdgemm" or not r.get("pred_s"):
             continue
         if int(r["P"]) * int(r["Q"]) < 16:
             continue
@@ -150,8 +200,9 @@ def judge(rows):
             100.0 * sum(abs(q - 1) <= 0.15 for q in allq) / len(allq)))
     worst = sorted((abs(q - 1), q, r) for v in by.values() for q, _, r in v)[-8:]
     for _, q, r in reversed(worst):
-        out.append("    %.2f  %s %s %sx%s %sx%sx%s %s: ran %s%s" % (
+        out.append("    %.2f  %s %s %sx%s %sx%sx%s %s %s: ran %s%s" % (
             q, r["platform"], r["series"], r["P"], r["Q"], r["M"], r["N"], r["K"],
+            r["impl"],
             r["trans"], r["plan"], "" if r["plan"] == r["pred_plan"]
             else "; predicted " + r["pred_plan"]))
     return out
@@ -180,7 +231,9 @@ def charts(by, peaks, prefix):
             ax = axes[i // ncol][i % ncol]
             d = by[(plat, series, case)]
             for impl, style, colour in (("pumma", "-o", "tab:blue"),
-                                        ("scalapack", "--s", "tab:orange")):
+                                        ("scalapack", "--s", "tab:orange"),
+                                        ("split", ":^", "tab:green"),
+                                        ("layers", ":v", "tab:red")):
                 pts = sorted((k[0], float(r["gflops"]) * 1e9 / (k[0] * pk))
                              for k, r in d.items() if k[3] == impl)
                 if pts:

@@ -18,6 +18,12 @@
 #   tall    4N x N/8 x N/8 (tall and skinny: M >> N, K)
 # and PDGETRF and PDPOTRF of SOLVER_N on the grids of SOLVER_GRIDS (strong;
 # their panels run for real, so their cost grows with the ranks).
+# On the grids of CUBE_GRIDS (default 8x8 16x16) the strong series' PDGEMMs
+# also run with the cube plans of CUBE (default split; split layers for
+# both), asked for per call, beside auto's choice (auto does not price
+# them yet: doc/algorithms.md). Their all-to-alls make SMPI slower than
+# the 2D plans' broadcasts (minutes a call at 16x16, 20 at a rank-k
+# update).
 #
 # One smpirun per platform, grid and series (its wall time and peak memory
 # in out/smpi-scale-PLATFORM.log), the platforms side by side (SCALE_JOBS
@@ -35,7 +41,8 @@
 # STRONG_N, WEAK_NLOC, SOLVER_N, SOLVER_GRIDS, REPS (pumma's best of, 2: a
 # plan's first call also settles pumma's state; ScaLAPACK's calls are
 # simulated once, see scaletim.c), SHAPES, WEAK_SHAPES, SOLVER_GRIDS
-# (set empty: that series left out), SCALE_JOBS, SMPI_DIR, HPC_NODES (256, of 4
+# (set empty: that series left out), CUBE, CUBE_GRIDS (empty: no cube
+# rows), SCALE_JOBS, SMPI_DIR, HPC_NODES (256, of 4
 # ranks) and COMMODITY_NODES (512, of 2), SMPIRUN_EXTRA (more smpirun
 # options). Run from TIMING/ after `make smpi` at the top.
 #
@@ -59,6 +66,8 @@ STRONG_N=${STRONG_N:-8192}
 WEAK_NLOC=${WEAK_NLOC:-1024}
 SOLVER_N=${SOLVER_N:-8192}
 SOLVER_GRIDS=${SOLVER_GRIDS-2x2 4x4 8x8}
+CUBE=${CUBE-split}
+CUBE_GRIDS=${CUBE_GRIDS-8x8 16x16}
 REPS=${REPS:-2}
 SHAPES=${SHAPES-square rank-k panels tall}
 WEAK_SHAPES=${WEAK_SHAPES-square-nn rank-k panels tall}
@@ -90,12 +99,12 @@ cases() {
     echo "${out[*]}"
 }
 
-run() {   # platform grid series cases
-    local plat=$1 grid=$2 series=$3 list=$4 np t0 t1
+run() {   # platform grid series cases [implementations]
+    local plat=$1 grid=$2 series=$3 list=$4 impls=${5:-pumma,scalapack} np t0 t1
     [ -n "$list" ] || return 0          # (a series without shapes)
     local log=out/smpi-scale-$plat.log
     np=$((${grid%x*} * ${grid#*x}))
-    echo "== $plat $grid $series: $list" | tee -a "$log"
+    echo "== $plat $grid $series ($impls): $list" | tee -a "$log"
     t0=$(date +%s.%N)
     local timer=()
     [ -x /usr/bin/time ] && timer=(/usr/bin/time -f "peak_rss_kb %M" -a -o "$log")
@@ -104,7 +113,7 @@ run() {   # platform grid series cases
         --cfg=smpi/test:1e-7 --cfg=smpi/host-speed:${ref}f \
         --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
         --cfg=smpi/coll-selector:mpich ${SMPIRUN_EXTRA:-} --log=root.thres:warning \
-        "$sim" -g "$grid" -c "$list" -b "$NB" -r "$REPS" -p "$plat" -s "$series" \
+        "$sim" -g "$grid" -c "$list" -b "$NB" -r "$REPS" -p "$plat" -s "$series" -i "$impls" \
         -o "out/smpi-scale-$plat.csv" 2>&1 | grep -v '^\[' | tee -a "$log" || true
     t1=$(date +%s.%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "wall_s %.1f\n", b - a }' | tee -a "$log"
@@ -123,7 +132,11 @@ platform() {
         strong=$(cases "$STRONG_N" "$SHAPES")
         n=$(python3 -c "import math; print(max($NB, round($WEAK_NLOC * math.sqrt($np) / $NB) * $NB))")
         weak=$(cases "$n" "$WEAK_SHAPES")
-        run "$plat" "$grid" strong "$strong"
+        local impls=pumma,scalapack c
+        case " $CUBE_GRIDS " in
+        *" $grid "*) for c in $CUBE; do impls=$impls,$c; done ;;
+        esac
+        run "$plat" "$grid" strong "$strong" "$impls"
         run "$plat" "$grid" weak "$weak"
         case " $SOLVER_GRIDS " in
         *" $grid "*) run "$plat" "$grid" strong "getrf:$SOLVER_N,potrf:$SOLVER_N" ;;
