@@ -526,8 +526,13 @@ static pumma_side_t side_panel(const pumma_grid_t *g, const homes_t *h,
  * block, rank j) and along i (the pm sharers of its op(B) block, rank i).
  * Made at a cube's first call on the communicator (two MPI_Comm_split),
  * kept as an MPI attribute of it and freed with it (the grid's epochs
- * each have theirs: pumma_grid.c).
+ * each have theirs: pumma_grid.c); at most LINES_KEPT cubes' lines, the
+ * one least recently used freed for a new one -- a solver's calls of
+ * changing shapes would otherwise take a communicator pair for every
+ * cube it meets, and MPI has a few thousand. Every process of the grid
+ * makes the same calls, so all free the same.
  */
+enum { LINES_KEPT = 8 };
 typedef struct line_set {
     int pm, pn, pk;
     MPI_Comm a, b;
@@ -570,8 +575,11 @@ static int lines_of(const pumma_grid_t *g, const pumma_cube_t *c, int me,
             return PUMMA_EMPI;
         }
     }
-    for (line_set_t *l = lc->head; l; l = l->next)
+    for (line_set_t **at = &lc->head, *l; (l = *at) != NULL; at = &l->next)
         if (l->pm == c->pm && l->pn == c->pn && l->pk == c->pk) {
+            *at = l->next;                    /* to the front: used last */
+            l->next = lc->head;
+            lc->head = l;
             *la = l->a;
             *lb = l->b;
             return PUMMA_OK;
@@ -594,6 +602,20 @@ static int lines_of(const pumma_grid_t *g, const pumma_cube_t *c, int me,
     lc->head = l;
     *la = l->a;
     *lb = l->b;
+    /* beyond LINES_KEPT, those unused longest go */
+    int kept = 1;
+    for (line_set_t *x = lc->head; x; x = x->next, kept++)
+        if (kept == LINES_KEPT) {
+            line_set_t *old = x->next;
+            x->next = NULL;
+            for (line_set_t *n; old; old = n) {
+                n = old->next;
+                if (old->a != MPI_COMM_NULL) MPI_Comm_free(&old->a);
+                if (old->b != MPI_COMM_NULL) MPI_Comm_free(&old->b);
+                free(old);
+            }
+            break;
+        }
     return PUMMA_OK;
 }
 
