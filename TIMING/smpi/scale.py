@@ -135,26 +135,13 @@ def main():
                 best[(plat, series, case)].append(ss / float(fastest["sim_s"]))
             elif p and s and any(d.get((np_, P, Q, c)) for c in CUBES):
                 best[(plat, series, case)].append(ratio)
-    head = ["Simulated scaling (SMPI): ScaLAPACK's time / pumma's by platform, "
-            "series and case (geometric mean over the grids; above 1: pumma faster)"]
-    for key in sorted(means):
-        head.append("  %-10s %-6s %-16s %6.2f  (%d grids, %.2f to %.2f)" % (
-            key[0], key[1], key[2], gmean(means[key]), len(means[key]),
-            min(means[key]), max(means[key])))
-    allr = [x for v in means.values() for x in v]
-    head.append("  all: %.2f over %d cases, %d below 1" % (
-        gmean(allr), len(allr), sum(x < 1 for x in allr)))
+    head = ratios("Simulated scaling (SMPI): ScaLAPACK's time / pumma's by "
+                  "platform, series and case (geometric mean over the grids; "
+                  "above 1: pumma faster)", means)
     if best:
-        head.append("")
-        head.append("ScaLAPACK's time / pumma's best plan (its own choice or a "
-                    "cube plan asked for), where a cube plan ran")
-        for key in sorted(best):
-            head.append("  %-10s %-6s %-16s %6.2f  (%d grids, %.2f to %.2f)" % (
-                key[0], key[1], key[2], gmean(best[key]), len(best[key]),
-                min(best[key]), max(best[key])))
-        allb = [x for v in best.values() for x in v]
-        head.append("  all: %.2f over %d cases, %d below 1" % (
-            gmean(allb), len(allb), sum(x < 1 for x in allb)))
+        head += [""] + ratios("ScaLAPACK's time / pumma's best plan (its own "
+                              "choice or a cube plan asked for), where a cube "
+                              "plan ran", best)
     if words:
         head.append("")
         head.append("Words received (the most of any process) / the lower bound, PDGEMM")
@@ -168,6 +155,20 @@ def main():
     open(prefix + ".txt", "w").write(text)
     print(text)
     charts(by, peaks, prefix)
+
+
+def ratios(title, by):
+    """The title, a line per (platform, series, case) of by's ratios
+    (geometric mean and range), and one over them all."""
+    out = [title]
+    for key in sorted(by):
+        out.append("  %-10s %-6s %-16s %6.2f  (%d grids, %.2f to %.2f)" % (
+            key[0], key[1], key[2], gmean(by[key]), len(by[key]),
+            min(by[key]), max(by[key])))
+    allr = [x for v in by.values() for x in v]
+    out.append("  all: %.2f over %d cases, %d below 1" % (
+        gmean(allr), len(allr), sum(x < 1 for x in allr)))
+    return out
 
 
 def judge(rows):
