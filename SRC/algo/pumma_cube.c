@@ -17,10 +17,10 @@
  * step-by-step all-to-all from the owners instead (this engine's first
  * form) sent each replica from its owner: on 64 simulated ranks it took
  * 0.30-0.37 s where this takes 0.20-0.22, and its hundreds of concurrent
- * flows a process made SMPI 5x slower. At the end each layer's block goes by one all-to-all to the
- * processes holding those entries of sub(C), which add the pk partial
- * sums into C (in layer order, so results do not depend on arrival) with
- * BETA.
+ * flows a process made SMPI 5x slower. At the end each layer's block
+ * goes by one all-to-all to the processes holding those entries of
+ * sub(C), which add the pk partial sums into C (in layer order, so
+ * results do not depend on arrival) with BETA.
  *
  * Each process receives (MK + KN)/P words for its homes, about (M/pm)(K/pk)
  * + (K/pk)(N/pn) gathered, and, holding C, pk times its part of it: with
@@ -321,7 +321,7 @@ static void try_cube(const pumma_problem_t *p, const pumma_model_t *mo,
 
 /* The cubes of more than `half` processes with pk in [klo, khi]: pm (or
  * pn) and pk among the sides tried (pk any in a range of one), the third
- * side as long as the processes allow -- more processes on a dimension
+ * side as large as the processes allow -- more processes on a dimension
  * cut each one's part of the product and its share of the gathers. */
 static void scan(const pumma_problem_t *p, const pumma_model_t *mo,
                  pumma_plan_t *pl, int klo, int khi, int half, found_t *f)
