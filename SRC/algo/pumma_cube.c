@@ -218,8 +218,8 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo,
     double share = mo->share[0] * mo->share[1];
     if (share < 1) share = 1;
     const double step =
-        mo->alpha * (pumma_allgather_rounds(c.pn) +
-                     pumma_allgather_rounds(c.pm)) +
+        mo->alpha * (pumma_model_log2(c.pn) +
+                     pumma_model_log2(c.pm)) +
         mo->beta * share * e * kc *
             (mi * (c.pn - 1) / c.pn + nj * (c.pm - 1) / c.pm);
     const double gemm = pumma_model_gemm(mo, p->t, mi, nj, kc,
@@ -832,8 +832,8 @@ int pumma_cube_run(const pumma_problem_t *p)
     pumma_problem_t pw = *p;
     pw.plan = &wpl;
     {
-        const int ra = pumma_allgather_rounds(c.pn);
-        const int rb = pumma_allgather_rounds(c.pm);
+        const int ra = pumma_model_log2(c.pn);
+        const int rb = pumma_model_log2(c.pm);
         const int need = (ra > rb ? ra : rb) + 1;
         int w = wpl.panel > 0 && wpl.panel < nj ? wpl.panel : nj;
         if (nj > 0 && (nj + w - 1) / w < need) w = (nj + need - 1) / need;

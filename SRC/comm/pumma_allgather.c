@@ -77,40 +77,33 @@ int pumma_allgather_start(pumma_allgather_t *g, void *buf, const int *cnt,
     return g->have < g->q ? post(g) : PUMMA_OK;
 }
 
-int pumma_allgather_test(pumma_allgather_t *g, int *done)
+/* Rounds finished in turn, the next posted as each ends: all of them
+ * (block), or while the last one posted is already done. */
+static int advance(pumma_allgather_t *g, int block)
 {
     for (;;) {
         int flag = 1;
-        if (g->nreq > 0 &&
-            MPI_Testall(g->nreq, g->req, &flag, MPI_STATUSES_IGNORE) !=
-                MPI_SUCCESS)
-            return PUMMA_EMPI;
-        if (!flag) break;
+        MPI_Status *st = MPI_STATUSES_IGNORE;
+        const int rc = g->nreq == 0 ? MPI_SUCCESS
+                       : block ? MPI_Waitall(g->nreq, g->req, st)
+                               : MPI_Testall(g->nreq, g->req, &flag, st);
+        if (rc != MPI_SUCCESS) return PUMMA_EMPI;
+        if (!flag) return PUMMA_OK;
         g->nreq = 0;
-        if (g->have >= g->q) break;
-        const int rc = post(g);
-        if (rc) return rc;
+        if (g->have >= g->q) return PUMMA_OK;
+        const int prc = post(g);
+        if (prc) return prc;
     }
+}
+
+int pumma_allgather_test(pumma_allgather_t *g, int *done)
+{
+    const int rc = advance(g, 0);
     *done = g->nreq == 0 && g->have >= g->q;
-    return PUMMA_OK;
+    return rc;
 }
 
 int pumma_allgather_wait(pumma_allgather_t *g)
 {
-    for (;;) {
-        if (g->nreq > 0 &&
-            MPI_Waitall(g->nreq, g->req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-            return PUMMA_EMPI;
-        g->nreq = 0;
-        if (g->have >= g->q) return PUMMA_OK;
-        const int rc = post(g);
-        if (rc) return rc;
-    }
-}
-
-int pumma_allgather_rounds(int q)
-{
-    int r = 0;
-    for (int have = 1; have < q; have *= 2) r++;
-    return r;
+    return advance(g, 1);
 }

@@ -537,6 +537,6 @@ int pumma_allgather_start(pumma_allgather_t *g, void *buf, const int *cnt,
                           MPI_Comm comm, int tag);
 int pumma_allgather_test(pumma_allgather_t *g, int *done);
 int pumma_allgather_wait(pumma_allgather_t *g);
-int pumma_allgather_rounds(int q);   /* ceil(log2 q) */
+/* (its rounds: pumma_model_log2(q), pumma_base.h) */
 
 #endif
