@@ -183,6 +183,11 @@ int main(int argc, char **argv)
                 int m = rnd(0, big ? 60 : 13), n = rnd(0, big ? 60 : 13),
                     k = rnd(0, big ? 60 : 13);
                 if (rnd(0, 15) == 0) m = 0;
+                /* now and then a deep inner dimension (no draw of its own,
+                 * so the other calls stay as they were): the pipelines that
+                 * cut K into chunks (stat-a/stat-b: 128 local indices a
+                 * chunk at least) take more than one */
+                if (big && m < 20) k = 20 * k + m;
                 int ia = rnd(1, 9), ja = rnd(1, 9), ib = rnd(1, 9),
                     jb = rnd(1, 9), ic = rnd(1, 9), jc = rnd(1, 9);
                 int ar = ta == 'N' ? m : k, ac = ta == 'N' ? k : m;

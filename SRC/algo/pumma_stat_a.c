@@ -14,8 +14,10 @@
  * BETA: in place when R has C's layout (op(A)'s rows distributed like C's
  * rows, A 'N'), else by one redistribution.
  *
- * op(B) reaches the processes by one redistribution into the K-slices
- * they need, all N columns (N is small), before the multiply.
+ * op(B) reaches the processes as the K-slices they need, all N columns (N
+ * is small): one redistribution to one grid line, then broadcasts along
+ * the other dimension in chunks, each behind the multiply of the one
+ * before (pumma_stat.c, feed_t).
  *
  * Needs nothing of the layouts. The code, shared with stat-b, is in
  * pumma_stat.c.
