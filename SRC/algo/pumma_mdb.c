@@ -268,33 +268,27 @@ static void multiply_msg(eng_t *e, int i, pend_t *pr)
 
 /* One stage, its messages posted: own group first, it is here already (as
  * the root we only have to complete our sends later); then the others as
- * they arrive, every broadcast in flight and the roll advanced while one
- * is awaited (waiting on one alone, this process stopped relaying the
- * others, and those below it waited too); their forwards complete after
- * the stage's multiplies. */
+ * they arrive. */
 static int multiply_stage(eng_t *e, pumma_shift_t *roll)
 {
     const pumma_coll_ops_t *bc = e->p->plan->bcast;
     const int me_r = e->p->g->myrow;
-    int rc = PUMMA_OK;
+    int rc;
     pend_t pr = {e->coll, e->nmsg, bc, roll};
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < e->nmsg; i++) {
             if ((pass == 0) != (e->msg_group[i] == me_r)) continue;
             if (pass == 1) {
                 double t0 = pumma_stats_clock();
-                int got = 0;
-                while (!(rc = pumma_bcast_arrived(bc, &e->coll[i], &got)) &&
-                       !got)
-                    progress(&pr);
+                if ((rc = bc->wait(&e->coll[i]))) return rc;
                 pumma_stats_comm(t0);
-                if (rc) return rc;
             }
             multiply_msg(e, i, &pr);
         }
     }
     for (int i = 0; i < e->nmsg; i++)
-        if ((rc = bc->wait(&e->coll[i]))) return rc;
+        if (e->msg_group[i] == me_r && (rc = bc->wait(&e->coll[i])))
+            return rc;
     return PUMMA_OK;
 }
 

@@ -120,35 +120,6 @@ static int progress(void *ctx)
     return pending;
 }
 
-/* Segment s's broadcasts advanced, with every other in flight, until its
- * pieces are here (whole 0; what this process roots is here already) or
- * its broadcasts are complete and freed (whole 1). Waiting on one
- * broadcast alone stops this process relaying the others -- a tree's
- * forwards, a chain's pieces -- and the processes below it wait too: the
- * 8192^3 NN at 16x16 simulated ranks (hpc) took 71.7 ms so, 58.7 ms now,
- * with its multiplies starting on arrival. */
-static int settle(pend_t *pd, seg_t *s, int whole, int root_a, int root_b)
-{
-    const pumma_coll_ops_t *bc = pd->bc;
-    int ga = !s->has_a || (!whole && root_a);
-    int gb = !s->has_b || (!whole && root_b);
-    int rc = PUMMA_OK;
-    while (!ga || !gb) {
-        if (!ga && (rc = whole ? bc->test(&s->ca, &ga)
-                               : pumma_bcast_arrived(bc, &s->ca, &ga)))
-            return rc;
-        if (!gb && (rc = whole ? bc->test(&s->cb, &gb)
-                               : pumma_bcast_arrived(bc, &s->cb, &gb)))
-            return rc;
-        if (!ga || !gb) progress(pd);
-    }
-    if (!whole) return PUMMA_OK;
-    if (s->has_a && (rc = bc->wait(&s->ca))) return rc;
-    if (s->has_b && (rc = bc->wait(&s->cb))) return rc;
-    s->has_a = s->has_b = 0;
-    return PUMMA_OK;
-}
-
 typedef struct ctx {
     const pumma_problem_t *p;
     const pumma_view_t *av, *bv;
@@ -271,26 +242,31 @@ static int run(const pumma_problem_t *p)
             if ((rc = seg_start(&c, s, posted % depth))) goto out;
             posted++;
         }
-        /* Wait for what this segment receives to arrive; its forwards and
-         * what it roots complete after the multiply (the data is not
-         * written meanwhile), before its slot is refilled. */
+        /* Wait for what this segment receives; what it roots completes
+         * after the multiply (the data is not written meanwhile). */
         seg_t *s = &seg[done % depth];
         const int root_a = s->has_a && s->qa == g->mycol;
         const int root_b = s->has_b && s->pb == g->myrow;
-        pend_t pd = {seg, depth, bc};
         double t0 = pumma_stats_clock();
-        rc = settle(&pd, s, 0, root_a, root_b);
+        if (s->has_a && !root_a) {
+            if ((rc = bc->wait(&s->ca))) goto out;
+            s->has_a = 0;
+        }
+        if (s->has_b && !root_b) {
+            if ((rc = bc->wait(&s->cb))) goto out;
+            s->has_b = 0;
+        }
         pumma_stats_comm(t0);
-        if (rc) goto out;
-        if (c.mloc > 0 && c.nloc > 0)
+        if (c.mloc > 0 && c.nloc > 0) {
+            pend_t pd = {seg, depth, bc};
             pumma_local_gemm(p, 'N', 'N', c.mloc, c.nloc, s->len, p->alpha,
                              s->a, s->lda, s->b, s->ldb,
                              done == 0 ? p->beta : t->one, p->c.data, p->c.ld,
                              progress, &pd);
-        t0 = pumma_stats_clock();
-        rc = settle(&pd, s, 1, root_a, root_b);
-        pumma_stats_comm(t0);
-        if (rc) goto out;
+        }
+        if (s->has_a && (rc = bc->wait(&s->ca))) goto out;
+        if (s->has_b && (rc = bc->wait(&s->cb))) goto out;
+        s->has_a = s->has_b = 0;
         done++;
     }
 out:

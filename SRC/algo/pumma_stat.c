@@ -113,18 +113,7 @@ static int sum(const pumma_problem_t *p, const char *packed, const int *cnt,
         if ((rc = rop->start(c))) break;
     }
     const double t0 = pumma_stats_clock();
-    /* all advanced together until done (waiting on one alone, this
-     * process stopped passing the others' sums up their trees), then
-     * freed -- all, even after an error */
-    for (int left = nred; !rc && left > 0;) {
-        left = 0;
-        for (int i = 0; i < nred && !rc; i++) {
-            int done = 1;
-            rc = rop->test(&red[i], &done);
-            left += !done;
-        }
-    }
-    for (int i = 0; i < nred; i++) {
+    for (int i = 0; i < nred; i++) {          /* all, even after an error */
         const int w = rop->wait(&red[i]);
         if (!rc) rc = w;
     }
@@ -297,8 +286,8 @@ void pumma_stat_align(const pumma_problem_t *have, pumma_problem_t *want,
  * The slice's feed: its K indices cut into chunks, each broadcast from the
  * root line along the replicated dimension while the one before is
  * multiplied (in slot j % 2, tags by slot: pumma_comm.h, rule 2; a slot is
- * refilled once its chunk is multiplied and its broadcast complete), so
- * that only the first chunk's broadcast waits. A chunk is
+ * refilled once its chunk is multiplied), so that only the first chunk's
+ * broadcast waits. A chunk is
  * full x kc (kcol, ld full: the slice's columns k0.., sent in place from
  * it) or kc x full (ld kc: packed from the slice's rows on the root line).
  * Every process of a line has the same K indices, so the same chunks.
@@ -340,14 +329,6 @@ static int feed_start(feed_t *f, int j)
     const size_t e = t->size;
     const int k0 = chunk_lo(f, j), kc = chunk_lo(f, j + 1) - k0, x = j & 1;
     const int full = o->full;
-    int rc = PUMMA_OK;
-    if (f->live[x]) {   /* chunk j - 2's forwards, before its slot is reused */
-        f->live[x] = 0;
-        const double t0 = pumma_stats_clock();
-        rc = p->plan->bcast->wait(&f->bc[x]);
-        pumma_stats_comm(t0);
-        if (rc) return rc;
-    }
     char *c = f->slot[x];
     f->ld[x] = o->kcol ? full : kc;
     if (f->mine && (o->kcol || f->nch == 1)) {   /* the slice's own */
@@ -359,6 +340,7 @@ static int feed_start(feed_t *f, int j)
     }
     if (f->ld[x] < 1) f->ld[x] = 1;
     f->at[x] = c;
+    f->live[x] = 0;
     if (f->rep < 2 || (int64_t)kc * full == 0) return PUMMA_OK;
     f->bc[x] = pumma_coll_of(p, c, NULL, (int64_t)kc * full, f->root, f->comm,
                              PUMMA_TAG_BCAST + x);
@@ -366,19 +348,13 @@ static int feed_start(feed_t *f, int j)
     return p->plan->bcast->start(&f->bc[x]);
 }
 
-/* Until chunk j is here, the other slot's broadcast advanced meanwhile;
- * j's forwards go on behind its multiply (pumma_bcast_arrived). */
 static int feed_wait(feed_t *f, int j)
 {
     const int x = j & 1;
-    const pumma_coll_ops_t *bc = f->p->plan->bcast;
-    int got = !f->live[x], rc = PUMMA_OK;
+    if (!f->live[x]) return PUMMA_OK;
+    f->live[x] = 0;
     const double t0 = pumma_stats_clock();
-    while (!got && !(rc = pumma_bcast_arrived(bc, &f->bc[x], &got)))
-        if (!got && f->live[!x]) {
-            int done;
-            if ((rc = bc->test(&f->bc[!x], &done))) break;
-        }
+    const int rc = f->p->plan->bcast->wait(&f->bc[x]);
     pumma_stats_comm(t0);
     return rc;
 }

@@ -199,14 +199,6 @@ int pumma_bcast_tree_test(pumma_coll_t *c, int *done)
     return PUMMA_OK;
 }
 
-int pumma_bcast_arrived(const pumma_coll_ops_t *v, pumma_coll_t *c, int *got)
-{
-    const int rc = v->test(c, got);
-    if (!rc && !*got && v->test == pumma_bcast_tree_test)
-        *got = pumma_bcast_tree_received(c);
-    return rc;
-}
-
 /* pumma_bcast_tree_wait: receive and forward the rest, complete the sends,
  * free the engine's state. Calling it again does nothing. */
 int pumma_bcast_tree_wait(pumma_coll_t *c)

@@ -281,12 +281,6 @@ int pumma_bcast_tree_start_at(pumma_coll_t *c, int parent, const int *kids,
                               int nkids, int segment);
 int pumma_bcast_tree_received(const pumma_coll_t *c);
 int pumma_bcast_tree_wait_received(pumma_coll_t *c);
-/* A broadcast of variant v advanced, never blocking: *got 1 once this
- * process holds the whole message. On the tree engine that may be before
- * test() says done (its forwards to its children still in flight: the
- * multiply can start, and they go on at its progress points); for the
- * other variants it is test()'s done. */
-int pumma_bcast_arrived(const pumma_coll_ops_t *v, pumma_coll_t *c, int *got);
 
 /* Sums in tree order (children in the order shape gives them). */
 int pumma_reduce_tree_start(pumma_coll_t *c, pumma_tree_shape_fn shape,
