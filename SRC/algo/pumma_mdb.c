@@ -268,28 +268,36 @@ static void multiply_msg(eng_t *e, int i, pend_t *pr)
 
 /* One stage, its messages posted: own group first, it is here already (as
  * the root we only have to complete our sends later); then the others as
- * they arrive. */
+ * they arrive, the stage's other broadcasts relayed while one is awaited
+ * (pumma_bcast_await); every forward completes after the multiplies. */
 static int multiply_stage(eng_t *e, pumma_shift_t *roll)
 {
     const pumma_coll_ops_t *bc = e->p->plan->bcast;
     const int me_r = e->p->g->myrow;
-    int rc;
+    int rc = PUMMA_OK;
     pend_t pr = {e->coll, e->nmsg, bc, roll};
-    for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < e->nmsg; i++) {
+    pumma_coll_t *stack_all[16], **all = stack_all;
+    if (e->nmsg > 16 && !(all = malloc(sizeof *all * (size_t)e->nmsg)))
+        return PUMMA_ENOMEM;
+    for (int i = 0; i < e->nmsg; i++) all[i] = &e->coll[i];
+    for (int pass = 0; pass < 2 && !rc; pass++) {
+        for (int i = 0; i < e->nmsg && !rc; i++) {
             if ((pass == 0) != (e->msg_group[i] == me_r)) continue;
             if (pass == 1) {
                 double t0 = pumma_stats_clock();
-                if ((rc = bc->wait(&e->coll[i]))) return rc;
+                rc = pumma_bcast_await(bc, &e->coll[i], all, e->nmsg);
                 pumma_stats_comm(t0);
+                if (rc) break;
             }
             multiply_msg(e, i, &pr);
         }
     }
-    for (int i = 0; i < e->nmsg; i++)
-        if (e->msg_group[i] == me_r && (rc = bc->wait(&e->coll[i])))
-            return rc;
-    return PUMMA_OK;
+    if (all != stack_all) free(all);
+    if (rc) return rc;
+    double t0 = pumma_stats_clock();
+    for (int i = 0; i < e->nmsg && !rc; i++) rc = bc->wait(&e->coll[i]);
+    pumma_stats_comm(t0);
+    return rc;
 }
 
 static int engine(const pumma_problem_t *p, const pumma_mdb_shape_t *shape,

@@ -242,20 +242,26 @@ static int run(const pumma_problem_t *p)
             if ((rc = seg_start(&c, s, posted % depth))) goto out;
             posted++;
         }
-        /* Wait for what this segment receives; what it roots completes
-         * after the multiply (the data is not written meanwhile). */
+        /* Wait for what this segment receives to arrive, relaying the
+         * other segments' pieces meanwhile (pumma_bcast_await); its
+         * forwards and what it roots complete after the multiply (the
+         * data is not written meanwhile), before its slot is refilled. */
         seg_t *s = &seg[done % depth];
         const int root_a = s->has_a && s->qa == g->mycol;
         const int root_b = s->has_b && s->pb == g->myrow;
+        pumma_coll_t *inflight[2 * DEPTH];
+        int nin = 0;
+        for (int i = 0; i < depth; i++) {
+            if (seg[i].has_a) inflight[nin++] = &seg[i].ca;
+            if (seg[i].has_b) inflight[nin++] = &seg[i].cb;
+        }
         double t0 = pumma_stats_clock();
-        if (s->has_a && !root_a) {
-            if ((rc = bc->wait(&s->ca))) goto out;
-            s->has_a = 0;
-        }
-        if (s->has_b && !root_b) {
-            if ((rc = bc->wait(&s->cb))) goto out;
-            s->has_b = 0;
-        }
+        if (s->has_a && !root_a &&
+            (rc = pumma_bcast_await(bc, &s->ca, inflight, nin)))
+            goto out;
+        if (s->has_b && !root_b &&
+            (rc = pumma_bcast_await(bc, &s->cb, inflight, nin)))
+            goto out;
         pumma_stats_comm(t0);
         if (c.mloc > 0 && c.nloc > 0) {
             pend_t pd = {seg, depth, bc};
@@ -264,8 +270,10 @@ static int run(const pumma_problem_t *p)
                              done == 0 ? p->beta : t->one, p->c.data, p->c.ld,
                              progress, &pd);
         }
+        t0 = pumma_stats_clock();
         if (s->has_a && (rc = bc->wait(&s->ca))) goto out;
         if (s->has_b && (rc = bc->wait(&s->cb))) goto out;
+        pumma_stats_comm(t0);
         s->has_a = s->has_b = 0;
         done++;
     }

@@ -286,8 +286,9 @@ void pumma_stat_align(const pumma_problem_t *have, pumma_problem_t *want,
  * The slice's feed: its K indices cut into chunks, each broadcast from the
  * root line along the replicated dimension while the one before is
  * multiplied (in slot j % 2, tags by slot: pumma_comm.h, rule 2; a slot is
- * refilled once its chunk is multiplied), so that only the first chunk's
- * broadcast waits. A chunk is
+ * refilled once its chunk is multiplied and its broadcast complete), so
+ * that only the first chunk's broadcast waits; a relay multiplies a chunk
+ * as soon as it is here, its forwards going on behind. A chunk is
  * full x kc (kcol, ld full: the slice's columns k0.., sent in place from
  * it) or kc x full (ld kc: packed from the slice's rows on the root line).
  * Every process of a line has the same K indices, so the same chunks.
@@ -329,6 +330,13 @@ static int feed_start(feed_t *f, int j)
     const size_t e = t->size;
     const int k0 = chunk_lo(f, j), kc = chunk_lo(f, j + 1) - k0, x = j & 1;
     const int full = o->full;
+    if (f->live[x]) {   /* chunk j - 2's forwards, before its slot is reused */
+        f->live[x] = 0;
+        const double t0 = pumma_stats_clock();
+        const int rc = p->plan->bcast->wait(&f->bc[x]);
+        pumma_stats_comm(t0);
+        if (rc) return rc;
+    }
     char *c = f->slot[x];
     f->ld[x] = o->kcol ? full : kc;
     if (f->mine && (o->kcol || f->nch == 1)) {   /* the slice's own */
@@ -340,7 +348,6 @@ static int feed_start(feed_t *f, int j)
     }
     if (f->ld[x] < 1) f->ld[x] = 1;
     f->at[x] = c;
-    f->live[x] = 0;
     if (f->rep < 2 || (int64_t)kc * full == 0) return PUMMA_OK;
     f->bc[x] = pumma_coll_of(p, c, NULL, (int64_t)kc * full, f->root, f->comm,
                              PUMMA_TAG_BCAST + x);
@@ -348,13 +355,16 @@ static int feed_start(feed_t *f, int j)
     return p->plan->bcast->start(&f->bc[x]);
 }
 
+/* Until chunk j is here (pumma_bcast_await: the other slot's relayed
+ * meanwhile); its forwards complete when its slot is refilled. */
 static int feed_wait(feed_t *f, int j)
 {
     const int x = j & 1;
     if (!f->live[x]) return PUMMA_OK;
-    f->live[x] = 0;
+    pumma_coll_t *both[2] = {&f->bc[0], &f->bc[1]};
     const double t0 = pumma_stats_clock();
-    const int rc = f->p->plan->bcast->wait(&f->bc[x]);
+    const int rc = pumma_bcast_await(f->p->plan->bcast, &f->bc[x], both,
+                                     f->live[!x] ? 2 : 0);
     pumma_stats_comm(t0);
     return rc;
 }

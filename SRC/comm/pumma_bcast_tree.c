@@ -158,6 +158,23 @@ int pumma_bcast_tree_received(const pumma_coll_t *c)
     return c->state != ACTIVE || t->next == t->npieces;
 }
 
+/* The receive of the next piece this process awaits, NULL once it holds
+ * the whole message (pumma_bcast_await.c waits on it among others). */
+MPI_Request *pumma_bcast_tree_pending(pumma_coll_t *c)
+{
+    tree_t *t = c->priv;
+    return c->state == ACTIVE && t->next < t->npieces ? &t->rreq[t->next]
+                                                      : NULL;
+}
+
+/* That receive is complete (its handle now MPI_REQUEST_NULL): forward the
+ * piece to the children. */
+int pumma_bcast_tree_arrived(pumma_coll_t *c)
+{
+    tree_t *t = c->priv;
+    return forward(c, t, t->next++);
+}
+
 /* Receive (and forward) the rest of the message, leaving the forwards in
  * flight for test() or wait(). */
 int pumma_bcast_tree_wait_received(pumma_coll_t *c)

@@ -281,6 +281,24 @@ int pumma_bcast_tree_start_at(pumma_coll_t *c, int parent, const int *kids,
                               int nkids, int segment);
 int pumma_bcast_tree_received(const pumma_coll_t *c);
 int pumma_bcast_tree_wait_received(pumma_coll_t *c);
+/* pending: the receive of the next piece this process awaits (NULL once
+ * the whole message is here); arrived: that receive completed elsewhere
+ * (its handle MPI_REQUEST_NULL), forward the piece. */
+MPI_Request *pumma_bcast_tree_pending(pumma_coll_t *c);
+int pumma_bcast_tree_arrived(pumma_coll_t *c);
+/*
+ * pumma_bcast_await (pumma_bcast_await.c): block until this process holds
+ * broadcast c's whole message (v: the variant it was started with),
+ * relaying meanwhile every broadcast of others[0..n-1] (started with v;
+ * c itself, NULL and finished ones are skipped) whose pieces arrive first,
+ * in one MPI_Waitany over the next receive of each: a process blocked on
+ * one broadcast still passes the others down their trees, and waits no
+ * longer, nor more often, than for its own pieces. c's forwards may be
+ * left in flight: v->wait() completes them. Variants other than the tree
+ * engine's and MPI's own are waited with v->wait(). PUMMA_OK or PUMMA_EMPI.
+ */
+int pumma_bcast_await(const pumma_coll_ops_t *v, pumma_coll_t *c,
+                      pumma_coll_t *const *others, int n);
 
 /* Sums in tree order (children in the order shape gives them). */
 int pumma_reduce_tree_start(pumma_coll_t *c, pumma_tree_shape_fn shape,
