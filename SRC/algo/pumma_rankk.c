@@ -9,11 +9,22 @@
  * Segment j's columns of op(A) are broadcast along each grid row from their
  * owner, its rows of op(B) down each grid column from theirs, and every
  * process adds their product into its own part of C: one local multiply
- * per segment (one in all for a rank-NB update at a block boundary), BETA
- * applied by the first. The broadcasts of the next segments are in flight
- * while one is multiplied (up to DEPTH segments), so for a long K this is
- * SUMMA with look-ahead, and C is never copied, scaled or cleared apart
- * from the multiply.
+ * per group of segments (one in all for a rank-NB update at a block
+ * boundary), BETA applied by the first. The broadcasts of the next group
+ * are in flight while one is multiplied, so for a long K this is SUMMA
+ * with look-ahead, and C is never copied, scaled or cleared apart from
+ * the multiply.
+ *
+ * Why groups: a multiply of depth k reads and writes C's part once, so
+ * with k = NB = 64 C's traffic is a large share of it (this machine's
+ * DGEMM on 512 x 512: 24% of a k = 64 update, 6% at k = 256; ScaLAPACK's
+ * SUMMA multiplies one NB block at a time). A long K is multiplied
+ * KDEEP at a time: the group's pieces of op(B), each received alone, are
+ * stacked first (a copy of a fortieth of the multiply's time), op(A)'s
+ * are adjacent already. The first segment is multiplied alone, so that
+ * no more waits than before the first multiply. The grouping depends on
+ * the shape only, never on when messages arrive, so a call gives the same
+ * C every time.
  *
  * Needs: op(A)'s rows distributed like C's rows and op(B)'s columns like
  * C's columns. For 'N' operands the driver aligns them if they are not
@@ -26,7 +37,28 @@
 
 #include "pumma_algo.h"
 
-enum { DEPTH = 4 };             /* segments in flight at once, at most */
+/* Segments in flight: DEPTH, or two groups' worth (DEPTH_MOST at most).
+ * KDEEP: the depth a group reaches when K has GROUPS_LEAST groups of it
+ * (with fewer, the last multiply, alone at the end, would be a larger
+ * share, as in a rank-k update's few segments). */
+enum { DEPTH = 4, DEPTH_MOST = 8, KDEEP = 256, GROUPS_LEAST = 4 };
+
+/* Segments multiplied together after the first (1: each alone), and the
+ * slots in flight (a multiple of the group: segment j is in slot
+ * (j + group - 1) % depth, so that a group's slots are adjacent). */
+static int group_of(int nseg, int longest)
+{
+    int g = longest > 0 ? (KDEEP + longest - 1) / longest : 1;
+    if (g > nseg / GROUPS_LEAST) g = nseg / GROUPS_LEAST;
+    if (g > DEPTH_MOST / 2) g = DEPTH_MOST / 2;
+    return g < 1 ? 1 : g;
+}
+
+static int depth_of(int nseg, int group)
+{
+    const int d = group > 1 ? 2 * group : DEPTH;
+    return nseg < d ? nseg : d;
+}
 
 static int handles(char ta, char tb) { (void)ta; (void)tb; return 1; }
 
@@ -124,7 +156,8 @@ typedef struct ctx {
     const pumma_problem_t *p;
     const pumma_view_t *av, *bv;
     int mloc, nloc, longest;
-    char *abuf[DEPTH], *bbuf[DEPTH];
+    char *abuf[DEPTH_MOST], *bbuf[DEPTH_MOST];
+    char *astack, *bstack;      /* a group's pieces, when not adjacent */
 } ctx_t;
 
 /* Start segment s (slot i): pack what this process roots, post the
@@ -196,6 +229,52 @@ static int seg_start(ctx_t *c, seg_t *s, int slot)
     return PUMMA_OK;
 }
 
+/* The group of gn segments from `first` as one op(A) (mloc x kg) and one
+ * op(B) (kg x nloc): as they lie where they are adjacent already (op(A)'s
+ * slots are, one ring; pieces the operand holds in place may be), else
+ * stacked into the group's buffers. */
+static void gather(const ctx_t *c, seg_t *const *grp, int gn,
+                   const char **a, int *lda, const char **b, int *ldb,
+                   int *kg)
+{
+    const pumma_type_t *t = c->p->t;
+    const size_t e = t->size;
+    const seg_t *s0 = grp[0];
+    int k = 0, adj_a = 1, adj_b = 1;
+    for (int u = 0; u < gn; u++) {
+        const seg_t *s = grp[u];
+        if (s->lda != s0->lda || s->a != s0->a + (size_t)k * s0->lda * e)
+            adj_a = 0;
+        if (s->ldb != s0->ldb || s->b != s0->b + (size_t)k * e) adj_b = 0;
+        k += s->len;
+    }
+    *kg = k;
+    *a = s0->a;
+    *lda = s0->lda;
+    *b = s0->b;
+    *ldb = s0->ldb;
+    if (gn < 2) return;
+    k = 0;
+    for (int u = 0; u < gn; u++) {
+        const seg_t *s = grp[u];
+        if (!adj_a)
+            t->geadd('N', c->mloc, s->len, t->one, s->a, s->lda, t->zero,
+                     c->astack + (size_t)k * c->mloc * e, c->mloc);
+        if (!adj_b)
+            t->geadd('N', s->len, c->nloc, t->one, s->b, s->ldb, t->zero,
+                     c->bstack + (size_t)k * e, *kg);
+        k += s->len;
+    }
+    if (!adj_a) {
+        *a = c->astack;
+        *lda = c->mloc;
+    }
+    if (!adj_b) {
+        *b = c->bstack;
+        *ldb = *kg;
+    }
+}
+
 static int run(const pumma_problem_t *p)
 {
     const pumma_type_t *t = p->t;
@@ -205,12 +284,15 @@ static int run(const pumma_problem_t *p)
     op_views(p, &av, &bv);
     int rc = PUMMA_OK;
     ctx_t c = {p, &av, &bv, pumma_view_mloc(&p->c, g->myrow),
-               pumma_view_nloc(&p->c, g->mycol), 0, {NULL}, {NULL}};
-    seg_t seg[DEPTH];
+               pumma_view_nloc(&p->c, g->mycol), 0, {NULL}, {NULL}, NULL,
+               NULL};
+    seg_t seg[DEPTH_MOST];
     memset(seg, 0, sizeof seg);
     int posted = 0, done = 0, x = 0;
     const int nseg = nsegments(&av.col, &bv.row, p->k, &c.longest);
-    const int depth = nseg < DEPTH ? nseg : DEPTH;
+    const int group = group_of(nseg, c.longest);
+    const int depth = depth_of(nseg, group), off = group - 1;
+    char *ring = NULL;
 
     const size_t piece = (size_t)p->plan->piece;
     if (p->transa != 'N' &&
@@ -221,67 +303,89 @@ static int run(const pumma_problem_t *p)
         (rc = pumma_redist_alloc(t, g, p->k, p->n, p->transb, &p->b, &bv,
                                  piece)))
         goto out;
+    const size_t L = (size_t)c.longest, e = t->size;
+    const size_t mloc = (size_t)c.mloc, nloc = (size_t)c.nloc;
+    if (mloc && !(ring = pumma_malloc((size_t)depth * mloc * L * e))) {
+        rc = PUMMA_ENOMEM;
+        goto out;
+    }
     for (int i = 0; i < depth; i++) {
-        const size_t L = (size_t)c.longest;
-        c.abuf[i] = pumma_malloc((size_t)c.mloc * L * t->size);
-        c.bbuf[i] = pumma_malloc(L * (size_t)c.nloc * t->size);
-        if ((c.mloc && !c.abuf[i]) || (c.nloc && !c.bbuf[i])) {
+        c.abuf[i] = ring ? ring + (size_t)i * mloc * L * e : NULL;
+        c.bbuf[i] = pumma_malloc(L * nloc * e);
+        if (nloc && !c.bbuf[i]) {
             rc = PUMMA_ENOMEM;
             goto out;
         }
     }
-    /* Segment j uses slot j % depth; a slot is reused only once its
-     * broadcasts are complete (pumma_comm.h, rule 2: the tag is the
-     * slot's). */
+    if (group > 1 && mloc && nloc &&
+        (!(c.astack = pumma_malloc(mloc * group * L * e)) ||
+         !(c.bstack = pumma_malloc(group * L * nloc * e)))) {
+        rc = PUMMA_ENOMEM;
+        goto out;
+    }
+    /* Segment j uses slot (j + off) % depth; a slot is reused only once
+     * its broadcasts are complete (pumma_comm.h, rule 2: the tag is the
+     * slot's). Segments are multiplied `group` at a time after the first,
+     * from slots that are multiples of it: adjacent ones. */
     while (done < nseg) {
         while (posted < nseg && posted < done + depth) {
-            seg_t *s = &seg[posted % depth];
+            const int slot = (posted + off) % depth;
+            seg_t *s = &seg[slot];
             s->x = x;
             x = seg_end(&av.col, &bv.row, x, &s->qa, &s->pb);
             s->len = x - s->x;
-            if ((rc = seg_start(&c, s, posted % depth))) goto out;
+            if ((rc = seg_start(&c, s, slot))) goto out;
             posted++;
         }
-        /* Wait for what this segment receives to arrive, relaying the
-         * other segments' pieces meanwhile (pumma_bcast_await); its
-         * forwards and what it roots complete after the multiply (the
-         * data is not written meanwhile), before its slot is refilled. */
-        seg_t *s = &seg[done % depth];
-        const int root_a = s->has_a && s->qa == g->mycol;
-        const int root_b = s->has_b && s->pb == g->myrow;
-        pumma_coll_t *inflight[2 * DEPTH];
+        /* Wait for what the group receives to arrive, relaying the other
+         * segments' pieces meanwhile (pumma_bcast_await); their forwards
+         * and what this process roots complete after the multiply (the
+         * data is not written meanwhile), before the slots are refilled. */
+        const int gn = done == 0 ? 1 : nseg - done < group ? nseg - done
+                                                            : group;
+        seg_t *grp[DEPTH_MOST];
+        for (int u = 0; u < gn; u++) grp[u] = &seg[(done + u + off) % depth];
+        pumma_coll_t *inflight[2 * DEPTH_MOST];
         int nin = 0;
         for (int i = 0; i < depth; i++) {
             if (seg[i].has_a) inflight[nin++] = &seg[i].ca;
             if (seg[i].has_b) inflight[nin++] = &seg[i].cb;
         }
         double t0 = pumma_stats_clock();
-        if (s->has_a && !root_a &&
-            (rc = pumma_bcast_await(bc, &s->ca, inflight, nin)))
-            goto out;
-        if (s->has_b && !root_b &&
-            (rc = pumma_bcast_await(bc, &s->cb, inflight, nin)))
-            goto out;
+        for (int u = 0; u < gn; u++) {
+            seg_t *s = grp[u];
+            if (s->has_a && s->qa != g->mycol &&
+                (rc = pumma_bcast_await(bc, &s->ca, inflight, nin)))
+                goto out;
+            if (s->has_b && s->pb != g->myrow &&
+                (rc = pumma_bcast_await(bc, &s->cb, inflight, nin)))
+                goto out;
+        }
         pumma_stats_comm(t0);
         if (c.mloc > 0 && c.nloc > 0) {
             pend_t pd = {seg, depth, bc};
-            pumma_local_gemm(p, 'N', 'N', c.mloc, c.nloc, s->len, p->alpha,
-                             s->a, s->lda, s->b, s->ldb,
-                             done == 0 ? p->beta : t->one, p->c.data, p->c.ld,
-                             progress, &pd);
+            const char *a, *b;
+            int lda, ldb, kg;
+            gather(&c, grp, gn, &a, &lda, &b, &ldb, &kg);
+            pumma_local_gemm(p, 'N', 'N', c.mloc, c.nloc, kg, p->alpha, a,
+                             lda, b, ldb, done == 0 ? p->beta : t->one,
+                             p->c.data, p->c.ld, progress, &pd);
         }
         t0 = pumma_stats_clock();
-        if (s->has_a && (rc = bc->wait(&s->ca))) goto out;
-        if (s->has_b && (rc = bc->wait(&s->cb))) goto out;
+        for (int u = 0; u < gn; u++) {
+            seg_t *s = grp[u];
+            if (s->has_a && (rc = bc->wait(&s->ca))) goto out;
+            if (s->has_b && (rc = bc->wait(&s->cb))) goto out;
+            s->has_a = s->has_b = 0;
+        }
         pumma_stats_comm(t0);
-        s->has_a = s->has_b = 0;
-        done++;
+        done += gn;
     }
 out:
-    for (int i = 0; i < DEPTH; i++) {
-        pumma_free(c.abuf[i]);
-        pumma_free(c.bbuf[i]);
-    }
+    pumma_free(ring);
+    for (int i = 0; i < DEPTH_MOST; i++) pumma_free(c.bbuf[i]);
+    pumma_free(c.astack);
+    pumma_free(c.bstack);
     if (p->transa != 'N') pumma_free(av.data);
     if (p->transb != 'N') pumma_free(bv.data);
     return rc;
@@ -307,20 +411,30 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
     const double mloc = (double)pumma_dist_maxcount(&p->c.row);
     const double nloc = (double)pumma_dist_maxcount(&p->c.col);
     const double L = (double)p->k / nseg;
+    const int group = group_of(nseg, longest);
+    const int ngr = group > 1 ? 1 + (nseg - 1 + group - 1) / group : nseg;
+    const double kg = group > 1 ? (p->k - L) / (ngr - 1) : L;  /* after the first */
     const double seg_op = p->plan->segment;
-    const double ca = Q > 1 && av.col.src >= 0
-                          ? pumma_coll_price(p->g, p->plan->bcast, mo,
-                                             PUMMA_ALONG_ROW, Q,
-                                             mloc * L * e, seg_op)
-                          : 0;
-    const double cb = P > 1 && bv.row.src >= 0
-                          ? pumma_coll_price(p->g, p->plan->bcast, mo,
-                                             PUMMA_ALONG_COL, P,
-                                             L * nloc * e, seg_op)
-                          : 0;
-    const double w = pumma_model_gemm(mo, t, mloc, nloc, L, 0);
-    double T = ca + cb + (nseg - 1) * pumma_model_hide(mo, w, ca + cb) + w;
+    const int rows = Q > 1 && av.col.src >= 0, cols = P > 1 && bv.row.src >= 0;
+    double c1 = 0, cg = 0;    /* the first segment's broadcasts, a group's */
+    for (int i = 0; i < 2; i++) {
+        const double k = i ? kg : L;
+        const double c = (rows ? pumma_coll_price(p->g, p->plan->bcast, mo,
+                                                  PUMMA_ALONG_ROW, Q,
+                                                  mloc * k * e, seg_op) : 0) +
+                         (cols ? pumma_coll_price(p->g, p->plan->bcast, mo,
+                                                  PUMMA_ALONG_COL, P,
+                                                  k * nloc * e, seg_op) : 0);
+        if (i) cg = c; else c1 = c;
+    }
+    const double w1 = pumma_model_gemm(mo, t, mloc, nloc, L, 0);
+    const double wg = pumma_model_gemm(mo, t, mloc, nloc, kg, 0);
+    double T = ngr == 1 ? c1 + w1
+                        : c1 + pumma_model_hide(mo, w1, cg) +
+                              (ngr - 2) * pumma_model_hide(mo, wg, cg) + wg;
     T += nseg * pumma_model_copy(mo, ((Q > 1 ? mloc : 0) + (P > 1 ? nloc : 0)) * L * e, 0);
+    if (group > 1 && P > 1)                   /* op(B)'s pieces stacked */
+        T += (ngr - 1) * pumma_model_copy(mo, kg * nloc * e, 0);
     const int np = P * Q;
     if (p->transa != 'N')
         T += pumma_model_redist(mo, np, mloc * (double)p->k / Q * e, 1);
@@ -343,10 +457,12 @@ static size_t workspace(const pumma_problem_t *p)
     op_views(p, &av, &bv);
     int longest;
     const int nseg = nsegments(&av.col, &bv.row, p->k, &longest);
-    const size_t depth = (size_t)(nseg < DEPTH ? nseg : DEPTH);
+    const int group = group_of(nseg, longest);
+    const size_t depth = (size_t)depth_of(nseg, group);
     const size_t mloc = (size_t)pumma_dist_maxcount(&p->c.row);
     const size_t nloc = (size_t)pumma_dist_maxcount(&p->c.col);
-    const size_t segs = depth * (size_t)longest * (mloc + nloc) * e;
+    const size_t segs = (depth + (group > 1 ? (size_t)group : 0)) *
+                        (size_t)longest * (mloc + nloc) * e;
     const size_t piece = (size_t)p->plan->piece;
     size_t ta = 0, tb = 0, peak = 0;
     if (p->transa != 'N') {
