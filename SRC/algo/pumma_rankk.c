@@ -22,7 +22,16 @@
  * KDEEP at a time: the group's pieces of op(B), each received alone, are
  * stacked first (a copy of a fortieth of the multiply's time), op(A)'s
  * are adjacent already. The first segment is multiplied alone, so that
- * no more waits than before the first multiply. The grouping depends on
+ * no more waits than before the first multiply.
+ *
+ * The first multiply starts on the first pieces of op(B): its broadcast
+ * comes in STREAM_PANELS pieces of whole columns, and C's panels are
+ * multiplied as they arrive (pumma_local_gemm_ready), so only op(A) and
+ * a quarter of op(B) are waited for before it. On clusters whose nodes
+ * hold a grid row's neighbours, a column's broadcast crosses the network
+ * and a row's mostly does not (the simulated hpc platform at 16 x 16: 200
+ * against 44 us for 256 KB pipelined), and a rank-NB update is that one
+ * multiply. The grouping depends on
  * the shape only, never on when messages arrive, so a call gives the same
  * C every time.
  *
@@ -42,6 +51,19 @@
  * (with fewer, the last multiply, alone at the end, would be a larger
  * share, as in a rank-k update's few segments). */
 enum { DEPTH = 4, DEPTH_MOST = 8, KDEEP = 256, GROUPS_LEAST = 4 };
+/* The first multiply's panels when op(B) streams in, at least
+ * STREAM_LEAST columns each, or the plan's panel width when narrower
+ * (PUMMA_PANEL; 0, no panels: no streaming). */
+enum { STREAM_PANELS = 4, STREAM_LEAST = 64 };
+
+/* The first multiply's panel width when op(B) streams in (its broadcast
+ * cut into pieces of that many columns), 0 when it does not. */
+static int stream_panel(int nloc, int P, int plan_panel)
+{
+    const int least = plan_panel < STREAM_LEAST ? plan_panel : STREAM_LEAST;
+    if (P < 2 || least < 1 || nloc < STREAM_PANELS * least) return 0;
+    return (nloc + STREAM_PANELS - 1) / STREAM_PANELS;
+}
 
 /* Segments multiplied together after the first (1: each alone), and the
  * slots in flight (a multiple of the group: segment j is in slot
@@ -158,7 +180,26 @@ typedef struct ctx {
     int mloc, nloc, longest;
     char *abuf[DEPTH_MOST], *bbuf[DEPTH_MOST];
     char *astack, *bstack;      /* a group's pieces, when not adjacent */
+    int bpanel;                 /* stream_panel's, 0: op(B) comes whole */
 } ctx_t;
+
+/* The first multiply's wait for op(B)'s columns, between its panels. */
+typedef struct stream {
+    pend_t pd;                  /* first: progress() takes it as its own */
+    pumma_coll_t *cb, **inflight;
+    int nin, ldb;
+} stream_t;
+
+static int ready_b(void *ctx, int j1)
+{
+    stream_t *st = ctx;
+    const double t0 = pumma_stats_clock();
+    const int rc = pumma_bcast_await_upto(st->pd.bc, st->cb,
+                                          (int64_t)j1 * st->ldb,
+                                          st->inflight, st->nin);
+    pumma_stats_comm(t0);
+    return rc;
+}
 
 /* Start segment s (slot i): pack what this process roots, post the
  * broadcasts, or point at the local piece when no one needs to send. */
@@ -222,6 +263,8 @@ static int seg_start(ctx_t *c, seg_t *s, int slot)
             s->ldb = mine && mine != buf ? bv->ld : L;
             s->cb = pumma_coll_of(p, (void *)s->b, NULL, (int64_t)L * nloc,
                                   s->pb, g->col, PUMMA_TAG_BCAST + slot);
+            if (s->x == 0 && c->bpanel > 0 && p->plan->segment == 0)
+                s->cb.segment = L * c->bpanel;     /* the first streams */
             if ((rc = bc->start(&s->cb))) return rc;
             s->has_b = 1;
         }
@@ -285,7 +328,8 @@ static int run(const pumma_problem_t *p)
     int rc = PUMMA_OK;
     ctx_t c = {p, &av, &bv, pumma_view_mloc(&p->c, g->myrow),
                pumma_view_nloc(&p->c, g->mycol), 0, {NULL}, {NULL}, NULL,
-               NULL};
+               NULL, 0};
+    c.bpanel = stream_panel(c.nloc, g->nprow, p->plan->panel);
     seg_t seg[DEPTH_MOST];
     memset(seg, 0, sizeof seg);
     int posted = 0, done = 0, x = 0;
@@ -351,25 +395,37 @@ static int run(const pumma_problem_t *p)
             if (seg[i].has_a) inflight[nin++] = &seg[i].ca;
             if (seg[i].has_b) inflight[nin++] = &seg[i].cb;
         }
+        /* the first multiply takes op(B) as it streams in */
+        const int stream = done == 0 && c.bpanel > 0 && grp[0]->has_b &&
+                           grp[0]->pb != g->myrow && c.mloc > 0;
         double t0 = pumma_stats_clock();
         for (int u = 0; u < gn; u++) {
             seg_t *s = grp[u];
             if (s->has_a && s->qa != g->mycol &&
                 (rc = pumma_bcast_await(bc, &s->ca, inflight, nin)))
                 goto out;
-            if (s->has_b && s->pb != g->myrow &&
+            if (s->has_b && s->pb != g->myrow && !stream &&
                 (rc = pumma_bcast_await(bc, &s->cb, inflight, nin)))
                 goto out;
         }
         pumma_stats_comm(t0);
         if (c.mloc > 0 && c.nloc > 0) {
-            pend_t pd = {seg, depth, bc};
+            stream_t st = {{seg, depth, bc}, &grp[0]->cb, inflight, nin,
+                           grp[0]->ldb};
             const char *a, *b;
             int lda, ldb, kg;
             gather(&c, grp, gn, &a, &lda, &b, &ldb, &kg);
-            pumma_local_gemm(p, 'N', 'N', c.mloc, c.nloc, kg, p->alpha, a,
-                             lda, b, ldb, done == 0 ? p->beta : t->one,
-                             p->c.data, p->c.ld, progress, &pd);
+            const void *beta = done == 0 ? p->beta : t->one;
+            if (stream)
+                rc = pumma_local_gemm_ready(p, 'N', 'N', c.mloc, c.nloc, kg,
+                                            p->alpha, a, lda, b, ldb, beta,
+                                            p->c.data, p->c.ld, c.bpanel,
+                                            ready_b, progress, &st);
+            else
+                pumma_local_gemm(p, 'N', 'N', c.mloc, c.nloc, kg, p->alpha,
+                                 a, lda, b, ldb, beta, p->c.data, p->c.ld,
+                                 progress, &st.pd);
+            if (rc) goto out;
         }
         t0 = pumma_stats_clock();
         for (int u = 0; u < gn; u++) {
@@ -416,22 +472,35 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
     const double kg = group > 1 ? (p->k - L) / (ngr - 1) : L;  /* after the first */
     const double seg_op = p->plan->segment;
     const int rows = Q > 1 && av.col.src >= 0, cols = P > 1 && bv.row.src >= 0;
-    double c1 = 0, cg = 0;    /* the first segment's broadcasts, a group's */
+    const int bpanel = stream_panel((int)mloc > 0 ? (int)nloc : 0, P,
+                                    p->plan->panel);
+    double ca1 = 0, cb1 = 0, cg = 0;  /* the first segment's, a group's */
     for (int i = 0; i < 2; i++) {
         const double k = i ? kg : L;
-        const double c = (rows ? pumma_coll_price(p->g, p->plan->bcast, mo,
+        const double ca = rows ? pumma_coll_price(p->g, p->plan->bcast, mo,
                                                   PUMMA_ALONG_ROW, Q,
-                                                  mloc * k * e, seg_op) : 0) +
-                         (cols ? pumma_coll_price(p->g, p->plan->bcast, mo,
+                                                  mloc * k * e, seg_op) : 0;
+        const double cb = cols ? pumma_coll_price(p->g, p->plan->bcast, mo,
                                                   PUMMA_ALONG_COL, P,
-                                                  k * nloc * e, seg_op) : 0);
-        if (i) cg = c; else c1 = c;
+                                                  k * nloc * e,
+                                                  bpanel && !i && !seg_op
+                                                      ? L * bpanel * e
+                                                      : seg_op) : 0;
+        if (i) {
+            cg = ca + cb;
+        } else {
+            ca1 = ca;
+            cb1 = cb;
+        }
     }
+    /* the first multiply waits for op(A) and, streaming, op(B)'s first
+     * panel; the rest of op(B) comes in behind it */
+    const double cb_wait = bpanel ? cb1 / STREAM_PANELS : cb1;
     const double w1 = pumma_model_gemm(mo, t, mloc, nloc, L, 0);
     const double wg = pumma_model_gemm(mo, t, mloc, nloc, kg, 0);
-    double T = ngr == 1 ? c1 + w1
-                        : c1 + pumma_model_hide(mo, w1, cg) +
-                              (ngr - 2) * pumma_model_hide(mo, wg, cg) + wg;
+    const double behind1 = cb1 - cb_wait + (ngr > 1 ? cg : 0);
+    double T = ca1 + cb_wait + pumma_model_hide(mo, w1, behind1);
+    if (ngr > 1) T += (ngr - 2) * pumma_model_hide(mo, wg, cg) + wg;
     T += nseg * pumma_model_copy(mo, ((Q > 1 ? mloc : 0) + (P > 1 ? nloc : 0)) * L * e, 0);
     if (group > 1 && P > 1)                   /* op(B)'s pieces stacked */
         T += (ngr - 1) * pumma_model_copy(mo, kg * nloc * e, 0);

@@ -49,8 +49,22 @@ static int arrived(const pumma_coll_ops_t *v, pumma_coll_t *c)
                : PUMMA_OK;
 }
 
+/* 1 once this process holds c's first upto elements. */
+static int here(const pumma_coll_ops_t *v, pumma_coll_t *c, int64_t upto)
+{
+    if (!pending(v, c)) return 1;
+    return moved_by(v, c)->test == pumma_bcast_tree_test &&
+           pumma_bcast_tree_have(c) >= upto;
+}
+
 int pumma_bcast_await(const pumma_coll_ops_t *v, pumma_coll_t *c,
                       pumma_coll_t *const *others, int n)
+{
+    return pumma_bcast_await_upto(v, c, c->count, others, n);
+}
+
+int pumma_bcast_await_upto(const pumma_coll_ops_t *v, pumma_coll_t *c,
+                           int64_t upto, pumma_coll_t *const *others, int n)
 {
     const pumma_coll_ops_t *m = moved_by(v, c);
     if (m->test != pumma_bcast_tree_test && m->test != pumma_coll_req_test)
@@ -67,7 +81,7 @@ int pumma_bcast_await(const pumma_coll_ops_t *v, pumma_coll_t *c,
         }
     }
     int rc = PUMMA_OK;
-    while (rc == PUMMA_OK && pending(v, c)) {
+    while (rc == PUMMA_OK && !here(v, c, upto)) {
         int k = 0, idx = MPI_UNDEFINED;
         of[k] = c;
         req[k++] = *pending(v, c);

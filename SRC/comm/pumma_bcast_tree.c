@@ -167,6 +167,15 @@ MPI_Request *pumma_bcast_tree_pending(pumma_coll_t *c)
                                                       : NULL;
 }
 
+/* The elements from the start of the message this process holds: all at
+ * the root and once complete, else the pieces received so far. */
+int64_t pumma_bcast_tree_have(const pumma_coll_t *c)
+{
+    const tree_t *t = c->priv;
+    if (c->state != ACTIVE || t->next == t->npieces) return c->count;
+    return (int64_t)t->next * t->piece;
+}
+
 /* That receive is complete (its handle now MPI_REQUEST_NULL): forward the
  * piece to the children. */
 int pumma_bcast_tree_arrived(pumma_coll_t *c)

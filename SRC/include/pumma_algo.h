@@ -147,17 +147,29 @@ enum { PUMMA_USES_BCAST = 1, PUMMA_USES_REDUCE = 2, PUMMA_USES_SHIFT = 4 };
 const pumma_algo_t *pumma_algo_find(const char *name);
 const pumma_algo_t *pumma_algo_at(int i);   /* NULL past the end */
 
-/* C := alpha*op(A)*op(B) + beta*C locally, cut into column panels; before
- * and between panels progress(ctx) advances pending communication, so it
- * overlaps the multiply without threads. progress returns nonzero while
- * some of that communication is pending; once none is, the rest of C is
- * one multiply (each call of the BLAS packs all of op(A) again, which
- * costs a few percent at a short K). progress may be NULL: one multiply. */
+/* C := alpha*op(A)*op(B) + beta*C locally, cut into column panels of the
+ * plan's width; before and between panels progress(ctx) advances pending
+ * communication, so it overlaps the multiply without threads. progress
+ * returns nonzero while some of that communication is pending; once none
+ * is, it is not called again (the panels stay as they are: which columns
+ * a BLAS call gets must not depend on when messages arrive). progress may
+ * be NULL: one multiply. */
 typedef int (*pumma_progress_fn)(void *ctx);
 void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
                       int n, int k, const void *alpha, const void *a, int lda,
                       const void *b, int ldb, const void *beta, void *c,
                       int ldc, pumma_progress_fn progress, void *ctx);
+/* The same in panels `panel` columns wide, each multiplied once
+ * ready(ctx, j1) has returned PUMMA_OK: op(B)'s columns before j1, the
+ * panel's end, are here (a multiply that starts on a broadcast's first
+ * pieces). Any other return stops the multiply there and is returned.
+ * ready may be NULL. */
+typedef int (*pumma_ready_fn)(void *ctx, int j1);
+int pumma_local_gemm_ready(const pumma_problem_t *p, char ta, char tb, int m,
+                           int n, int k, const void *alpha, const void *a,
+                           int lda, const void *b, int ldb, const void *beta,
+                           void *c, int ldc, int panel, pumma_ready_fn ready,
+                           pumma_progress_fn progress, void *ctx);
 
 /* ------------------------------------------ the heterogeneous multiply */
 

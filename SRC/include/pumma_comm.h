@@ -286,6 +286,8 @@ int pumma_bcast_tree_wait_received(pumma_coll_t *c);
  * (its handle MPI_REQUEST_NULL), forward the piece. */
 MPI_Request *pumma_bcast_tree_pending(pumma_coll_t *c);
 int pumma_bcast_tree_arrived(pumma_coll_t *c);
+/* The elements from the message's start this process holds. */
+int64_t pumma_bcast_tree_have(const pumma_coll_t *c);
 /*
  * pumma_bcast_await (pumma_bcast_await.c): block until this process holds
  * broadcast c's whole message (v: the variant it was started with),
@@ -299,6 +301,11 @@ int pumma_bcast_tree_arrived(pumma_coll_t *c);
  */
 int pumma_bcast_await(const pumma_coll_ops_t *v, pumma_coll_t *c,
                       pumma_coll_t *const *others, int n);
+/* The same until this process holds c's first `upto` elements (the tree
+ * engine's pieces arrive in order; other variants: the whole message),
+ * so that a multiply can start on them. */
+int pumma_bcast_await_upto(const pumma_coll_ops_t *v, pumma_coll_t *c,
+                           int64_t upto, pumma_coll_t *const *others, int n);
 
 /* Sums in tree order (children in the order shape gives them). */
 int pumma_reduce_tree_start(pumma_coll_t *c, pumma_tree_shape_fn shape,
