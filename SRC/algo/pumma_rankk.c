@@ -22,7 +22,7 @@
  * KDEEP at a time: the group's pieces of op(B), each received alone, are
  * stacked first (a copy of a fortieth of the multiply's time), op(A)'s
  * are adjacent already. The first segment is multiplied alone, so that
- * no more waits than before the first multiply.
+ * no more is waited for before the first multiply than without groups.
  *
  * The first multiply starts on the first pieces of op(B): its broadcast
  * comes in STREAM_PANELS pieces of whole columns, and C's panels are
@@ -31,9 +31,10 @@
  * hold a grid row's neighbours, a column's broadcast crosses the network
  * and a row's mostly does not (the simulated hpc platform at 16 x 16: 200
  * against 44 us for 256 KB pipelined), and a rank-NB update is that one
- * multiply. The grouping depends on
- * the shape only, never on when messages arrive, so a call gives the same
- * C every time.
+ * multiply.
+ *
+ * Groups and panels depend on the shape only, never on when messages
+ * arrive, so a call gives the same C every time.
  *
  * Needs: op(A)'s rows distributed like C's rows and op(B)'s columns like
  * C's columns. For 'N' operands the driver aligns them if they are not
@@ -41,6 +42,7 @@
  * temporary of that form (pumma_redist), since a view cannot say "A's
  * columns over the grid's rows". K's blockings of A and B need not agree.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,18 +53,30 @@
  * (with fewer, the last multiply, alone at the end, would be a larger
  * share, as in a rank-k update's few segments). */
 enum { DEPTH = 4, DEPTH_MOST = 8, KDEEP = 256, GROUPS_LEAST = 4 };
-/* The first multiply's panels when op(B) streams in, at least
- * STREAM_LEAST columns each, or the plan's panel width when narrower
- * (PUMMA_PANEL; 0, no panels: no streaming). */
+/* The first multiply's panels when op(B) streams in: STREAM_PANELS of
+ * at least STREAM_LEAST columns, or of the plan's panel width when
+ * narrower (PUMMA_PANEL; 0, no panels: no streaming). */
 enum { STREAM_PANELS = 4, STREAM_LEAST = 64 };
 
-/* The first multiply's panel width when op(B) streams in (its broadcast
- * cut into pieces of that many columns), 0 when it does not. */
+/* The first multiply's panel width when op(B) streams in, 0 when it does
+ * not: this process's choice (PUMMA_PANEL is per process), which only
+ * says when it waits for which columns. */
 static int stream_panel(int nloc, int P, int plan_panel)
 {
     const int least = plan_panel < STREAM_LEAST ? plan_panel : STREAM_LEAST;
     if (P < 2 || least < 1 || nloc < STREAM_PANELS * least) return 0;
     return (nloc + STREAM_PANELS - 1) / STREAM_PANELS;
+}
+
+/* The elements per piece of the first op(B) broadcast, which every
+ * process of the grid column must cut alike: PUMMA_SEGMENT's (shared),
+ * else STREAM_PANELS pieces of whole columns when they are at least
+ * STREAM_LEAST wide (the shape's alone), else whole (0). */
+static int64_t stream_piece(const pumma_problem_t *p, int L, int nloc)
+{
+    if (p->plan->segment > 0) return p->plan->segment / (int64_t)p->t->size;
+    if (nloc < STREAM_PANELS * STREAM_LEAST) return 0;
+    return (int64_t)L * ((nloc + STREAM_PANELS - 1) / STREAM_PANELS);
 }
 
 /* Segments multiplied together after the first (1: each alone), and the
@@ -263,8 +277,10 @@ static int seg_start(ctx_t *c, seg_t *s, int slot)
             s->ldb = mine && mine != buf ? bv->ld : L;
             s->cb = pumma_coll_of(p, (void *)s->b, NULL, (int64_t)L * nloc,
                                   s->pb, g->col, PUMMA_TAG_BCAST + slot);
-            if (s->x == 0 && c->bpanel > 0 && p->plan->segment == 0)
-                s->cb.segment = L * c->bpanel;     /* the first streams */
+            if (s->x == 0) {                        /* the first streams */
+                const int64_t sp = stream_piece(p, L, nloc);
+                s->cb.segment = sp > INT_MAX ? INT_MAX : (int)sp;
+            }
             if ((rc = bc->start(&s->cb))) return rc;
             s->has_b = 1;
         }
@@ -483,9 +499,10 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
         const double cb = cols ? pumma_coll_price(p->g, p->plan->bcast, mo,
                                                   PUMMA_ALONG_COL, P,
                                                   k * nloc * e,
-                                                  bpanel && !i && !seg_op
-                                                      ? L * bpanel * e
-                                                      : seg_op) : 0;
+                                                  i ? seg_op : e * (double)
+                                                  stream_piece(p, (int)L,
+                                                               (int)nloc))
+                                 : 0;
         if (i) {
             cg = ca + cb;
         } else {
