@@ -288,6 +288,46 @@ static int seg_start(ctx_t *c, seg_t *s, int slot)
     return PUMMA_OK;
 }
 
+/* The most temporaries run() holds with groups of `group` segments: the
+ * segments' buffers (and the group's stacks), the transposed operands
+ * with their redistribution's buffers. From global values only. */
+static size_t footprint(const pumma_problem_t *p, int group)
+{
+    const size_t e = p->t->size;
+    pumma_view_t av, bv;
+    op_views(p, &av, &bv);
+    int longest;
+    const int nseg = nsegments(&av.col, &bv.row, p->k, &longest);
+    const size_t depth = (size_t)depth_of(nseg, group);
+    const size_t mloc = (size_t)pumma_dist_maxcount(&p->c.row);
+    const size_t nloc = (size_t)pumma_dist_maxcount(&p->c.col);
+    const size_t segs = (depth + (group > 1 ? (size_t)group : 0)) *
+                        (size_t)longest * (mloc + nloc) * e;
+    const size_t piece = (size_t)p->plan->piece;
+    size_t ta = 0, tb = 0, peak = 0;
+    if (p->transa != 'N') {
+        ta = pumma_view_maxelems(&av) * e;
+        peak = ta + pumma_redist_workspace(
+                        piece, pumma_view_maxelems(&p->a) * e, ta);
+    }
+    if (p->transb != 'N') {
+        tb = pumma_view_maxelems(&bv) * e;
+        const size_t ph = ta + tb + pumma_redist_workspace(
+                              piece, pumma_view_maxelems(&p->b) * e, tb);
+        if (ph > peak) peak = ph;
+    }
+    return ta + tb + segs > peak ? ta + tb + segs : peak;
+}
+
+/* group_of's groups when their buffers fit the plan's workspace limit,
+ * else one segment at a time (the least rankk holds: under a memory
+ * limit it is often the plan that still fits). */
+static int group_for(const pumma_problem_t *p, int nseg, int longest)
+{
+    const int g = group_of(nseg, longest);
+    return g > 1 && (double)footprint(p, g) > p->plan->limit ? 1 : g;
+}
+
 /* The group of gn segments from `first` as one op(A) (mloc x kg) and one
  * op(B) (kg x nloc): as they lie where they are adjacent already (op(A)'s
  * slots are, one ring; pieces the operand holds in place may be), else
@@ -350,7 +390,7 @@ static int run(const pumma_problem_t *p)
     memset(seg, 0, sizeof seg);
     int posted = 0, done = 0, x = 0;
     const int nseg = nsegments(&av.col, &bv.row, p->k, &c.longest);
-    const int group = group_of(nseg, c.longest);
+    const int group = group_for(p, nseg, c.longest);
     const int depth = depth_of(nseg, group), off = group - 1;
     char *ring = NULL;
 
@@ -483,7 +523,7 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
     const double mloc = (double)pumma_dist_maxcount(&p->c.row);
     const double nloc = (double)pumma_dist_maxcount(&p->c.col);
     const double L = (double)p->k / nseg;
-    const int group = group_of(nseg, longest);
+    const int group = group_for(p, nseg, longest);
     const int ngr = group > 1 ? 1 + (nseg - 1 + group - 1) / group : nseg;
     const double kg = group > 1 ? (p->k - L) / (ngr - 1) : L;  /* after the first */
     const double seg_op = p->plan->segment;
@@ -538,31 +578,11 @@ static unsigned uses(const pumma_problem_t *p)
  * redistribution's buffers. */
 static size_t workspace(const pumma_problem_t *p)
 {
-    const size_t e = p->t->size;
     pumma_view_t av, bv;
     op_views(p, &av, &bv);
     int longest;
     const int nseg = nsegments(&av.col, &bv.row, p->k, &longest);
-    const int group = group_of(nseg, longest);
-    const size_t depth = (size_t)depth_of(nseg, group);
-    const size_t mloc = (size_t)pumma_dist_maxcount(&p->c.row);
-    const size_t nloc = (size_t)pumma_dist_maxcount(&p->c.col);
-    const size_t segs = (depth + (group > 1 ? (size_t)group : 0)) *
-                        (size_t)longest * (mloc + nloc) * e;
-    const size_t piece = (size_t)p->plan->piece;
-    size_t ta = 0, tb = 0, peak = 0;
-    if (p->transa != 'N') {
-        ta = pumma_view_maxelems(&av) * e;
-        peak = ta + pumma_redist_workspace(
-                        piece, pumma_view_maxelems(&p->a) * e, ta);
-    }
-    if (p->transb != 'N') {
-        tb = pumma_view_maxelems(&bv) * e;
-        const size_t ph = ta + tb + pumma_redist_workspace(
-                              piece, pumma_view_maxelems(&p->b) * e, tb);
-        if (ph > peak) peak = ph;
-    }
-    return ta + tb + segs > peak ? ta + tb + segs : peak;
+    return footprint(p, group_for(p, nseg, longest));
 }
 
 const pumma_algo_t pumma_algo_rankk = {
