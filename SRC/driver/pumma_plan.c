@@ -420,7 +420,11 @@ static void plan_search(pumma_problem_t *have, const pumma_opts_t *f,
                         const pumma_algo_t *forced, pumma_plan_t *pl)
 {
     pl->limited = PUMMA_LIMIT_NONE;
-    const double lim = pl->limit = pumma_plan_limit(have, f);
+    const double lim = pumma_plan_limit(have, f);
+    /* the free choice is made without the limit, also by the algorithms
+     * that fit their buffers to it (rankk's groups): a plan the limit
+     * changes says so (limit=fit) */
+    pl->limit = INFINITY;
     pumma_problem_t want;
     choice_t c = {0};
     /* a grid that spans clusters: its exchanges under its slowest link */
@@ -433,6 +437,7 @@ static void plan_search(pumma_problem_t *have, const pumma_opts_t *f,
         pl->bcast = f->bcast;
         pl->reduce = f->reduce;
         pl->shift = f->shift;
+        pl->limit = lim;
         forced->align(have, &want);
         if (forced->shape) forced->shape(&want, mo, pl);
         if ((double)pumma_plan_workspace(have, forced, &want) <= lim) {
@@ -444,8 +449,11 @@ static void plan_search(pumma_problem_t *have, const pumma_opts_t *f,
         take(pl, &c);
         if (lim == INFINITY) return;
         c.a->align(have, &want);
-        if ((double)pumma_plan_workspace(have, c.a, &want) <= lim) return;
+        const double free_ws = (double)pumma_plan_workspace(have, c.a, &want);
+        pl->limit = lim;
+        if (free_ws <= lim) return;
     }
+    pl->limit = lim;
     pl->limited = within_limit(have, pl, f, forced, mo, lim, &c);
     take(pl, &c);
 }
@@ -807,12 +815,15 @@ double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
         return -1;
     /* the workspace limit a call without options has (PUMMA_MAX_WORKSPACE,
      * else the default), as the call's planner applies it */
-    const double lim = pl.limit = pumma_plan_limit(&have, &o);
+    const double lim = pumma_plan_limit(&have, &o);
     choice_t c;
+    pl.limit = INFINITY;                  /* the free choice, as plan_search */
     if (!search(&have, &pl, &o, fa, mo, INFINITY, 0, &c)) return -1;
     pumma_problem_t want;
     c.a->align(&have, &want);
-    if ((double)pumma_plan_workspace(&have, c.a, &want) > lim)
+    const double free_ws = (double)pumma_plan_workspace(&have, c.a, &want);
+    pl.limit = lim;
+    if (free_ws > lim)
         pl.limited = within_limit(&have, &pl, &o, fa, mo, lim, &c);
     take(&pl, &c);
     if (plan) pumma_plan_format(&pl, 0, plan, len);
