@@ -503,6 +503,27 @@ out:
     return rc;
 }
 
+/* The broadcasts of k indices of K: op(A)'s along the rows (*ca), op(B)'s
+ * down the columns in pieces of seg_b bytes (*cb); 0 where no process
+ * sends (one grid column or row, or a replicated operand). */
+static void seg_price(const pumma_problem_t *p, const pumma_model_t *mo,
+                      double mloc, double nloc, double k, double seg_b,
+                      double *ca, double *cb)
+{
+    const double e = (double)p->t->size;
+    const int P = p->g->nprow, Q = p->g->npcol;
+    pumma_view_t av, bv;
+    op_views(p, &av, &bv);
+    *ca = Q > 1 && av.col.src >= 0
+              ? pumma_coll_price(p->g, p->plan->bcast, mo, PUMMA_ALONG_ROW, Q,
+                                 mloc * k * e, p->plan->segment)
+              : 0;
+    *cb = P > 1 && bv.row.src >= 0
+              ? pumma_coll_price(p->g, p->plan->bcast, mo, PUMMA_ALONG_COL, P,
+                                 k * nloc * e, seg_b)
+              : 0;
+}
+
 /*
  * Modelled time: the transposing redistributions, if any; then per
  * segment a multiply (mloc x nloc x len) and the two broadcasts of the
@@ -527,29 +548,16 @@ static double cost(const pumma_problem_t *p, const pumma_model_t *mo)
     const int ngr = group > 1 ? 1 + (nseg - 1 + group - 1) / group : nseg;
     const double kg = group > 1 ? (p->k - L) / (ngr - 1) : L;  /* after the first */
     const double seg_op = p->plan->segment;
-    const int rows = Q > 1 && av.col.src >= 0, cols = P > 1 && bv.row.src >= 0;
-    const int bpanel = stream_panel((int)mloc > 0 ? (int)nloc : 0, P,
+    const int bpanel = stream_panel(mloc > 0 ? (int)nloc : 0, P,
                                     p->plan->panel);
-    double ca1 = 0, cb1 = 0, cg = 0;  /* the first segment's, a group's */
-    for (int i = 0; i < 2; i++) {
-        const double k = i ? kg : L;
-        const double ca = rows ? pumma_coll_price(p->g, p->plan->bcast, mo,
-                                                  PUMMA_ALONG_ROW, Q,
-                                                  mloc * k * e, seg_op) : 0;
-        const double cb = cols ? pumma_coll_price(p->g, p->plan->bcast, mo,
-                                                  PUMMA_ALONG_COL, P,
-                                                  k * nloc * e,
-                                                  i ? seg_op : e * (double)
-                                                  stream_piece(p, (int)L,
-                                                               (int)nloc))
-                                 : 0;
-        if (i) {
-            cg = ca + cb;
-        } else {
-            ca1 = ca;
-            cb1 = cb;
-        }
-    }
+    /* the first segment's broadcasts (op(B)'s in stream_piece's pieces),
+     * and a group's */
+    double ca1, cb1, ca, cb;
+    seg_price(p, mo, mloc, nloc, L, e * (double)stream_piece(p, (int)L,
+                                                             (int)nloc),
+              &ca1, &cb1);
+    seg_price(p, mo, mloc, nloc, kg, seg_op, &ca, &cb);
+    const double cg = ca + cb;
     /* the first multiply waits for op(A) and, streaming, op(B)'s first
      * panel; the rest of op(B) comes in behind it */
     const double cb_wait = bpanel ? cb1 / STREAM_PANELS : cb1;

@@ -453,7 +453,6 @@ static void plan_search(pumma_problem_t *have, const pumma_opts_t *f,
         pl->limit = lim;
         if (free_ws <= lim) return;
     }
-    pl->limit = lim;
     pl->limited = within_limit(have, pl, f, forced, mo, lim, &c);
     take(pl, &c);
 }
