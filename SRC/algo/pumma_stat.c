@@ -2,10 +2,12 @@
  * pumma_stat.c -- stat-a and stat-b (pumma_stat_a.c, pumma_stat_b.c, which
  * say what each is for): one engine, `b_stays` telling which operand
  * stays. The big operand S stays where it is; the small one's K-slices
- * come to it (to one grid line, which broadcasts them to the others in
- * chunks behind the multiply: feed_t), each process makes a partial product W of its own indices
- * of S's other dimension, W is packed by the process that is to hold
- * each group of it, summed onto that process (R), and R goes into C.
+ * come to it (to one process of each line of processes sharing S's K
+ * indices, its root, which broadcasts them along the line in chunks
+ * behind the multiply: feed_t), each process makes a partial product W
+ * of its own indices of S's other dimension, W is packed by the process
+ * that is to hold each group of it, summed onto that process (R), and R
+ * goes into C.
  *
  * stat-b is stat-a mirrored, kept in the arrays' stored orientation (so
  * not the operand swap: C**T would lie on the transposed grid while A and
@@ -16,72 +18,11 @@
  * of the speed. Its columns are C's rows, so it is packed by whole columns
  * as stat-a's W is, and R**T goes into C by a transposing redistribution.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pumma_algo.h"
-
-/* A distribution of n indices, all of them on every one of np processes. */
-static pumma_dist_t everywhere(int n, int np)
-{
-    pumma_dist_t d = {n, n > 0 ? n : 1, n > 0 ? n : 1, -1, np};
-    return d;
-}
-
-/* The n indices on one process, `at`, of np: one grid line's worth of a
- * replicated dimension. */
-static pumma_dist_t on_one(int n, int at, int np)
-{
-    pumma_dist_t d = {n, n > 0 ? n : 1, n > 0 ? n : 1, at, np};
-    return d;
-}
-
-/* The grid coordinate, along the dimension dst is replicated over, of the
- * line that receives op(src) before the broadcast: the one holding the
- * source's first index of that dimension when it lies along it (the
- * redistribution is then a local copy on a panel that starts there), else
- * the first. */
-static int line_root(const pumma_view_t *src, char op, int rows_everywhere)
-{
-    const pumma_dist_t *d = rows_everywhere ? (op == 'N' ? &src->row : NULL)
-                                            : (op == 'N' ? &src->col : NULL);
-    const int o = d && d->n > 0 ? pumma_dist_owner(d, 0) : -1;
-    return o > 0 ? o : 0;
-}
-
-/* dst := op(src) (rows x cols), conjugated when conj ('R'), on the line
- * at `root` (line_root) of the grid dimension dst is `everywhere` along
- * (its rows when rows_everywhere; its other dimension, S's K, may be
- * replicated too): that line's processes get their part of dst in a new
- * temporary, the others none (dst->data NULL). The line then feeds the
- * others (feed_t). Sent straight to every replica instead, each holder of
- * src sent its part once per line -- 16 times at 16 x 16, half of the
- * call's time. */
-static int slice_line(const pumma_problem_t *p, const pumma_view_t *src,
-                      int rows, int cols, char op, int conj,
-                      int rows_everywhere, int root, pumma_view_t *dst)
-{
-    const pumma_type_t *t = p->t;
-    const pumma_grid_t *g = p->g;
-    const int mine = (rows_everywhere ? g->myrow : g->mycol) == root;
-    pumma_view_t line = *dst;
-    if (rows_everywhere) line.row = on_one(dst->row.n, root, g->nprow);
-    else line.col = on_one(dst->col.n, root, g->npcol);
-    dst->data = NULL;
-    int rc = mine ? pumma_view_alloc(t, g, dst) : PUMMA_OK;
-    if (rc) return rc;
-    line.data = dst->data;
-    line.ld = dst->ld;
-    if ((rc = pumma_redist(t, g, rows, cols, op, t->one, src, t->zero, &line,
-                           (size_t)p->plan->piece)))
-        return rc;
-    const int ml = pumma_view_mloc(dst, g->myrow),
-              nl = pumma_view_nloc(dst, g->mycol);
-    if (conj && mine)
-        t->geadd('R', ml, nl, t->one, dst->data, dst->ld, t->zero, dst->data,
-                 dst->ld);
-    return PUMMA_OK;
-}
 
 /* The groups of `packed` (group q: cnt[q] * per elements, the groups in
  * order) summed over comm (npk processes, me among them) onto process q's
@@ -169,24 +110,21 @@ static double sum_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                          : pumma_model_redist(mo, np, rbytes, transposed));
 }
 
-/* Temporaries at most (pumma_stat_run's phases): the slice (bytes) and
- * its redistribution (`sent`: the bytes a process sends); the slice, W
- * (wb) and the feed's two chunks (at most `chunk` bytes each) with their
- * broadcasts' buffers (over rep processes); W, its packed copy, R (rb) and
- * the reduce's buffers -- none of them when W is R already (npk 1); R and
- * its redistribution into C. */
+/* Temporaries at most (pumma_stat_run's phases): the feed -- the slice
+ * (on a root) or the two chunks' slots, W (wb), the broadcasts' buffers
+ * (over rep processes), and the remaps' (my part of M packed for the
+ * roots, `sent` bytes at most, and two chunks arriving); W, its packed
+ * copy, R (rb) and the reduce's buffers -- none of them when W is R
+ * already (npk 1); R and its redistribution into C. */
 static size_t phases_workspace(const pumma_problem_t *p, size_t slice,
                                size_t sent, int rep, size_t chunk, size_t wb,
                                size_t rb, int npk)
 {
     const size_t piece = (size_t)p->plan->piece;
-    size_t peak = slice + pumma_redist_workspace(piece, sent, slice);
-    /* the feed: two chunks' slots and their broadcasts' buffers, beside
-     * the slice (on the root line) and W */
-    size_t feed = slice + wb + 2 * chunk;
+    size_t peak = (slice > 2 * chunk ? slice : 2 * chunk) + wb + sent +
+                  2 * chunk;
     if (rep > 1 && p->plan->bcast->buffers)
-        feed += 2 * (size_t)p->plan->bcast->buffers(rep) * chunk;
-    if (feed > peak) peak = feed;
+        peak += 2 * (size_t)p->plan->bcast->buffers(rep) * chunk;
     if (npk > 1) {
         size_t extra = 0;
         if (p->plan->reduce->buffers)
@@ -211,17 +149,20 @@ static size_t phases_workspace(const pumma_problem_t *p, size_t slice,
  *   rd    the distribution of R's `full` indices: C's, or (kax) C's
  *         blocking over the grid dimension of K: R then lies on the
  *         transposed grid
- *   sl    the view M's K-slice goes into: full x K when kcol (`full` on
- *         every grid row, K as kd), else K x full (K as kd, `full` on
- *         every grid column); it holds op(M) when kax, else op(M)**T
+ *   krows M's stored rows are K: its K-slice (as M is stored, so that
+ *         it moves element for element) is K x full, else full x K
+ *   tx    the GEMM's operation on a chunk of it (op(M)'s chunk, or its
+ *         transpose for W**T); conj: with tm 'C' W**T needs conj(M)'s
+ *         chunk untransposed, which no GEMM flag gives, so the root
+ *         conjugates it before it goes out
  *   r     R: od by rd, or rd by od (wrows)
  */
 typedef struct geo {
-    int kax, kcol, wrows, full, npk, mek, meo;
-    char ts, tm;
+    int kax, kcol, wrows, full, npk, mek, meo, krows, conj;
+    char ts, tm, tx;
     const pumma_view_t *s, *mv;
     pumma_dist_t kd, od, rd;
-    pumma_view_t sl, r;
+    pumma_view_t r;
     MPI_Comm comm;
 } geo_t;
 
@@ -248,13 +189,10 @@ static void geometry(const pumma_problem_t *p, int b_stays, geo_t *o)
         o->rd.np = o->npk;
         o->rd.src = 0;
     }
-    if (o->kcol) {
-        o->sl.row = everywhere(o->full, g->nprow);
-        o->sl.col = o->kd;
-    } else {
-        o->sl.row = o->kd;
-        o->sl.col = everywhere(o->full, g->npcol);
-    }
+    o->krows = b_stays ? o->tm != 'N' : o->tm == 'N';
+    /* W = op(S) op(M) (stat-a), op(M) op(S) (wrows) or W**T = B op(M)**T */
+    o->tx = !b_stays || o->wrows ? o->tm : o->tm == 'N' ? 'T' : 'N';
+    o->conj = b_stays && !o->wrows && o->tm == 'C' && p->t->is_complex;
     o->r.row = o->wrows ? o->rd : o->od;
     o->r.col = o->wrows ? o->od : o->rd;
 }
@@ -283,15 +221,21 @@ void pumma_stat_align(const pumma_problem_t *have, pumma_problem_t *want,
 }
 
 /*
- * The slice's feed: its K indices cut into chunks, each broadcast from the
- * root line along the replicated dimension while the one before is
- * multiplied (in slot j % 2, tags by slot: pumma_comm.h, rule 2; a slot is
- * refilled once its chunk is multiplied and its broadcast complete), so
- * that only the first chunk's broadcast waits; a relay multiplies a chunk
- * as soon as it is here, its forwards going on behind. A chunk is
- * full x kc (kcol, ld full: the slice's columns k0.., sent in place from
- * it) or kc x full (ld kc: packed from the slice's rows on the root line).
- * Every process of a line has the same K indices, so the same chunks.
+ * The slice's feed. The processes of a line (a grid line along the
+ * dimension other than K's, rep of them) share their K indices of S, so
+ * each needs the same K-slice of M: all `full` of its other dimension.
+ * The slice goes, as M is stored, from M's holders to one process of the
+ * line, its root (root_of), by remaps (pumma_remap: every holder sends
+ * each root its part at once), cut into chunks of the line's K indices;
+ * each root broadcasts chunk j along its line while the chunk before is
+ * multiplied, and chunk j + 2's remap is posted when chunk j is here, so
+ * that only the first chunks' moves wait (in slot j % 2 on the others,
+ * tags by slot: pumma_comm.h, rule 2; a slot is refilled once its chunk is
+ * multiplied and its broadcast complete). A relay multiplies a chunk as
+ * soon as it is here, its forwards going on behind. Chunk j is K x full
+ * (krows) or full x K, packed, at chunk_lo(j) * full of the root's slice.
+ * Every process of a line has the same K indices, so the same chunks; the
+ * number of chunks is every process's (each remap involves all).
  */
 enum { CHUNK_LEAST = 128, CHUNKS_MOST = 4 };
 typedef struct feed {
@@ -299,6 +243,10 @@ typedef struct feed {
     const geo_t *o;
     int kloc, nch, root, mine, rep;
     MPI_Comm comm;
+    pumma_ilist_t *klist;   /* each line's K indices (npk of them) */
+    int *roots;             /* each line's root, along the replicated dim */
+    char *sl;               /* the root's slice, chunk by chunk */
+    pumma_remap_t *rm[CHUNKS_MOST];   /* chunk j's, until the root has it */
     char *slot[2];          /* the chunk buffers (none where unneeded) */
     const char *at[2];      /* the chunk in each slot, and its ld */
     int ld[2];
@@ -316,18 +264,132 @@ static int chunks_of(int kloc, int rep)
     return n < CHUNKS_MOST ? n : CHUNKS_MOST;
 }
 
-static int chunk_lo(const feed_t *f, int j)
+/* The first local K index of chunk j of a line holding kl of them. */
+static int cut_at(int kl, int nch, int j)
 {
-    return (int)((int64_t)f->kloc * j / f->nch);
+    return (int)((int64_t)kl * j / nch);
 }
 
-/* Chunk j into its slot, and its broadcast started. */
+static int chunk_lo(const feed_t *f, int j)
+{
+    return cut_at(f->kloc, f->nch, j);
+}
+
+/* The chunks of every line (each remap involves every process, and takes
+ * one of the grid's remap ids): 0 when the grid has no id. */
+static int nchunks(const pumma_problem_t *p, const geo_t *o)
+{
+    const int n = chunks_of(pumma_dist_maxcount(&o->kd), rep_of(p, o));
+    const int ids = pumma_remap_ids(p->g);
+    return n < ids ? n : ids;
+}
+
+/*
+ * Line l's root: its coordinate along the dimension the slice is
+ * replicated over (rep processes). Where M's K lies along that dimension,
+ * the holder of the line's first K index (with S's blocking, the grid's
+ * diagonal); else a holder of M's `full` indices, the lines taking its
+ * blocks in turn. Either way the roots sit on different grid lines and
+ * near their data. One root line for all (the first form) sent every
+ * slice into one grid line: on a fat tree that picks a packet's up-link
+ * by its destination (d-mod-k, as InfiniBand's ftree routing does) a
+ * grid column's processes, 4 to a node, all sat behind the same up-link
+ * of each leaf, and on 256 simulated ranks the move took 0.5 ms of a
+ * 2.7 ms call (256 x 8192 x 8192) where the diagonal takes a quarter.
+ */
+static int root_of(const geo_t *o, const pumma_ilist_t *k, int line, int rep)
+{
+    const pumma_dist_t *mk = o->krows ? &o->mv->row : &o->mv->col;
+    const pumma_dist_t *mf = o->krows ? &o->mv->col : &o->mv->row;
+    if (o->krows == o->kcol) {   /* M's K lies along the replicated dim */
+        if (mk->src >= 0 && k->n > 0)
+            return pumma_dist_owner(mk, pumma_dist_block(mk, k->v[0].lo));
+    } else if (mf->src >= 0 && mf->n > 0) {
+        return pumma_dist_owner(mf, line % pumma_dist_nblocks(mf));
+    }
+    return line % rep;
+}
+
+/* The intervals of l at packed positions [lo, hi) into v; how many. */
+static int window(const pumma_ilist_t *l, long lo, long hi, pumma_ivl_t *v)
+{
+    int n = 0;
+    long at = 0;
+    for (int i = 0; i < l->n && at < hi; i++) {
+        const long len = l->v[i].hi - l->v[i].lo;
+        const long a = lo > at ? lo - at : 0, b = hi - at < len ? hi - at : len;
+        if (b > a)
+            v[n++] = (pumma_ivl_t){l->v[i].lo + (int)a, l->v[i].lo + (int)b};
+        at += len;
+    }
+    return n;
+}
+
+/* Chunk j's remap to the roots started (every process, j in order) and
+ * my sends flushed: I may block in a broadcast next. */
+static int remap_chunk(feed_t *f, int j)
+{
+    const pumma_problem_t *p = f->p;
+    const geo_t *o = f->o;
+    const pumma_grid_t *g = p->g;
+    const int np = g->nprow * g->npcol, full = o->full;
+    long ivls = 0;
+    for (int l = 0; l < o->npk; l++) ivls += f->klist[l].n;
+    pumma_ilist_t *lists = calloc(2 * (size_t)np, sizeof *lists);
+    pumma_ivl_t *v = malloc(sizeof *v * (size_t)(ivls + o->npk + 1));
+    pumma_ilist_t *win = calloc((size_t)o->npk, sizeof *win);
+    int rc = lists && v && win ? PUMMA_OK : PUMMA_ENOMEM;
+    pumma_ilist_t all = {full > 0, v};
+    if (v) v[0] = (pumma_ivl_t){0, full};
+    for (int l = 0, at = 1; !rc && l < o->npk; l++) {
+        const long kl = pumma_ilist_len(&f->klist[l]);
+        win[l].v = v + at;
+        win[l].n = window(&f->klist[l], cut_at((int)kl, f->nch, j),
+                          cut_at((int)kl, f->nch, j + 1), win[l].v);
+        at += win[l].n;
+    }
+    for (int q = 0; !rc && q < np; q++) {
+        const int pr = q / g->npcol, pc = q % g->npcol;
+        const int l = o->kcol ? pc : pr, c = o->kcol ? pr : pc;
+        if (c != f->roots[l] || !win[l].n || !all.n) continue;
+        lists[q] = o->krows ? win[l] : all;
+        lists[np + q] = o->krows ? all : win[l];
+    }
+    if (!rc) {
+        const int k0 = chunk_lo(f, j), kc = chunk_lo(f, j + 1) - k0;
+        const int kdim = o->krows ? o->mv->row.n : o->mv->col.n;
+        pumma_side_t src = {0}, dst = {0};
+        src.kind = PUMMA_SIDE_BC;
+        dst.kind = PUMMA_SIDE_PANEL;
+        src.m = dst.m = o->krows ? kdim : full;
+        src.n = dst.n = o->krows ? full : kdim;
+        src.nprow = dst.nprow = g->nprow;
+        src.npcol = dst.npcol = g->npcol;
+        src.row = o->mv->row;
+        src.col = o->mv->col;
+        src.data = o->mv->data;
+        src.ld = o->mv->ld > 0 ? o->mv->ld : 1;
+        dst.prow = lists;
+        dst.pcol = lists + np;
+        dst.data = f->mine && f->sl ? f->sl + (size_t)k0 * full * p->t->size
+                                    : NULL;
+        dst.ld = o->krows ? (kc > 0 ? kc : 1) : (full > 0 ? full : 1);
+        rc = pumma_remap_start(p->t, g, &src, &dst, 0, NULL, j, &f->rm[j]);
+        if (!rc) rc = pumma_remap_flush(f->rm[j]);
+    }
+    free(lists);
+    free(v);
+    free(win);
+    return rc;
+}
+
+/* Chunk j into its slot (the root: from its remap, conjugated as
+ * o->conj asks), and its broadcast started. */
 static int feed_start(feed_t *f, int j)
 {
     const pumma_problem_t *p = f->p;
     const pumma_type_t *t = p->t;
     const geo_t *o = f->o;
-    const size_t e = t->size;
     const int k0 = chunk_lo(f, j), kc = chunk_lo(f, j + 1) - k0, x = j & 1;
     const int full = o->full;
     if (f->live[x]) {   /* chunk j - 2's forwards, before its slot is reused */
@@ -337,16 +399,19 @@ static int feed_start(feed_t *f, int j)
         pumma_stats_comm(t0);
         if (rc) return rc;
     }
+    const int rows = o->krows ? kc : full, cols = o->krows ? full : kc;
+    f->ld[x] = rows > 0 ? rows : 1;
     char *c = f->slot[x];
-    f->ld[x] = o->kcol ? full : kc;
-    if (f->mine && (o->kcol || f->nch == 1)) {   /* the slice's own */
-        c = (char *)o->sl.data + (o->kcol ? (size_t)k0 * full : 0) * e;
-        f->ld[x] = o->sl.ld;
-    } else if (f->mine && kc > 0 && full > 0) {
-        t->geadd('N', kc, full, t->one, (char *)o->sl.data + (size_t)k0 * e,
-                 o->sl.ld, t->zero, c, kc);
+    if (f->mine) {
+        c = f->sl ? f->sl + (size_t)k0 * full * t->size : NULL;
+        const double t0 = pumma_stats_clock();
+        const int rc = pumma_remap_wait(f->rm[j]);
+        pumma_stats_comm(t0);
+        f->rm[j] = NULL;
+        if (rc) return rc;
+        if (o->conj && rows > 0 && cols > 0)
+            t->geadd('R', rows, cols, t->one, c, rows, t->zero, c, rows);
     }
-    if (f->ld[x] < 1) f->ld[x] = 1;
     f->at[x] = c;
     if (f->rep < 2 || (int64_t)kc * full == 0) return PUMMA_OK;
     f->bc[x] = pumma_coll_of(p, c, NULL, (int64_t)kc * full, f->root, f->comm,
@@ -369,7 +434,8 @@ static int feed_wait(feed_t *f, int j)
     return rc;
 }
 
-/* pumma_local_gemm's progress: the next chunk's broadcast advanced. */
+/* pumma_local_gemm's progress: the next chunk's broadcast and the remaps
+ * advanced. */
 static int feed_progress(void *ctx)
 {
     feed_t *f = ctx;
@@ -378,6 +444,12 @@ static int feed_progress(void *ctx)
         if (f->live[x]) {
             int done = 0;
             if (f->p->plan->bcast->test(&f->bc[x], &done) == PUMMA_OK && !done)
+                pending = 1;
+        }
+    for (int j = 0; j < f->nch; j++)
+        if (f->rm[j]) {
+            int done = 0;
+            if (pumma_remap_test(f->rm[j], &done) == PUMMA_OK && !done)
                 pending = 1;
         }
     return pending;
@@ -392,9 +464,12 @@ static int multiply(feed_t *f, int own, char *w)
     const geo_t *o = f->o;
     const size_t e = p->t->size;
     const int full = o->full;
-    int rc = feed_start(f, 0);
+    int rc = remap_chunk(f, 0);
+    if (!rc && f->nch > 1) rc = remap_chunk(f, 1);
+    if (!rc) rc = feed_start(f, 0);
     for (int j = 0; j < f->nch && !rc; j++) {
         if ((rc = feed_wait(f, j))) break;
+        if (j + 2 < f->nch && (rc = remap_chunk(f, j + 2))) break;
         if (j + 1 < f->nch && (rc = feed_start(f, j + 1))) break;
         const int k0 = chunk_lo(f, j), kc = chunk_lo(f, j + 1) - k0;
         const char *sk = (const char *)o->s->data +
@@ -405,19 +480,25 @@ static int multiply(feed_t *f, int own, char *w)
         pumma_progress_fn go = j + 1 < f->nch ? feed_progress : NULL;
         if (own == 0 || full == 0) continue;
         if (!o->wrows)
-            pumma_local_gemm(p, o->kcol ? 'N' : o->ts, o->kcol ? 'T' : 'N',
-                             own, full, kc, p->alpha, sk, o->s->ld, ck, ldc,
-                             beta, w, own, go, f);
+            pumma_local_gemm(p, o->kcol ? 'N' : o->ts, o->tx, own, full, kc,
+                             p->alpha, sk, o->s->ld, ck, ldc, beta, w, own, go,
+                             f);
         else
-            pumma_local_gemm(p, o->kcol ? 'N' : 'T', o->kcol ? o->ts : 'N',
-                             full, own, kc, p->alpha, ck, ldc, sk, o->s->ld,
-                             beta, w, full, go, f);
+            pumma_local_gemm(p, o->tx, o->kcol ? o->ts : 'N', full, own, kc,
+                             p->alpha, ck, ldc, sk, o->s->ld, beta, w, full,
+                             go, f);
     }
     /* after an error, what is in flight completes before the return */
     for (int x = 0; x < 2; x++)
         if (f->live[x]) {
             f->live[x] = 0;
             p->plan->bcast->wait(&f->bc[x]);
+        }
+    for (int j = 0; j < f->nch; j++)
+        if (f->rm[j]) {
+            const int w2 = pumma_remap_wait(f->rm[j]);
+            f->rm[j] = NULL;
+            if (!rc) rc = w2;
         }
     return rc;
 }
@@ -462,27 +543,40 @@ int pumma_stat_run(const pumma_problem_t *p, int b_stays)
     const size_t e = t->size;
     int rc = PUMMA_OK;
     char *w = NULL, *packed = NULL;
-    feed_t f = {p, &o, kloc, chunks_of(kloc, rep_of(p, &o)), 0, 0,
-                rep_of(p, &o), o.kcol ? p->g->col : p->g->row,
-                {NULL, NULL}, {NULL, NULL}, {0, 0}, {{0}}, {0, 0}};
+    const int rep = rep_of(p, &o);
+    feed_t f;
+    memset(&f, 0, sizeof f);
+    f.p = p;
+    f.o = &o;
+    f.kloc = kloc;
+    f.rep = rep;
+    f.comm = o.kcol ? p->g->col : p->g->row;
+    f.nch = nchunks(p, &o);
     int *cnt = calloc((size_t)o.npk + 1, sizeof(int));
     int *off = calloc((size_t)o.npk + 1, sizeof(int));
     int *fill = calloc((size_t)o.npk + 1, sizeof(int));
-    if (!cnt || !off || !fill) { rc = PUMMA_ENOMEM; goto out; }
-
-    /* op(M)'s K-slice for my K indices, all `full` of the other: op(M)
-     * (kax) or op(M)**T (for 'C' that is conj(M)), to the root line */
-    const char op = o.kax ? o.tm : o.tm == 'N' ? 'T' : 'N';
-    f.root = line_root(o.mv, op, o.kcol);
-    f.mine = (o.kcol ? p->g->myrow : p->g->mycol) == f.root;
-    if ((rc = slice_line(p, o.mv, o.kcol ? full : p->k, o.kcol ? p->k : full,
-                         op, !o.kax && o.tm == 'C', o.kcol, f.root, &o.sl)))
+    f.klist = calloc((size_t)o.npk, sizeof *f.klist);
+    f.roots = calloc((size_t)o.npk, sizeof *f.roots);
+    if (!cnt || !off || !fill || !f.klist || !f.roots) {
+        rc = PUMMA_ENOMEM;
         goto out;
-    /* the chunks' slots: on the root line the slice's own, but packed
-     * rows (not kcol) of more than one chunk */
+    }
+    if (f.nch < 1) { rc = PUMMA_EGRID; goto out; }   /* no remap ids */
+
+    /* each line's K indices and root; my line's slice on its root */
+    for (int l = 0; l < o.npk; l++) {
+        if ((rc = pumma_ilist_of_dist(&o.kd, l, &f.klist[l]))) goto out;
+        f.roots[l] = root_of(&o, &f.klist[l], l, rep);
+    }
+    f.root = f.roots[o.mek];
+    f.mine = (o.kcol ? p->g->myrow : p->g->mycol) == f.root;
     const size_t most = (size_t)(chunk_lo(&f, 1) + 1) * (size_t)full * e;
-    const int slots = !f.mine ? 2 : !o.kcol && f.nch > 1 ? 2 : 0;
-    for (int x = 0; x < slots && full > 0; x++)
+    if (f.mine && kloc > 0 && full > 0 &&
+        !(f.sl = pumma_malloc((size_t)kloc * (size_t)full * e))) {
+        rc = PUMMA_ENOMEM;
+        goto out;
+    }
+    for (int x = 0; x < 2 && !f.mine && full > 0; x++)
         if (!(f.slot[x] = pumma_malloc(most))) { rc = PUMMA_ENOMEM; goto out; }
 
     /* W, the feed multiplied in as it comes */
@@ -491,8 +585,8 @@ int pumma_stat_run(const pumma_problem_t *p, int b_stays)
     rc = multiply(&f, own, w);
     for (int x = 0; x < 2; x++) pumma_free(f.slot[x]);
     f.slot[0] = f.slot[1] = NULL;
-    pumma_free(o.sl.data);
-    o.sl.data = NULL;
+    pumma_free(f.sl);
+    f.sl = NULL;
     if (rc) goto out;
 
     /* R: my own indices of the sums, my indices of rd. With K on one
@@ -528,7 +622,10 @@ int pumma_stat_run(const pumma_problem_t *p, int b_stays)
                                              : R_GRID);
 out:
     for (int x = 0; x < 2; x++) pumma_free(f.slot[x]);
-    pumma_free(o.sl.data);
+    pumma_free(f.sl);
+    for (int l = 0; f.klist && l < o.npk; l++) pumma_ilist_free(&f.klist[l]);
+    free(f.klist);
+    free(f.roots);
     pumma_free(o.r.data);
     pumma_free(w);
     pumma_free(packed);
@@ -559,21 +656,24 @@ double pumma_stat_cost(const pumma_problem_t *p, const pumma_model_t *mo,
     const double kloc = (double)pumma_dist_maxcount(&o.kd);
     const double full = o.full;
     const int rep = rep_of(p, &o);
-    const int nch = chunks_of((int)kloc, rep);
+    const int nch = nchunks(p, &o);
+    if (nch < 1) return INFINITY;
     const double kc = kloc / nch;
-    const double g1 = o.wrows ? pumma_model_gemm(mo, t, full, own, kc, !o.kcol)
-                              : pumma_model_gemm(mo, t, own, full, kc, !o.kcol);
-    double T = pumma_model_redist(mo, np, kloc * full * e, !o.kax) + g1;
-    if (rep > 1) {   /* the feed: the first chunk's broadcast exposed */
-        const double cb = pumma_coll_price(
+    const char sflag = !o.wrows ? (o.kcol ? 'N' : o.ts) : (o.kcol ? o.ts : 'N');
+    const int tt = sflag != 'N' && o.tx != 'N';
+    const double g1 = o.wrows ? pumma_model_gemm(mo, t, full, own, kc, tt)
+                              : pumma_model_gemm(mo, t, own, full, kc, tt);
+    /* the slice's move to the roots: the first two chunks' (in flight
+     * together) exposed, each later one's behind a chunk's multiply */
+    const double rd = pumma_model_redist(mo, np, kloc * full * e, 0);
+    double T = rd * (nch > 1 ? 2.0 / nch : 1.0) + g1;
+    if (o.conj) T += pumma_model_copy(mo, kloc * full * e, 0) / rep;
+    double cb = 0;
+    if (rep > 1)     /* the feed: the first chunk's broadcast exposed */
+        cb = pumma_coll_price(
             g, p->plan->bcast, mo, o.kcol ? PUMMA_ALONG_COL : PUMMA_ALONG_ROW,
             rep, kc * full * e, p->plan->segment);
-        T += cb + (nch - 1) * pumma_model_hide(mo, g1, cb);
-        if (!o.kcol && nch > 1)   /* the root line packs its chunks */
-            T += pumma_model_copy(mo, kloc * full * e, 0) / rep;
-    } else {
-        T += (nch - 1) * g1;
-    }
+    T += cb + (nch - 1) * pumma_model_hide(mo, g1, cb + rd / nch);
     T += sum_cost(p, mo, o.npk, o.kcol ? PUMMA_ALONG_ROW : PUMMA_ALONG_COL,
                   o.kd.src >= 0, &o.rd, own * full,
                   !o.kax && pumma_dist_same(&o.od, b_stays ? &p->c.col
@@ -590,18 +690,18 @@ unsigned pumma_stat_uses(const pumma_problem_t *p, int b_stays)
            (o.npk > 1 && o.kd.src >= 0 ? PUMMA_USES_REDUCE : 0u);
 }
 
-/* op(M)'s slice with its redistribution's buffers; then W, its packed
- * copy and R, with the reduce variant's buffers; then R and the final
- * redistribution's buffers. */
+/* The feed's slice or slots, W and the remaps' and broadcasts' buffers;
+ * then W, its packed copy and R, with the reduce variant's buffers; then
+ * R and the final redistribution's buffers. */
 size_t pumma_stat_workspace(const pumma_problem_t *p, int b_stays)
 {
     const size_t e = p->t->size;
     geo_t o;
     geometry(p, b_stays, &o);
     const size_t own = (size_t)pumma_dist_maxcount(&o.od);
-    const size_t sl = pumma_view_maxelems(&o.sl) * e;
     const int kloc = pumma_dist_maxcount(&o.kd);
-    const int nch = chunks_of(kloc, rep_of(p, &o));
+    const size_t sl = (size_t)kloc * (size_t)o.full * e;
+    const int nch = nchunks(p, &o) > 0 ? nchunks(p, &o) : 1;
     const size_t chunk = ((size_t)kloc / (size_t)nch + 1) * (size_t)o.full * e;
     return phases_workspace(p, sl, pumma_view_maxelems(o.mv) * e, rep_of(p, &o),
                             chunk, own * (size_t)o.full * e,

@@ -513,9 +513,18 @@ static int finish(pumma_remap_t *r, int i)
     return was_send && r->posted < r->nsend ? post_next(r) : PUMMA_OK;
 }
 
-static int advance(pumma_remap_t *r, int block)
+/* My sends all posted and none held back (the window and PUMMA_LATENCY
+ * otherwise post them as earlier ones complete). */
+static int all_out(const pumma_remap_t *r)
 {
-    while (r->left > 0) {
+    return r->posted == r->nsend && r->nheld == 0;
+}
+
+/* Completes what arrives (blocking: until all is done, or with `until_out`
+ * until my sends are all out). */
+static int advance_until(pumma_remap_t *r, int block, int until_out)
+{
+    while (r->left > 0 && !(until_out && all_out(r))) {
         int n = 0, rc;
         double next = 0;
         if (r->nheld && (rc = release(r, &next))) return rc;
@@ -541,6 +550,16 @@ static int advance(pumma_remap_t *r, int block)
         }
     }
     return PUMMA_OK;
+}
+
+static int advance(pumma_remap_t *r, int block)
+{
+    return advance_until(r, block, 0);
+}
+
+int pumma_remap_flush(pumma_remap_t *r)
+{
+    return all_out(r) ? PUMMA_OK : advance_until(r, 1, 1);
 }
 
 int pumma_remap_test(pumma_remap_t *r, int *done)

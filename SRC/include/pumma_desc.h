@@ -155,6 +155,11 @@ int pumma_remap_start(const pumma_type_t *t, const pumma_grid_t *g,
  * by the standard, 2^31 - 1 in Open MPI). pumma_remap_start gives
  * PUMMA_EGRID for an id beyond. */
 int pumma_remap_ids(const pumma_grid_t *g);
+/* Until all my sends are out (posted, none held back by PUMMA_LATENCY):
+ * a remap whose process then blocks elsewhere (in another collective)
+ * must flush first, or its sends beyond the window of those in flight
+ * would wait for it, and its receivers with them. */
+int pumma_remap_flush(pumma_remap_t *r);
 /* Advances it (relays forwarded, arrivals unpacked); *done = 1 at the end. */
 int pumma_remap_test(pumma_remap_t *r, int *done);
 /* Completes and frees it. */
