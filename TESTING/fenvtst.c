@@ -284,11 +284,11 @@ int main(int argc, char **argv)
            (f & FE_OVERFLOW) != 0, f, FE_OVERFLOW | FE_INEXACT);
 
     /* 6. The sum of partial products overflows (each is finite): in MPI's
-     * MPI_SUM, and in pumma's own geadd (ring, direct): kept. */
+     * MPI_SUM, and in pumma's own geadd (ring, direct, scatter): kept. */
     static const struct { int code; const char *name; } red[] = {
         {PUMMA_REDUCE_MPI, "mpi"}, {PUMMA_REDUCE_RING, "ring"},
-        {PUMMA_REDUCE_DIRECT, "direct"}};
-    for (int r = 0; r < 3 && np > 1; r++) {
+        {PUMMA_REDUCE_DIRECT, "direct"}, {PUMMA_REDUCE_SCATTER, "scatter"}};
+    for (int r = 0; r < 4 && np > 1; r++) {
         clear_all();
         double c00;
         info = overflow_call(red[r].code, &c00);

@@ -309,6 +309,11 @@ static void test_costs(void)
                     want = L * add;
                 else if (!strcmp(nm, "mpi"))
                     want = np <= 1 ? 0 : L * add + 2 * d * m;
+                else if (!strcmp(nm, "scatter"))
+                    /* a piece of m/np to and from each other process, the
+                     * np contributions to my piece summed, the root
+                     * receiving np-1 sums */
+                    want = np <= 1 ? 0 : 2 * (np - 1) * (a + b * m / np) + d * m;
                 else if (!strcmp(nm, "hier")) {
                     /* one cluster: what it runs there, the table's first
                      * without a decider */

@@ -11,7 +11,8 @@ extern const pumma_coll_ops_t pumma_bcast_mpi, pumma_bcast_ring_inc,
     pumma_bcast_binomial, pumma_bcast_binary, pumma_bcast_pipeline,
     pumma_bcast_linear, pumma_bcast_hier;
 extern const pumma_coll_ops_t pumma_reduce_mpi, pumma_reduce_ring,
-    pumma_reduce_mst, pumma_reduce_direct, pumma_reduce_hier;
+    pumma_reduce_mst, pumma_reduce_direct, pumma_reduce_hier,
+    pumma_reduce_scatter;
 
 static const pumma_coll_ops_t *const bcasts[] = {
     &pumma_bcast_ring_inc, &pumma_bcast_mpi, &pumma_bcast_ring_dec,
@@ -23,7 +24,7 @@ static const pumma_coll_ops_t *const bcasts[] = {
  * one add, and direct measured fastest (TIMING, 2 ranks, N = 3000). */
 static const pumma_coll_ops_t *const reduces[] = {
     &pumma_reduce_direct, &pumma_reduce_ring, &pumma_reduce_mst,
-    &pumma_reduce_mpi, &pumma_reduce_hier};
+    &pumma_reduce_mpi, &pumma_reduce_hier, &pumma_reduce_scatter};
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof(a)[0]))
 

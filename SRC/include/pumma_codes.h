@@ -55,7 +55,8 @@
     X(RING, 2, "ring")                                                       \
     X(MST, 3, "mst")                                                         \
     X(DIRECT, 4, "direct")                                                   \
-    X(HIER, 5, "hier")
+    X(HIER, 5, "hier")                                                       \
+    X(SCATTER, 6, "scatter")
 
 #define PUMMA_SHIFT_LIST(X)                                                  \
     X(AUTO, 0, "auto")                                                       \
