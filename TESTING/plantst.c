@@ -464,9 +464,11 @@ static const pumma_algo_t *plan(pumma_problem_t *p, const pumma_opts_t *o,
             /* split and layers: priced only when asked for */
             if (x->asked_only && !(keep.algo && !strcmp(keep.algo, x->name)))
                 continue;
-            for (int ib = 0; (b = pumma_comm_at(PUMMA_BCAST_TABLE, ib)); ib++)
-                for (int ir = 0; (r = pumma_comm_at(PUMMA_REDUCE_TABLE, ir));
-                     ir++)
+            /* scatter: run only when asked for */
+            for (int ib = 0; (b = pumma_comm_auto_at(PUMMA_BCAST_TABLE, ib));
+                 ib++)
+                for (int ir = 0;
+                     (r = pumma_comm_auto_at(PUMMA_REDUCE_TABLE, ir)); ir++)
                     for (int is = 0; (s = pumma_shift_at(is)); is++) {
                         pumma_plan_t t = variants(&keep, b, r, s);
                         t.limit = got->limit;   /* what the cubes fit in */
@@ -527,6 +529,9 @@ static void test_search(void)
                           "%s chosen for %c%c", a ? a->name : "nothing",
                           p.transa, p.transb);
                     check(pl.bcast && pl.reduce && pl.shift, G, "variant unset");
+                    check(!pl.bcast->asked_only && !pl.reduce->asked_only, G,
+                          "auto chose %s/%s, run only when asked for",
+                          pl.bcast->name, pl.reduce->name);
                     check(chosen <= cheapest * (1 + MARGIN) * (1 + 1e-12), G,
                           "model %d grid %dx%d %c%c size %d: %s at %g, "
                           "cheapest %g", im, g.nprow, g.npcol, p.transa,
@@ -550,7 +555,8 @@ static void test_search(void)
                         if (x->kind != PUMMA_CALL_BLOCK) continue;
                         memset(&o, 0, sizeof o);
                         o.algo = x->name;
-                        o.reduce = pumma_comm_find(PUMMA_REDUCE_TABLE, "ring");
+                        o.reduce = pumma_comm_find(PUMMA_REDUCE_TABLE,
+                                                   i % 2 ? "scatter" : "ring");
                         o.shift = pumma_shift_find("oddeven");
                         const pumma_algo_t *y = plan_make(&p, &o, &pl);
                         int applies = x->handles(p.transa, p.transb);
@@ -562,7 +568,7 @@ static void test_search(void)
                               "%dx%d size %d (limited %d)", x->name, y->name,
                               p.transa, p.transb, im, g.nprow, g.npcol, iz,
                               pl.limited);
-                        check(!strcmp(pl.reduce->name, "ring") &&
+                        check(!strcmp(pl.reduce->name, i % 2 ? "scatter" : "ring") &&
                                   !strcmp(pl.shift->name, "oddeven"),
                               G2, "forced variants changed");
                     }

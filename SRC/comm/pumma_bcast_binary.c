@@ -35,4 +35,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_binary = {
     "binary", "binary tree in heap order relative to the root", start,
     pumma_bcast_tree_test, pumma_bcast_tree_wait,
-    cost, NULL, shape, 0};
+    cost, NULL, shape, 0, 0};

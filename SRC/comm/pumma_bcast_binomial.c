@@ -36,4 +36,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_binomial = {
     "binomial", "hypercube (binomial) tree relative to the root, LSB first",
     start, pumma_bcast_tree_test, pumma_bcast_tree_wait,
-    cost, NULL, shape, 0};
+    cost, NULL, shape, 0, 0};

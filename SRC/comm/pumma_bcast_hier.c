@@ -129,4 +129,4 @@ const pumma_coll_ops_t pumma_bcast_hier = {
     "hier",
     "two levels on lines that span clusters: ECEF between, the fastest "
     "variant inside (PUMMA_CLUSTERS)",
-    start, test, wait, cost, NULL, NULL, -1};
+    start, test, wait, cost, NULL, NULL, -1, 0};

@@ -39,4 +39,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_mpi = {
     "mpi", "MPI_Ibcast: the MPI library's own algorithm", start, pumma_coll_req_test,
     pumma_coll_req_wait,
-    cost, NULL, NULL, -1};
+    cost, NULL, NULL, -1, 0};

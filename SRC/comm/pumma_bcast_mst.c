@@ -49,4 +49,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_mst = {
     "mst", "contention-free minimum spanning tree (PUMMA Fig. 22(b))", start,
     pumma_bcast_tree_test, pumma_bcast_tree_wait,
-    cost, NULL, pumma_bcast_mst_tree, 0};
+    cost, NULL, pumma_bcast_mst_tree, 0, 0};

@@ -42,4 +42,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_pipeline = {
     "pipeline", "increasing chain, message cut into forwarded segments",
     start, pumma_bcast_tree_test, pumma_bcast_tree_wait,
-    cost, NULL, pumma_chain_shape, DEFAULT_SEGMENT_BYTES};
+    cost, NULL, pumma_chain_shape, DEFAULT_SEGMENT_BYTES, 0};

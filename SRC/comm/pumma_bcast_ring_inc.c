@@ -25,4 +25,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_ring_inc = {
     "ring-inc", "increasing ring, forwarded as soon as received", start,
     pumma_bcast_tree_test, pumma_bcast_tree_wait,
-    cost, NULL, pumma_chain_shape, -1};
+    cost, NULL, pumma_chain_shape, -1, 0};

@@ -49,4 +49,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 const pumma_coll_ops_t pumma_bcast_ring_split = {
     "ring-split", "root sends both ways round the ring, halves forwarded",
     start, pumma_bcast_tree_test, pumma_bcast_tree_wait,
-    cost, NULL, shape, 0};
+    cost, NULL, shape, 0, 0};

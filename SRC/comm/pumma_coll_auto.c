@@ -112,7 +112,7 @@ static int reduce_buffers(int np) { return buffers_of(PUMMA_REDUCE_TABLE, np); }
 
 const pumma_coll_ops_t pumma_bcast_auto = {
     "auto", "decided per message: the decision file, the models, the defaults",
-    bcast_start, test, wait, bcast_cost, bcast_buffers, NULL, -1};
+    bcast_start, test, wait, bcast_cost, bcast_buffers, NULL, -1, 0};
 const pumma_coll_ops_t pumma_reduce_auto = {
     "auto", "decided per message: the decision file, the models, the defaults",
-    reduce_start, test, wait, reduce_cost, reduce_buffers, NULL, -1};
+    reduce_start, test, wait, reduce_cost, reduce_buffers, NULL, -1, 0};

@@ -36,6 +36,14 @@ const pumma_coll_ops_t *pumma_comm_at(pumma_table_kind_t kind, int i)
     return i >= 0 && i < n ? t[i] : NULL;
 }
 
+const pumma_coll_ops_t *pumma_comm_auto_at(pumma_table_kind_t kind, int i)
+{
+    const pumma_coll_ops_t *v;
+    for (int j = 0; (v = pumma_comm_at(kind, j)) != NULL; j++)
+        if (!v->asked_only && i-- == 0) return v;
+    return NULL;
+}
+
 /* By name, without regard to case (PUMMA_BCAST=Ring-Inc, and the decision
  * file's variants). */
 const pumma_coll_ops_t *pumma_comm_find(pumma_table_kind_t kind,

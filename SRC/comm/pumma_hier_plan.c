@@ -20,7 +20,8 @@ const pumma_coll_ops_t *pumma_hier_fastest(pumma_table_kind_t op,
     const pumma_coll_ops_t *v, *best = pumma_comm_at(op, 0);
     *t = np > 1 ? best->cost(mo, np, bytes, 0) : 0;
     for (int i = 0; np > 1 && (v = pumma_comm_at(op, i)); i++) {
-        if (!v->cost || strcmp(v->name, "hier") == 0) continue;
+        if (!v->cost || v->asked_only || strcmp(v->name, "hier") == 0)
+            continue;
         double c = v->cost(mo, np, bytes, 0);
         if (c < *t) {
             *t = c;

@@ -38,4 +38,4 @@ static int buffers(int np) { return pumma_reduce_tree_buffers(shape, np); }
 const pumma_coll_ops_t pumma_reduce_direct = {
     "direct", "all send to the root, added in rank order", start,
     pumma_reduce_tree_test, pumma_reduce_tree_wait,
-    cost, buffers, shape, 0};
+    cost, buffers, shape, 0, 0};

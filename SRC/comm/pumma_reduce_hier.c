@@ -197,4 +197,4 @@ const pumma_coll_ops_t pumma_reduce_hier = {
     "hier",
     "two levels on lines that span clusters: inside each, then up the "
     "ECEF tree (PUMMA_CLUSTERS)",
-    start, test, wait, cost, buffers, NULL, -1};
+    start, test, wait, cost, buffers, NULL, -1, 0};

@@ -119,4 +119,4 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 
 const pumma_coll_ops_t pumma_reduce_mpi = {
     "mpi", "MPI_Ireduce with MPI_SUM", start, test, wait,
-    cost, NULL, NULL, -1};
+    cost, NULL, NULL, -1, 0};

@@ -37,4 +37,4 @@ static int buffers(int np) { return pumma_reduce_tree_buffers(shape, np); }
 const pumma_coll_ops_t pumma_reduce_ring = {
     "ring", "chain ending at the root, pipelined by segments", start,
     pumma_reduce_tree_test, pumma_reduce_tree_wait,
-    cost, buffers, shape, 0};
+    cost, buffers, shape, 0, 0};

@@ -249,4 +249,4 @@ static int buffers(int np) { return np > 1; }
 
 const pumma_coll_ops_t pumma_reduce_scatter = {
     "scatter", "reduce-scatter then gather: each process sums an np-th",
-    rs_start, rs_test, rs_wait, cost, buffers, NULL, -1};
+    rs_start, rs_test, rs_wait, cost, buffers, NULL, -1, 1};

@@ -171,7 +171,7 @@ static const pumma_coll_ops_t *coll_at(pumma_table_kind_t kind,
                                         : &pumma_reduce_hier
                                    : NULL;
     }
-    return pumma_comm_at(kind, i);
+    return pumma_comm_auto_at(kind, i);
 }
 
 static const pumma_shift_ops_t *shift_at(const pumma_shift_ops_t *forced,

@@ -136,6 +136,10 @@ typedef struct pumma_coll_ops {
     /* Bytes per piece when no segment is asked for (0: the whole message);
      * -1: the variant never cuts the message. */
     int seg_default;
+    /* 1: run only when asked for (PUMMA_BCAST, PUMMA_REDUCE, the call's
+     * options); auto, the decider, the search and hier's levels pass it
+     * over. */
+    int asked_only;
 } pumma_coll_ops_t;
 
 /* test/wait of a variant that is a single MPI request in req[0]. */
@@ -147,6 +151,8 @@ const pumma_coll_ops_t *pumma_comm_find(pumma_table_kind_t kind,
                                         const char *name);
 /* Row i of a table, NULL past its end. */
 const pumma_coll_ops_t *pumma_comm_at(pumma_table_kind_t kind, int i);
+/* Row i of those auto may choose (asked_only left out), NULL past them. */
+const pumma_coll_ops_t *pumma_comm_auto_at(pumma_table_kind_t kind, int i);
 
 /*
  * The shift (roll) of a slab to one neighbour while receiving the next from

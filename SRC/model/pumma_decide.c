@@ -285,7 +285,7 @@ static void by_default(const pumma_model_t *mo, pumma_table_kind_t op, int np,
         /* not hier: a line's two levels are the planner's choice, and on
          * one cluster hier is auto, which asks here */
         const int hier = v == &pumma_bcast_hier || v == &pumma_reduce_hier;
-        t[n] = hier ? INFINITY : v->cost(mo, np, bytes, 0);
+        t[n] = hier || v->asked_only ? INFINITY : v->cost(mo, np, bytes, 0);
         if (t[n] < best) best = t[n];
     }
     out->source = PUMMA_SRC_DEFAULT;

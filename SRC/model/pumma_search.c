@@ -27,6 +27,7 @@ int pumma_search_cands(pumma_table_kind_t op, double bytes, int model_only,
     const pumma_coll_ops_t *v;
     for (int i = 0; (v = pumma_comm_at(op, i)) != NULL; i++) {
         if (model_only && !v->shape) continue;
+        if (v->asked_only) continue;
         /* hier is another variant's choice on one cluster, and on several
          * priced by its own plan: nothing of its own to measure */
         if (strcmp(v->name, "hier") == 0) continue;
