@@ -144,3 +144,37 @@ WRAP(sgemm_, 0)
 WRAP(dgemm_, 1)
 WRAP(cgemm_, 2)
 WRAP(zgemm_, 3)
+
+/* The CBLAS forms (COSMA's local multiplies call cblas_?gemm, TIMING/
+ * smpi/cosma.sh), charged alike: a row-major product is its transpose in
+ * column-major, C**T = B**T A**T. The CBLAS enums: 101 row-major,
+ * 111 no transpose. */
+static void charge_cblas(int ty, int layout, int ta, int tb, int m, int n,
+                         int k)
+{
+    const char *a = ta == 111 ? "N" : "T", *b = tb == 111 ? "N" : "T";
+    if (m <= 0 || n <= 0 || k <= 0) return;
+    if (layout == 101) charge(ty, b, a, n, m, k);
+    else charge(ty, a, b, m, n, k);
+}
+
+#define CWRAP(NAME, TY, S)                                                   \
+    void NAME(int layout, int ta, int tb, int m, int n, int k, S alpha,     \
+              const void *a, int lda, const void *b, int ldb, S beta,        \
+              void *c, int ldc)                                              \
+    {                                                                        \
+        static void (*real)(int, int, int, int, int, int, S, const void *,  \
+                            int, const void *, int, S, void *, int);         \
+        if (mode < 0) load();                                                \
+        if (mode) {                                                          \
+            charge_cblas(TY, layout, ta, tb, m, n, k);                       \
+            return;                                                          \
+        }                                                                    \
+        if (!real) *(void **)&real = dlsym(RTLD_NEXT, #NAME);                \
+        if (!real) stop("%s%s", "(unset): no " #NAME " in the BLAS", "");   \
+        real(layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);  \
+    }
+CWRAP(cblas_sgemm, 0, float)
+CWRAP(cblas_dgemm, 1, double)
+CWRAP(cblas_cgemm, 2, const void *)
+CWRAP(cblas_zgemm, 3, const void *)

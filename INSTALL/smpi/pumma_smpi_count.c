@@ -13,8 +13,9 @@
  * over the processes. Collectives: the data a process must receive from
  * the others for the operation, whatever algorithm the library uses --
  * a broadcast's count at every process but the root, a reduction's at
- * the root (every process for an all-reduce), the other processes' parts
- * of a gather, all-gather or all-to-all. That is the measure of the
+ * the root (every process for an all-reduce), the others' contributions
+ * to its block of a reduce-scatter, the other processes' parts of a
+ * gather, all-gather or all-to-all. That is the measure of the
  * communication lower bounds (a binomial-tree reduce makes its root
  * receive log2(P) copies; the bound counts one).
  *
@@ -186,6 +187,23 @@ int MPI_Allreduce(const void *sb, void *rb, int c, MPI_Datatype t, MPI_Op op,
 {
     if (size(m) > 1) got(bytes(c, t));
     return PMPI_Allreduce(sb, rb, c, t, op, m);
+}
+
+/* A reduce-scatter: each process's block from each other process (the
+ * per-process measure any schedule needs at most once summed elsewhere;
+ * COSMA sums its layers' partial C so). */
+int MPI_Reduce_scatter(const void *sb, void *rb, const int *rc,
+                       MPI_Datatype t, MPI_Op op, MPI_Comm m)
+{
+    got(bytes(rc[rank(m)], t) * (size(m) - 1));
+    return PMPI_Reduce_scatter(sb, rb, rc, t, op, m);
+}
+
+int MPI_Reduce_scatter_block(const void *sb, void *rb, int rc, MPI_Datatype t,
+                             MPI_Op op, MPI_Comm m)
+{
+    got(bytes(rc, t) * (size(m) - 1));
+    return PMPI_Reduce_scatter_block(sb, rb, rc, t, op, m);
 }
 
 int MPI_Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
