@@ -76,7 +76,8 @@ static int copy_list(pumma_ilist_t *to, const pumma_ilist_t *from)
     to->n = from->n;
     to->v = malloc(sizeof(pumma_ivl_t) * (size_t)(from->n > 0 ? from->n : 1));
     if (!to->v) return PUMMA_ENOMEM;
-    memcpy(to->v, from->v, sizeof(pumma_ivl_t) * (size_t)from->n);
+    if (from->n > 0)     /* an empty list may have no intervals at all */
+        memcpy(to->v, from->v, sizeof(pumma_ivl_t) * (size_t)from->n);
     return PUMMA_OK;
 }
 
