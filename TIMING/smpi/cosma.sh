@@ -8,8 +8,10 @@
 #   COSMA_SRC=dir COSTA_SRC=dir [PLATFORMS="hpc commodity"] [GRIDS="8x8 16x16"]
 #   [CASES=MxNxK,..] [REPS=2] [SMPIRUN_EXTRA=...] bash smpi/cosma.sh
 #
-# Rows (scaletim.c's columns, impl cosma) in out/smpi-cosma.csv; the build
-# in out/cosma-build (COSMA_BUILD). COSMA is compiled with -fno-gnu-unique:
+# Rows (scaletim.c's columns, impl cosma) in out/smpi-cosma.csv, and
+# beside pumma's of out/smpi-scale.csv in out/smpi-cosma.txt (smpi/cosma.py:
+# COSMA's time over pumma's, words, and how many cases pumma is at least
+# as fast on); the build in out/cosma-build (COSMA_BUILD). COSMA is compiled with -fno-gnu-unique:
 # its context is a function-local static of a template, which GCC makes a
 # GNU-unique symbol, and the loader then gives SMPI's ranks (copies of the
 # program in one process) one context between them: a segmentation fault
@@ -78,3 +80,8 @@ for plat in ${PLATFORMS:-hpc commodity}; do
         done
     done
 done
+# beside pumma's rows of the same cases, when smpi-scale has run (with the
+# same SMPIRUN_EXTRA: the same mode)
+if [ -f out/smpi-scale.csv ]; then
+    python3 smpi/cosma.py out/smpi-cosma.csv out/smpi-scale.csv | tee out/smpi-cosma.txt || true
+fi
