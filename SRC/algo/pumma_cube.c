@@ -485,39 +485,6 @@ static void homes_of(const pumma_problem_t *p, const pumma_cube_t *c, int a,
     }
 }
 
-/* A side over g's processes: the window's shape, the rest by kind. */
-static pumma_side_t side_of(const pumma_grid_t *g, int kind, int rows,
-                            int cols, void *data, int ld)
-{
-    pumma_side_t s = {0};
-    s.kind = kind;
-    s.m = rows;
-    s.n = cols;
-    s.nprow = g->nprow;
-    s.npcol = g->npcol;
-    s.data = data;
-    s.ld = ld > 0 ? ld : 1;
-    return s;
-}
-
-static pumma_side_t side_bc(const pumma_grid_t *g, const pumma_view_t *v,
-                            int rows, int cols)
-{
-    pumma_side_t s = side_of(g, PUMMA_SIDE_BC, rows, cols, v->data, v->ld);
-    s.row = v->row;
-    s.col = v->col;
-    return s;
-}
-
-static pumma_side_t side_panel(const pumma_grid_t *g, const homes_t *h,
-                               int rows, int cols, void *data, int ld)
-{
-    pumma_side_t s = side_of(g, PUMMA_SIDE_PANEL, rows, cols, data, ld);
-    s.prow = h->r;
-    s.pcol = h->c;
-    return s;
-}
-
 /* ------------------------------------------------ the lines of a cube */
 
 /*
@@ -717,7 +684,7 @@ static int way_back(const pumma_problem_t *p, const pumma_cube_t *c,
     const int batch_most = pumma_remap_ids(g);
     const int mloc = pumma_view_mloc(&p->c, g->myrow);
     const int nloc = pumma_view_nloc(&p->c, g->mycol);
-    const pumma_side_t cs = side_bc(g, &p->c, p->m, p->n);
+    const pumma_side_t cs = pumma_side_view(g, &p->c, p->m, p->n);
     int rc = PUMMA_OK;
     for (int l0 = 0; l0 < c->pk && !rc; l0 += batch_most) {
         const int nb = c->pk - l0 < batch_most ? c->pk - l0 : batch_most;
@@ -729,7 +696,7 @@ static int way_back(const pumma_problem_t *p, const pumma_cube_t *c,
             if ((rc = pumma_view_alloc(t, g, &sum[b]))) break;
             homes_of(p, c, 0, l0 + b, hx);
             const pumma_side_t src =
-                side_panel(g, hx, p->m, p->n, (void *)part, ldp);
+                pumma_side_panel(g, hx->r, hx->c, p->m, p->n, (void *)part, ldp);
             pumma_side_t dst = cs;
             dst.data = sum[b].data;
             dst.ld = sum[b].ld;
@@ -769,8 +736,8 @@ static int fetch_homes(const pumma_problem_t *p, const pumma_cube_t *c,
         hld[x] = hr > 0 ? (int)hr : 1;
         home[x] = pumma_malloc((size_t)(hr * hc) * p->t->size);
         if (hr * hc > 0 && !home[x]) return PUMMA_ENOMEM;
-        const pumma_side_t src = side_bc(g, a ? &p->a : &p->b, rows, cols);
-        const pumma_side_t dst = side_panel(g, hx, rows, cols, home[x], hld[x]);
+        const pumma_side_t src = pumma_side_view(g, a ? &p->a : &p->b, rows, cols);
+        const pumma_side_t dst = pumma_side_panel(g, hx->r, hx->c, rows, cols, home[x], hld[x]);
         rc = pumma_remap_start(p->t, g, &src, &dst, 0, NULL, x, &r[x]);
     }
     for (int x = 0; x < 2; x++)

@@ -151,6 +151,7 @@ static size_t phases_workspace(const pumma_problem_t *p, size_t slice,
  *         transposed grid
  *   krows M's stored rows are K: its K-slice (as M is stored, so that
  *         it moves element for element) is K x full, else full x K
+ *   sx    the GEMM's operation on my part of S
  *   tx    the GEMM's operation on a chunk of it (op(M)'s chunk, or its
  *         transpose for W**T); conj: with tm 'C' W**T needs conj(M)'s
  *         chunk untransposed, which no GEMM flag gives, so the root
@@ -159,7 +160,7 @@ static size_t phases_workspace(const pumma_problem_t *p, size_t slice,
  */
 typedef struct geo {
     int kax, kcol, wrows, full, npk, mek, meo, krows, conj;
-    char ts, tm, tx;
+    char ts, tm, sx, tx;
     const pumma_view_t *s, *mv;
     pumma_dist_t kd, od, rd;
     pumma_view_t r;
@@ -192,6 +193,7 @@ static void geometry(const pumma_problem_t *p, int b_stays, geo_t *o)
     o->krows = b_stays ? o->tm != 'N' : o->tm == 'N';
     /* W = op(S) op(M) (stat-a), op(M) op(S) (wrows) or W**T = B op(M)**T */
     o->tx = !b_stays || o->wrows ? o->tm : o->tm == 'N' ? 'T' : 'N';
+    o->sx = !o->wrows ? (o->kcol ? 'N' : o->ts) : (o->kcol ? o->ts : 'N');
     o->conj = b_stays && !o->wrows && o->tm == 'C' && p->t->is_complex;
     o->r.row = o->wrows ? o->rd : o->od;
     o->r.col = o->wrows ? o->od : o->rd;
@@ -359,22 +361,12 @@ static int remap_chunk(feed_t *f, int j)
     if (!rc) {
         const int k0 = chunk_lo(f, j), kc = chunk_lo(f, j + 1) - k0;
         const int kdim = o->krows ? o->mv->row.n : o->mv->col.n;
-        pumma_side_t src = {0}, dst = {0};
-        src.kind = PUMMA_SIDE_BC;
-        dst.kind = PUMMA_SIDE_PANEL;
-        src.m = dst.m = o->krows ? kdim : full;
-        src.n = dst.n = o->krows ? full : kdim;
-        src.nprow = dst.nprow = g->nprow;
-        src.npcol = dst.npcol = g->npcol;
-        src.row = o->mv->row;
-        src.col = o->mv->col;
-        src.data = o->mv->data;
-        src.ld = o->mv->ld > 0 ? o->mv->ld : 1;
-        dst.prow = lists;
-        dst.pcol = lists + np;
-        dst.data = f->mine && f->sl ? f->sl + (size_t)k0 * full * p->t->size
-                                    : NULL;
-        dst.ld = o->krows ? (kc > 0 ? kc : 1) : (full > 0 ? full : 1);
+        const int rows = o->krows ? kdim : full, cols = o->krows ? full : kdim;
+        const pumma_side_t src = pumma_side_view(g, o->mv, rows, cols);
+        const pumma_side_t dst = pumma_side_panel(
+            g, lists, lists + np, rows, cols,
+            f->mine && f->sl ? f->sl + (size_t)k0 * full * p->t->size : NULL,
+            o->krows ? kc : full);
         rc = pumma_remap_start(p->t, g, &src, &dst, 0, NULL, j, &f->rm[j]);
         if (!rc) rc = pumma_remap_flush(f->rm[j]);
     }
@@ -481,11 +473,11 @@ static int multiply(feed_t *f, int own, char *w)
         pumma_progress_fn go = j + 1 < f->nch ? feed_progress : NULL;
         if (own == 0 || full == 0) continue;
         if (!o->wrows)
-            pumma_local_gemm(p, o->kcol ? 'N' : o->ts, o->tx, own, full, kc,
+            pumma_local_gemm(p, o->sx, o->tx, own, full, kc,
                              p->alpha, sk, o->s->ld, ck, ldc, beta, w, own, go,
                              f);
         else
-            pumma_local_gemm(p, o->tx, o->kcol ? o->ts : 'N', full, own, kc,
+            pumma_local_gemm(p, o->tx, o->sx, full, own, kc,
                              p->alpha, ck, ldc, sk, o->s->ld, beta, w, full,
                              go, f);
     }
@@ -660,8 +652,7 @@ double pumma_stat_cost(const pumma_problem_t *p, const pumma_model_t *mo,
     const int nch = nchunks(p, &o);
     if (nch < 1) return INFINITY;
     const double kc = kloc / nch;
-    const char sflag = !o.wrows ? (o.kcol ? 'N' : o.ts) : (o.kcol ? o.ts : 'N');
-    const int tt = sflag != 'N' && o.tx != 'N';
+    const int tt = o.sx != 'N' && o.tx != 'N';
     const double g1 = o.wrows ? pumma_model_gemm(mo, t, full, own, kc, tt)
                               : pumma_model_gemm(mo, t, own, full, kc, tt);
     /* the slice's move to the roots: the first two chunks' (in flight
@@ -702,7 +693,7 @@ size_t pumma_stat_workspace(const pumma_problem_t *p, int b_stays)
     const size_t own = (size_t)pumma_dist_maxcount(&o.od);
     const int kloc = pumma_dist_maxcount(&o.kd);
     const size_t sl = (size_t)kloc * (size_t)o.full * e;
-    const int nch = nchunks(p, &o) > 0 ? nchunks(p, &o) : 1;
+    const int nc = nchunks(p, &o), nch = nc > 0 ? nc : 1;
     const size_t chunk = ((size_t)kloc / (size_t)nch + 1) * (size_t)o.full * e;
     return phases_workspace(p, sl, pumma_view_maxelems(o.mv) * e, rep_of(p, &o),
                             chunk, own * (size_t)o.full * e,

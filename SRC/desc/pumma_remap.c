@@ -145,6 +145,39 @@ static long local_col(const pumma_side_t *s, int me, int g)
     }
 }
 
+static pumma_side_t side_of(const pumma_grid_t *g, int kind, int rows,
+                            int cols, void *data, int ld)
+{
+    pumma_side_t s = {0};
+    s.kind = kind;
+    s.m = rows;
+    s.n = cols;
+    s.nprow = g->nprow;
+    s.npcol = g->npcol;
+    s.data = data;
+    s.ld = ld > 0 ? ld : 1;
+    return s;
+}
+
+pumma_side_t pumma_side_view(const pumma_grid_t *g, const pumma_view_t *v,
+                             int rows, int cols)
+{
+    pumma_side_t s = side_of(g, PUMMA_SIDE_BC, rows, cols, v->data, v->ld);
+    s.row = v->row;
+    s.col = v->col;
+    return s;
+}
+
+pumma_side_t pumma_side_panel(const pumma_grid_t *g, const pumma_ilist_t *prow,
+                              const pumma_ilist_t *pcol, int rows, int cols,
+                              void *data, int ld)
+{
+    pumma_side_t s = side_of(g, PUMMA_SIDE_PANEL, rows, cols, data, ld);
+    s.prow = prow;
+    s.pcol = pcol;
+    return s;
+}
+
 /* ---------------------------------------------------------- walking */
 
 enum { COUNT, PACK, UNPACK, COPY };

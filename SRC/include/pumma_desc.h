@@ -141,6 +141,15 @@ typedef struct pumma_side {
 } pumma_side_t;
 
 
+/* Sides over g's processes, for an m x n window: a view's block-cyclic
+ * parts, or a panel of process p holding rows prow[p] x cols pcol[p],
+ * packed in data (ld; at least 1). */
+pumma_side_t pumma_side_view(const pumma_grid_t *g, const pumma_view_t *v,
+                             int rows, int cols);
+pumma_side_t pumma_side_panel(const pumma_grid_t *g, const pumma_ilist_t *prow,
+                              const pumma_ilist_t *pcol, int rows, int cols,
+                              void *data, int ld);
+
 /* A remap in flight: dst := src, element for element, over the grid's
  * processes; with topo PUMMA_TOPO_LINEAR a message between processes that
  * are not neighbours in the layout's linear array is relayed along it
