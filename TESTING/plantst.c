@@ -1071,28 +1071,65 @@ static void test_limit_piece(int me, int np)
 }
 
 /*
- * The bound PUMMA_STATS prints (Kwasniewski et al., SC'19, Theorem 2, less
- * the operands' share each process starts with), by hand: M = N = K =
- * 1000 on 8 processes, (MNK/P)^(2/3) = 250000 words, (MN + MK + NK)/P =
- * 375000. With memory for it: 3 * 250000 - 375000 = 375000. With 10^4
- * words: 2 * 10^9 / (8 * 100) + 10^4 - 375000 = 2135000, memory-limited.
- * At S = 250000 both forms agree (375000); a negative bound is 0.
+ * The bound PUMMA_STATS prints, by hand from its papers' formulas (each
+ * process starting with a P-th of every operand):
+ * - 3D (Irony, Toledo and Tiskin's form): M = N = K = 1000 on 8 processes,
+ *   (MNK/P)^(2/3) = 250000 words, (MN + MK + NK)/P = 375000: 3 * 250000 -
+ *   375000 = 375000. With 10^4 words of memory, Kwasniewski et al.'s
+ *   Theorem 2: 2 * 10^9 / (8 * 100) + 10^4 - 375000 = 2135000. At S =
+ *   250000 the two agree (375000), the memory form given.
+ *   32768 x 1024 x 1024 on 256 (d1/d2 = d1 d2 / d3^2 = 32 < 256):
+ *   (MNK/P)^(2/3) = 2^18, so 3 * 262144 - 266240 = 520192.
+ * - 2D (Al Daas et al., SPAA 2022; 1 < P <= d1 d2 / d3^2): a rank-64
+ *   update 1000 x 1000 x 64 on 4: 2 * 64 * sqrt(10^6 / 4) - 2000 * 64 / 4
+ *   = 32000, what SUMMA on 2 x 2 receives (half of its row's panel of A
+ *   and of its column's of B, 500 x 32 each). With 10^4 words the memory
+ *   form is larger: 2 * 64 * 10^6 / (4 * 100) + 10^4 - 282000 = 48000;
+ *   with 5 * 10^4 it is negative and the 2D form stays.
+ * - 1D (P <= d1/d2): 100000 x 100 x 10 on 4: all of the 10 x 100 matrix
+ *   but the quarter held, 750.
  */
 static void test_words_bound(void)
 {
-    const char *G = "the words bound, with and without a memory limit";
-    int lim = -1;
-    double b = pumma_words_bound(1000, 1000, 1000, 8, 1e9, &lim);
-    check(fabs(b - 375000) < 1e-6 * 375000 && lim == 0, G,
-          "unlimited: %.1f (limited %d), want 375000", b, lim);
-    b = pumma_words_bound(1000, 1000, 1000, 8, 1e4, &lim);
-    check(fabs(b - 2135000) < 1e-6 * 2135000 && lim == 1, G,
-          "memory 10^4: %.1f (limited %d), want 2135000", b, lim);
-    b = pumma_words_bound(1000, 1000, 1000, 8, 250000 * (1 - 1e-12), &lim);
-    check(fabs(b - 375000) < 1e-3 * 375000 && lim == 1, G,
-          "at the boundary: %.1f (limited %d), want 375000", b, lim);
-    b = pumma_words_bound(1000, 1000, 64, 4, 1e12, &lim);
-    check(b == 0, G, "a rank-64 update on 4: %.1f, want 0", b);
+    const char *G = "the words bound: 1D, 2D, 3D and memory-limited forms";
+    struct {
+        double m, n, k, p, mem, want;
+        int form;
+    } t[] = {
+        {1000, 1000, 1000, 8, 1e9, 375000, PUMMA_BOUND_3D},
+        {1000, 1000, 1000, 8, 1e4, 2135000, PUMMA_BOUND_MEMORY},
+        {1000, 1000, 1000, 8, 250000 * (1 - 1e-12), 375000, PUMMA_BOUND_MEMORY},
+        {32768, 1024, 1024, 256, 1e12, 520192, PUMMA_BOUND_3D},
+        {1024, 32768, 1024, 256, 1e12, 520192, PUMMA_BOUND_3D},
+        {1000, 1000, 64, 4, 1e12, 32000, PUMMA_BOUND_2D},
+        {64, 1000, 1000, 4, 1e12, 32000, PUMMA_BOUND_2D},
+        {1000, 1000, 64, 4, 1e4, 48000, PUMMA_BOUND_MEMORY},
+        {1000, 1000, 64, 4, 5e4, 32000, PUMMA_BOUND_2D},
+        {100000, 100, 10, 4, 1e12, 750, PUMMA_BOUND_1D},
+        {10, 100, 100000, 4, 1e12, 750, PUMMA_BOUND_1D},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        int form = -1;
+        const double b = pumma_words_bound(t[i].m, t[i].n, t[i].k, t[i].p,
+                                           t[i].mem, &form);
+        check(fabs(b - t[i].want) <= 1e-6 * t[i].want && form == t[i].form,
+              G, "%.0f x %.0f x %.0f on %.0f, memory %.3g: %.1f (%s), want %.0f (%s)",
+              t[i].m, t[i].n, t[i].k, t[i].p, t[i].mem, b,
+              pumma_bound_form_name(form), t[i].want,
+              pumma_bound_form_name(t[i].form));
+    }
+    /* the forms meet where the cases change: at P = d1/d2 (1D = 2D) and
+     * at P = d1 d2 / d3^2 (2D = 3D), from either side */
+    const double edges[][4] = {{4096, 1024, 64, 4}, {4096, 1024, 64, 1024}};
+    for (int i = 0; i < 2; i++) {
+        int f1, f2;
+        const double *e = edges[i];
+        const double lo = pumma_words_bound(e[0], e[1], e[2], e[3] * (1 - 1e-9), 1e15, &f1);
+        const double hi = pumma_words_bound(e[0], e[1], e[2], e[3] * (1 + 1e-9), 1e15, &f2);
+        check(f1 != f2 && fabs(lo - hi) <= 1e-6 * hi, G,
+              "at P = %.0f: %.3f (%s) against %.3f (%s)", e[3], lo,
+              pumma_bound_form_name(f1), hi, pumma_bound_form_name(f2));
+    }
     group_end(G);
 }
 

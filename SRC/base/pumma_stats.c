@@ -30,7 +30,7 @@ typedef struct rec {
     long calls, limited;
     double total, gemm, comm, bytes;
     double words, bound;         /* sums over the calls: pumma_stats_words */
-    long limited_bound;          /* calls whose bound is memory-limited */
+    long forms[PUMMA_BOUND_FORMS];  /* calls by their bound's form */
 } rec_t;
 
 enum { MAXREC = 64 };
@@ -126,14 +126,17 @@ static void report_all(void)
                model.seconds);
     for (int i = 0; i < nrec; i++) {
         rec_t *r = &recs[i];
+        char forms[32] = "";     /* the forms of the calls' bounds, by '+' */
+        for (int f = 0; f < PUMMA_BOUND_FORMS; f++)
+            if (r->forms[f])
+                snprintf(forms + strlen(forms), sizeof forms - strlen(forms),
+                         "%s%s", *forms ? "+" : "", pumma_bound_form_name(f));
         printf("pumma-stats: %s calls=%ld %s time=%.6f gemm=%.6f comm=%.6f "
                "bytes_sent=%.0f peak_mem=%zu cached_mem=%zu limited=%ld "
                "words_recv_max=%.0f words_bound=%.0f bound_form=%s\n",
                r->rout, r->calls, r->plan, r->total, r->gemm, r->comm,
                r->bytes, mem_peak, cached, r->limited, r->words, r->bound,
-               !r->limited_bound          ? "unlimited"
-               : r->limited_bound == r->calls ? "memory"
-                                              : "both");
+               *forms ? forms : "-");
     }
     if (unlisted)
         printf("pumma-stats: %ld calls of further plans not listed (%d plans "
@@ -320,14 +323,43 @@ void pumma_stats_recv(double bytes)
 }
 
 double pumma_words_bound(double m, double n, double k, double np,
-                         double mem, int *limited)
+                         double mem, int *form)
 {
+    /* d1 >= d2 >= d3: the largest matrix is d1 x d2, the smallest d2 x d3 */
+    double d1 = m, d2 = n, d3 = k, x;
+    if (d1 < d2) { x = d1; d1 = d2; d2 = x; }
+    if (d2 < d3) { x = d2; d2 = d3; d3 = x; }
+    if (d1 < d2) { x = d1; d1 = d2; d2 = x; }
     const double cube = pow(m * n * k / np, 2.0 / 3.0);
     const double held = (m * n + m * k + n * k) / np;
-    *limited = mem < cube;
-    const double b = *limited ? 2 * m * n * k / (np * sqrt(mem)) + mem - held
-                              : 3 * cube - held;
+    double b;
+    if (np <= d1 / d2) {              /* all of the smallest matrix */
+        *form = PUMMA_BOUND_1D;
+        b = d2 * d3 * (1 - 1 / np);
+    } else if (np <= d1 * d2 / (d3 * d3)) {   /* the largest stays put */
+        *form = PUMMA_BOUND_2D;
+        b = 2 * d3 * sqrt(d1 * d2 / np) - (d1 * d3 + d2 * d3) / np;
+    } else {
+        *form = PUMMA_BOUND_3D;
+        b = 3 * cube - held;
+    }
+    if (mem < cube) {
+        /* Theorem 2's form: above the 3D one wherever mem < cube (2F/sqrt(S)
+         * + S falls until S = F^(2/3), where it is 3F^(2/3)), so it is taken
+         * there without comparing; above the others where it is larger */
+        const double lim = 2 * m * n * k / (np * sqrt(mem)) + mem - held;
+        if (*form == PUMMA_BOUND_3D || lim > b) {
+            *form = PUMMA_BOUND_MEMORY;
+            b = lim;
+        }
+    }
     return b > 0 ? b : 0;
+}
+
+const char *pumma_bound_form_name(int form)
+{
+    static const char *const names[PUMMA_BOUND_FORMS] = {"3d", "memory", "2d", "1d"};
+    return form >= 0 && form < PUMMA_BOUND_FORMS ? names[form] : "?";
 }
 
 void pumma_stats_words(MPI_Comm all, int np, double esize, double m,
@@ -336,12 +368,12 @@ void pumma_stats_words(MPI_Comm all, int np, double esize, double m,
     if (!pumma_stats_on() || np < 1 || !(esize > 0)) return;
     double mine = call_recv / esize, most = mine;
     if (np > 1) MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, all);
-    int limited;
-    const double b = pumma_words_bound(m, n, k, np, mem, &limited);
+    int form;
+    const double b = pumma_words_bound(m, n, k, np, mem, &form);
     if (cur) {
         cur->words += most;
         cur->bound += b;
-        cur->limited_bound += limited;
+        cur->forms[form]++;
     }
 }
 

@@ -360,13 +360,24 @@ void pumma_stats_sent(double bytes);
  * MPI's broadcast a non-root's count, its reduce the root's). */
 void pumma_stats_recv(double bytes);
 /* The words some process of np must receive in an M x N x K product when
- * each starts with an np-th of the operands and may hold `mem` words
- * (Kwasniewski et al., SC'19, Theorem 2, less what it holds): 3
- * (MNK/np)^(2/3) - (MN + MK + NK)/np when mem >= (MNK/np)^(2/3), else
- * (*limited = 1) the memory-limited form 2 MNK/(np sqrt(mem)) + mem -
- * (MN + MK + NK)/np; 0 when negative. */
+ * each starts with an np-th of the operands and may hold `mem` words.
+ * Memory-independent (Al Daas, Ballard, Grigori, Kumar and Rouse, "Tight
+ * memory-independent parallel matrix multiplication communication lower
+ * bounds", SPAA 2022), with d1 >= d2 >= d3 the dimensions sorted:
+ *   np <= d1/d2            1D: d2 d3 (1 - 1/np), the smallest matrix
+ *   np <= d1 d2 / d3^2     2D: 2 d3 sqrt(d1 d2 / np) - (d1 + d2) d3 / np
+ *   else                   3D: 3 (MNK/np)^(2/3) - (MN + MK + NK)/np
+ *                              (Irony, Toledo and Tiskin; COSMA's form)
+ * and, when mem < (MNK/np)^(2/3), the memory-limited form of Kwasniewski
+ * et al. (SC'19, Theorem 2), 2 MNK/(np sqrt(mem)) + mem - (MN + MK +
+ * NK)/np, where it is the larger (always, against the 3D form). *form:
+ * which (PUMMA_BOUND_...). 0 when negative. */
+enum { PUMMA_BOUND_3D, PUMMA_BOUND_MEMORY, PUMMA_BOUND_2D, PUMMA_BOUND_1D,
+       PUMMA_BOUND_FORMS };
 double pumma_words_bound(double m, double n, double k, double np,
-                         double mem, int *limited);
+                         double mem, int *form);
+/* "3d", "memory", "2d" or "1d". */
+const char *pumma_bound_form_name(int form);
 /* At the end of an M x N x K call on `all` (np processes, elements of
  * esize bytes, `mem` words a process may hold; collective over all): the
  * most words one process received and pumma_words_bound, added to the

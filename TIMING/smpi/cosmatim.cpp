@@ -19,7 +19,7 @@
  * (INSTALL/smpi/pumma_smpi_count.c).
  *
  * Rows in scaletim.c's CSV format: impl cosma, trans NN, nb 0, words_bound
- * the unlimited bound 3 (MNK/P)^(2/3) - (MN + MK + NK)/P, plan COSMA's
+ * the memory-independent bound (1D, 2D or 3D: pumma_base.h), plan COSMA's
  * strategy; pred_s and pred_plan empty.
  */
 #include <cosma/multiply.hpp>
@@ -29,6 +29,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -52,9 +53,19 @@ static void stop(const char *what, const char *arg)
     exit(2);
 }
 
+/* pumma_words_bound's memory-independent forms (pumma_base.h; this
+ * driver links no pumma): 1D, 2D or 3D by the sorted dimensions */
 static double bound(double m, double n, double k, double p)
 {
-    const double b = 3 * std::pow(m * n * k / p, 2.0 / 3.0) - (m * n + m * k + n * k) / p;
+    double d[3] = {m, n, k};
+    std::sort(d, d + 3);            /* d[2] >= d[1] >= d[0] */
+    double b;
+    if (p <= d[2] / d[1])
+        b = d[1] * d[0] * (1 - 1 / p);
+    else if (p <= d[2] * d[1] / (d[0] * d[0]))
+        b = 2 * d[0] * std::sqrt(d[2] * d[1] / p) - (d[2] + d[1]) * d[0] / p;
+    else
+        b = 3 * std::pow(m * n * k / p, 2.0 / 3.0) - (m * n + m * k + n * k) / p;
     return b > 0 ? b : 0;
 }
 

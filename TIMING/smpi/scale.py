@@ -8,12 +8,15 @@ and of ScaLAPACK, ScaLAPACK's time over pumma's (above 1: pumma faster),
 each one's efficiency (GFLOP/s over the ranks' peak: the platform's host
 speed per rank, the rate the compute model charges a large multiply at),
 the most words a process received (pumma, ScaLAPACK, and the lower bound
-3 (mnk/P)^(2/3) - (mn + mk + nk)/P) and the simulation's wall time; where
+3 (mnk/P)^(2/3) - (mn + mk + nk)/P), the most workspace one of pumma's
+processes held and the budget it plans within (mem_max, mem_budget, MB),
+and the simulation's wall time; where
 the cube plans ran too (impl split or layers: pumma with that algorithm
 asked for), their times, ScaLAPACK's over each, and their words; then
 the geometric means of the ratio by platform, series and case (and of
 ScaLAPACK's time over pumma's best plan, its own choice or a cube's,
-where a cube ran), the words against the bound, and
+where a cube ran), the words against the bound, the workspace against
+the budget (any row above it named), and
 pumma's own simulator judged: its prediction of each pumma PDGEMM row
 (pred_s, pumma_plan_predict under the model pumma measured on the
 simulated platform) against the simulated time, at 16 ranks and more. And
@@ -81,15 +84,16 @@ def main():
     peaks = {p: speed(outdir, p) for p in {k[0] for k in by}}
     lines, means, best = [], defaultdict(list), defaultdict(list)
     words = defaultdict(list)    # impl -> words received / bound
+    mem = []                     # (pumma's most workspace, budget, row)
     for key in sorted(by):
         plat, series, case = key
         d = by[key]
         pk = peaks.get(plat)
         lines.append("\n%s, %s scaling, %s%s" % (plat, series, case,
                      "" if pk else " (no platform file: no efficiency)"))
-        lines.append("%-7s %-12s %10s %10s %6s %6s %6s %11s %11s %11s %8s %8s" % (
+        lines.append("%-7s %-12s %10s %10s %6s %6s %6s %11s %11s %11s %8s %8s %8s %8s" % (
             "grid", "M N K", "pumma_s", "scal_s", "ratio", "eff_p", "eff_s",
-            "words_p", "words_s", "bound", "wall_p", "wall_s"))
+            "words_p", "words_s", "bound", "mem_MB", "budgetMB", "wall_p", "wall_s"))
         grids = sorted({(k[0], k[1], k[2]) for k in d})
         for np_, P, Q in grids:
             p, s = d.get((np_, P, Q, "pumma")), d.get((np_, P, Q, "scalapack"))
@@ -105,11 +109,16 @@ def main():
                 return float(r["gflops"]) * 1e9 / (np_ * pk) if r and pk else float("nan")
 
             def col(r, c):
-                return float(r[c]) if r and r[c] not in ("", None) else float("nan")
-            lines.append("%-7s %-12s %10.4g %10.4g %6.2f %6.3f %6.3f %11.4g %11.4g %11.4g %8.1f %8.1f" % (
+                return float(r[c]) if r and r.get(c) not in ("", None) else float("nan")
+            lines.append("%-7s %-12s %10.4g %10.4g %6.2f %6.3f %6.3f %11.4g %11.4g %11.4g %8.1f %8.1f %8.1f %8.1f" % (
                 "%sx%s" % (P, Q), size, ps, ss, ratio, eff(p), eff(s),
                 col(p, "words_recv_max"), col(s, "words_recv_max"),
-                col(ref, "words_bound"), col(p, "wall_s"), col(s, "wall_s")))
+                col(ref, "words_bound"), col(p, "mem_max") / 1e6,
+                col(p, "mem_budget") / 1e6, col(p, "wall_s"), col(s, "wall_s")))
+            for r in [p] + [d.get((np_, P, Q, c)) for c in CUBES]:
+                if r and col(r, "mem_max") >= 0:
+                    mem.append((col(r, "mem_max"), col(r, "mem_budget"),
+                                "%s %s %sx%s %s %s" % (plat, series, P, Q, case, r["impl"])))
             if (p and p["info"] != "0") or (s and s["info"] != "0"):
                 lines.append("        INFO != 0: pumma %s, ScaLAPACK %s" % (
                     p["info"] if p else "-", s["info"] if s else "-"))
@@ -122,9 +131,10 @@ def main():
                 if not x:
                     continue
                 xs = float(x["sim_s"])
-                lines.append("        %-9s %10.4g %10s %6.2f %6.3f %6s %11.4g %11s %11s %8.1f    %s%s" % (
+                lines.append("        %-9s %10.4g %10s %6.2f %6.3f %6s %11.4g %11s %11s %8.1f %8s %8.1f    %s%s" % (
                     cube, xs, "", ss / xs if s else float("nan"), eff(x), "",
-                    col(x, "words_recv_max"), "", "", col(x, "wall_s"),
+                    col(x, "words_recv_max"), "", "", col(x, "mem_max") / 1e6, "",
+                    col(x, "wall_s"),
                     x["plan"].replace("algo=%s bcast=- reduce=- shift=- " % cube, ""),
                     "" if x["info"] == "0" else "  INFO != 0: %s" % x["info"]))
                 if col(x, "words_bound") > 0:
@@ -150,6 +160,16 @@ def main():
             head.append("  %-10s %3d cases: geometric mean %.2f, from %.2f to %.2f; "
                         "within 1.3x: %d" % (impl, len(v), gmean(v), min(v), max(v),
                                              sum(x <= 1.3 for x in v)))
+    if mem:
+        over = [x for x in mem if x[1] == x[1] and x[0] > x[1]]
+        share = [x[0] / x[1] for x in mem if x[1] == x[1] and x[1] > 0]
+        head.append("")
+        head.append("Memory: pumma's most workspace one process held in a call (mem_max), "
+                    "against the budget it plans within (mem_budget)")
+        head.append("  %d rows: most %.1f MB; at most %.2f of the budget; above it: %d%s" % (
+            len(mem), max(x[0] for x in mem) / 1e6, max(share) if share else float("nan"),
+            len(over), "".join("\n    ABOVE: %s (%.1f MB > %.1f MB)" % (x[2], x[0] / 1e6, x[1] / 1e6)
+                               for x in over)))
     head += judge(rows)
     text = "\n".join(head + lines) + "\n"
     open(prefix + ".txt", "w").write(text)

@@ -24,7 +24,8 @@
  * when the file is new):
  *
  *   platform,impl,P,Q,M,N,K,trans,nb,sim_s,gflops,wall_s,words_recv_max,
- *   words_bound,series,routine,info,pred_s,plan,pred_plan
+ *   words_bound,series,routine,info,pred_s,plan,pred_plan,mem_max,
+ *   mem_budget
  *
  * sim_s: the slowest process's simulated time of the call (from a
  * barrier); wall_s: the simulation's own wall time for it (every rank
@@ -40,6 +41,11 @@
  * call, pumma_plan_predict under the model pumma measured on this
  * simulated platform at its first call (pumma_grid_model), of the plan
  * its planner chooses, pred_plan, beside the plan that ran (plan).
+ * mem_max (PDGEMM rows): the most bytes of workspace one process of
+ * pumma's held at once during the call (pumma_mem_peak; empty for
+ * ScaLAPACK's, whose buffers pumma does not see); mem_budget: the
+ * workspace pumma plans within (PUMMA_MAX_WORKSPACE, else the default
+ * share; empty when unlimited).
  *
  * Under the compute model (PUMMA_SMPI_COMPUTE) PDGEMM's operands are
  * folded (SMPI_SHARED_MALLOC: every rank's the same memory, so 1,024
@@ -147,7 +153,7 @@ static void mat_folded(tim_mat_t *x, int m, int n)
  * (slowest process), wall time, the most words a process received and
  * INFO. */
 typedef struct {
-    double sim, wall, words, pred;
+    double sim, wall, words, pred, mem;
     int info;
     char plan[128], pred_plan[128];
 } run_t;
@@ -179,6 +185,7 @@ static run_t run(const case_t *c, int use, int fill)
     int *ipiv = malloc(sizeof(int) * (size_t)(A.mloc + nb));
     pumma_use(use != SCALAPACK);
     pumma_smpi_count(1);
+    pumma_mem_peak(1);
     MPI_Barrier(MPI_COMM_WORLD);
     const double w0 = wall(), t0 = MPI_Wtime();
     if (c->r == GEMM) {
@@ -200,6 +207,8 @@ static run_t run(const case_t *c, int use, int fill)
         pdpotrf_("L", &c->n, A.a, &one, &one, A.desc, &res.info);
     res.sim = tim_slowest(t0);
     pumma_smpi_count(0);
+    const double held = (double)pumma_mem_peak(0);
+    MPI_Allreduce(&held, &res.mem, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     if (use != SCALAPACK && c->r == GEMM) {  /* the plan that ran, and what pumma predicts */
         snprintf(res.plan, sizeof res.plan, "%s", pumma_last_plan());
         pumma_opts_t force = {0};
@@ -237,21 +246,46 @@ static double flops(const case_t *c)
                            : n * n * n / 3.0;
 }
 
-/* The words bound PUMMA_STATS gives (pumma_words_bound): the memory a
- * process may hold is its operands' share and the workspace limit pumma
- * plans within (PUMMA_MAX_WORKSPACE, else the default), in doubles. */
+/* The most rows (or columns) of n a process holds, blocks of nb dealt
+ * over p processes from the first. */
+static double most_local(int n, int p)
+{
+    const double blocks = ceil((double)n / nb), each = ceil(blocks / p) * nb;
+    return each < n ? each : n;
+}
+
+/* The bytes of the largest local parts of A, B and C, summed
+ * (pumma_plan_operands). */
+static double operands(const case_t *c)
+{
+    const int am = c->ta == 'N' ? c->m : c->k, an = c->ta == 'N' ? c->k : c->m;
+    const int bm = c->tb == 'N' ? c->k : c->n, bn = c->tb == 'N' ? c->n : c->k;
+    return 8 * (most_local(am, P) * most_local(an, Q) +
+                most_local(bm, P) * most_local(bn, Q) +
+                most_local(c->m, P) * most_local(c->n, Q));
+}
+
+/* The workspace pumma plans within, in bytes (INFINITY: no limit), as
+ * pumma_plan_limit sets it: PUMMA_MAX_WORKSPACE, else the default
+ * factor of the operands' bytes, at least the floor (doc/memory.md, "The
+ * workspace limit"). */
+static double budget(const case_t *c)
+{
+    const double held = operands(c), env = pumma_plan_env_limit();
+    return env > 0 ? env : env == 0 ? INFINITY
+           : PUMMA_WORKSPACE_FACTOR * held > PUMMA_WORKSPACE_FLOOR
+               ? PUMMA_WORKSPACE_FACTOR * held : PUMMA_WORKSPACE_FLOOR;
+}
+
+/* The words bound PUMMA_STATS gives (pumma_words_bound, pumma_gemm.c):
+ * the memory a process may hold is its operands and the workspace
+ * budget, in doubles. */
 static double bound(const case_t *c)
 {
     if (c->r != GEMM) return NAN;
-    const double m = c->m, n = c->n, k = c->k, p = np;
-    const double held = (m * n + m * k + n * k) / p;
-    const double env = pumma_plan_env_limit();
-    const double floor_w = PUMMA_WORKSPACE_FLOOR / 8;
-    const double lim = env > 0 ? env / 8 : env == 0 ? INFINITY
-                       : PUMMA_WORKSPACE_FACTOR * held > floor_w
-                           ? PUMMA_WORKSPACE_FACTOR * held : floor_w;
     int limited;
-    return pumma_words_bound(m, n, k, p, held + lim, &limited);
+    return pumma_words_bound(c->m, c->n, c->k, np,
+                             (operands(c) + budget(c)) / 8, &limited);
 }
 
 static void row(FILE *f, const case_t *c, const char *impl, const run_t *r)
@@ -263,7 +297,14 @@ static void row(FILE *f, const case_t *c, const char *impl, const run_t *r)
     if (c->r == GEMM) fprintf(f, "%.6g", bound(c));
     fprintf(f, ",%s,%s,%d,", series, routine[c->r], r->info);
     if (r->pred > 0) fprintf(f, "%.6g", r->pred);
-    fprintf(f, ",\"%s\",\"%s\"\n", r->plan, r->pred_plan);
+    fprintf(f, ",\"%s\",\"%s\",", r->plan, r->pred_plan);
+    if (c->r == GEMM && strcmp(impl, "scalapack")) {
+        const double b = budget(c);
+        fprintf(f, "%.6g,", r->mem);
+        if (isfinite(b)) fprintf(f, "%.6g", b);
+    } else
+        fprintf(f, ",");
+    fprintf(f, "\n");
 }
 
 int main(int argc, char **argv)
@@ -325,7 +366,7 @@ int main(int argc, char **argv)
         if (fresh)
             fprintf(f, "platform,impl,P,Q,M,N,K,trans,nb,sim_s,gflops,wall_s,"
                        "words_recv_max,words_bound,series,routine,info,"
-                       "pred_s,plan,pred_plan\n");
+                       "pred_s,plan,pred_plan,mem_max,mem_budget\n");
     }
     /* pumma measures the grid's model at its first call: not timed */
     const case_t warm = {GEMM, nb, nb, nb, 'N', 'N', "warm"};
