@@ -219,7 +219,8 @@ def judge(rows):
         out.append("  all: %d of %d within 15%% (%.0f%%)" % (
             sum(abs(q - 1) <= 0.15 for q in allq), len(allq),
             100.0 * sum(abs(q - 1) <= 0.15 for q in allq) / len(allq)))
-    worst = sorted((abs(q - 1), q, r) for v in by.values() for q, _, r in v)[-8:]
+    worst = sorted(((abs(q - 1), q, r) for v in by.values() for q, _, r in v),
+                   key=lambda x: x[:2])[-8:]
     for _, q, r in reversed(worst):
         out.append("    %.2f  %s %s %sx%s %sx%sx%s %s %s: ran %s%s" % (
             q, r["platform"], r["series"], r["P"], r["Q"], r["M"], r["N"], r["K"],
