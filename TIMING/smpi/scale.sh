@@ -75,21 +75,8 @@ SCALE_JOBS=${SCALE_JOBS:-$(nproc 2>/dev/null || echo 1)}
 PY=${PYTHON:-}
 if [ -z "$PY" ]; then for p in python3 /usr/bin/python3; do
     $p -c 'import matplotlib' >/dev/null 2>&1 && { PY=$p; break; }; done; fi
-ref=$(sed -n 's/^machine .*ref=\([0-9.e+-]*\).*/\1/p' out/smpi-compute)
-export PUMMA_SMPI_COMPUTE=$here/out/smpi-compute OPENBLAS_NUM_THREADS=1
-# Every simulated rank lives in this one process and shares its malloc,
-# whose heap top went back to the system between calls and came back as
-# fresh pages: faults and clears that SMPI charged to whichever rank took
-# them (an 8192 x 64 x 8192 pumma call at 16x16 took 1.27-1.99 ms with
-# them, 0.90-0.96 without; ScaLAPACK's 1.06-1.17 either way). pumma's own
-# build keeps its large temporaries for the next call (pumma_stats.c's
-# cache, which simulated builds leave to malloc), and a rank of a real job
-# has its heap to itself: malloc here keeps what it took, for every
-# implementation alike.
-export MALLOC_MMAP_THRESHOLD_=${MALLOC_MMAP_THRESHOLD_:-1073741824}
-export MALLOC_TRIM_THRESHOLD_=${MALLOC_TRIM_THRESHOLD_:-4294967295}
-export MALLOC_TOP_PAD_=${MALLOC_TOP_PAD_:-268435456}
-export PUMMA_DECISION_FILE=${PUMMA_DECISION_FILE:-off}
+# shellcheck source=simenv.sh
+. smpi/simenv.sh
 mkdir -p out
 csv=out/smpi-scale.csv
 rm -f "$csv" out/smpi-scale-*.csv out/smpi-scale-*.log

@@ -1,0 +1,20 @@
+# simenv.sh -- sourced by smpi/scale.sh and smpi/models.sh (from TIMING/,
+# with $here set to it): the environment of a simulated run under the
+# compute model. Sets ref (the compute model's rate, flop/s: smpirun's
+# smpi/host-speed) and exports the rest.
+ref=$(sed -n 's/^machine .*ref=\([0-9.e+-]*\).*/\1/p' out/smpi-compute)
+export PUMMA_SMPI_COMPUTE=$here/out/smpi-compute OPENBLAS_NUM_THREADS=1
+# Every simulated rank lives in this one process and shares its malloc,
+# whose heap top went back to the system between calls and came back as
+# fresh pages: faults and clears that SMPI charged to whichever rank took
+# them (an 8192 x 64 x 8192 pumma call at 16x16 took 1.27-1.99 ms with
+# them, 0.90-0.96 without; ScaLAPACK's 1.06-1.17 either way). pumma's own
+# build keeps its large temporaries for the next call (pumma_stats.c's
+# cache, which simulated builds leave to malloc), and a rank of a real job
+# has its heap to itself: malloc here keeps what it took, for every
+# implementation alike.
+export MALLOC_MMAP_THRESHOLD_=${MALLOC_MMAP_THRESHOLD_:-1073741824}
+export MALLOC_TRIM_THRESHOLD_=${MALLOC_TRIM_THRESHOLD_:-4294967295}
+export MALLOC_TOP_PAD_=${MALLOC_TOP_PAD_:-268435456}
+# no decision file of this machine's
+export PUMMA_DECISION_FILE=${PUMMA_DECISION_FILE:-off}
