@@ -6,6 +6,7 @@
  *
  *   mpiexec -n NP ./xcommtim [-m MAXBYTES] [-b BUDGET_S] [-r REPS]
  *                            [-s SIZES] [-p NPS] [-o FILE.csv]
+ *                            [-c PICKS.csv] [-P PLATFORM]
  *
  * Part 1: the samples between processes 0 and 1 (sizes 0 and powers of two
  * up to MAXBYTES, default 4 MiB, within BUDGET seconds, default 10) and the
@@ -24,7 +25,16 @@
  * pumma's own variants, the first predicted within PUMMA_MODEL_MARGIN of
  * the fastest) is within 10% of the fastest measured, MPI's included
  * (the issue's target: 90%). The CSV has one row per case and
- * model ("poly": the poly-model's).
+ * model ("poly": the poly-model's). PICKS.csv has one row per case
+ * (communicator size, operation, size) and model:
+ *
+ *   platform,np,op,bytes,model,pick,pick_s,best,best_s,abs_err
+ *
+ * (platform: PLATFORM, default "machine"; pick: the variant the model
+ * picks, at its default segment, and pick_s its measured time; best and
+ * best_s: the fastest variant measured, MPI's included; abs_err: the
+ * model's mean |predicted - measured| / measured over the case's
+ * variants).
  */
 #include <math.h>
 #include <mpi.h>
@@ -65,6 +75,17 @@ static double once(int kind, const void *v, MPI_Comm comm, double bytes,
     return MPI_Wtime() - t0;
 }
 
+static const char *kind_name(int kind)
+{
+    return kind == KIND_BCAST ? "bcast" : kind == KIND_REDUCE ? "reduce" : "shift";
+}
+
+static const char *op_name(int kind, const void *v)
+{
+    return kind == KIND_SHIFT ? ((const pumma_shift_ops_t *)v)->name
+                              : ((const pumma_coll_ops_t *)v)->name;
+}
+
 static double predict(int kind, const void *v, const pumma_netmodel_t *nm,
                       int model, int np, double bytes)
 {
@@ -101,7 +122,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     double maxb = 4 << 20, budget = 10;
     int reps = 20;
-    const char *csv = NULL, *sizelist = NULL, *nplist = NULL;
+    const char *csv = NULL, *sizelist = NULL, *nplist = NULL, *picks = NULL,
+               *platform = "machine";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-m") && i + 1 < argc) maxb = atof(argv[++i]);
         else if (!strcmp(argv[i], "-b") && i + 1 < argc) budget = atof(argv[++i]);
@@ -109,11 +131,13 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-o") && i + 1 < argc) csv = argv[++i];
         else if (!strcmp(argv[i], "-s") && i + 1 < argc) sizelist = argv[++i];
         else if (!strcmp(argv[i], "-p") && i + 1 < argc) nplist = argv[++i];
+        else if (!strcmp(argv[i], "-c") && i + 1 < argc) picks = argv[++i];
+        else if (!strcmp(argv[i], "-P") && i + 1 < argc) platform = argv[++i];
         else {
             if (me == 0)
                 fprintf(stderr, "usage: mpiexec -n NP %s [-m MAXBYTES] [-b "
                                 "BUDGET_S] [-r REPS] [-s SIZE,..] [-p NP,..] "
-                                "[-o FILE.csv]\n",
+                                "[-o FILE.csv] [-c PICKS.csv] [-P PLATFORM]\n",
                         argv[0]);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
@@ -186,6 +210,10 @@ int main(int argc, char **argv)
     if (out)
         fprintf(out, "np,op,variant,bytes,measured_s,model,predicted_s,"
                      "error\n");
+    FILE *pk = me == 0 && picks ? fopen(picks, "w") : NULL;
+    if (pk)
+        fprintf(pk, "platform,np,op,bytes,model,pick,pick_s,best,best_s,"
+                    "abs_err\n");
     const size_t nbuf = (size_t)(4 << 20) + 64;
     double *buf = malloc(nbuf), *sum = malloc(nbuf),
            *t = malloc(sizeof(double) * 16 * (size_t)(4 * reps));
@@ -258,13 +286,10 @@ int main(int argc, char **argv)
                 pumma_quiet_barrier(MPI_COMM_WORLD);
                 for (int v = 0; v < nv; v++) {
                     const void *op = ops[v];
-                    const char *name = kind == KIND_SHIFT
-                                           ? ((const pumma_shift_ops_t *)op)->name
-                                           : ((const pumma_coll_ops_t *)op)->name;
+                    const char *name = op_name(kind, op);
                     if (me == 0) {
                         printf("%3d %-6s %-12s %9.0f %11.3e  ", p,
-                               kind == KIND_BCAST ? "bcast"
-                               : kind == KIND_REDUCE ? "reduce" : "shift",
+                               kind_name(kind),
                                name, bytes, meas[v]);
                         for (int k = 0; k < PUMMA_NM_COUNT; k++) {
                             double x = predict(kind, op, &nm, k, p, bytes);
@@ -275,9 +300,7 @@ int main(int argc, char **argv)
                             if (out)
                                 fprintf(out, "%d,%s,%s,%.0f,%.6e,%s,%.6e,%.4f\n",
                                         p,
-                                        kind == KIND_BCAST ? "bcast"
-                                        : kind == KIND_REDUCE ? "reduce"
-                                                              : "shift",
+                                        kind_name(kind),
                                         name, bytes, meas[v],
                                         pumma_nm_name(k), x, e);
                         }
@@ -286,9 +309,7 @@ int main(int argc, char **argv)
                         if (out)
                             fprintf(out, "%d,%s,%s,%.0f,%.6e,poly,%.6e,%.4f\n",
                                     p,
-                                    kind == KIND_BCAST ? "bcast"
-                                    : kind == KIND_REDUCE ? "reduce"
-                                                          : "shift",
+                                    kind_name(kind),
                                     name, bytes, meas[v], pred[v][POLY],
                                     (pred[v][POLY] - meas[v]) / meas[v]);
                         printf("\n");
@@ -298,12 +319,22 @@ int main(int argc, char **argv)
                 /* the variant each model picks, against the fastest */
                 if (me == 0 && nv > 1) {
                     double best = 1e30;
+                    int bv = 0;
                     for (int v = 0; v < nv; v++)
-                        if (meas[v] < best) best = meas[v];
+                        if (meas[v] < best) best = meas[v], bv = v;
                     npick++;
                     for (int k = 0; k < NMOD; k++) {
                         const int pick = pick_of(kind, ops, nv, pred, k);
                         if (meas[pick] <= 1.10 * best) good[k]++;
+                        if (!pk) continue;
+                        double ae = 0;
+                        for (int v = 0; v < nv; v++)
+                            ae += fabs(pred[v][k] - meas[v]) / meas[v];
+                        fprintf(pk, "%s,%d,%s,%.0f,%s,%s,%.6e,%s,%.6e,%.4f\n",
+                                platform, p, kind_name(kind), bytes,
+                                k == POLY ? "poly" : pumma_nm_name(k),
+                                op_name(kind, ops[pick]), meas[pick],
+                                op_name(kind, ops[bv]), best, ae / nv);
                     }
                 }
             }
@@ -319,6 +350,7 @@ int main(int argc, char **argv)
                    100.0 * good[k] / npick);
     }
     if (out) fclose(out);
+    if (pk) fclose(pk);
     free(buf);
     free(sum);
     free(t);
