@@ -353,7 +353,6 @@ static int remap_chunk(feed_t *f, int j)
     for (int q = 0; !rc && q < np; q++) {
         const int pr = q / g->npcol, pc = q % g->npcol;
         const int l = o->kcol ? pc : pr, c = o->kcol ? pr : pc;
-        lists[q].v = lists[np + q].v = v;    /* empty, but somewhere */
         if (c != f->roots[l] || !win[l].n || !all.n) continue;
         lists[q] = o->krows ? win[l] : all;
         lists[np + q] = o->krows ? all : win[l];
