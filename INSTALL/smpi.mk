@@ -53,7 +53,8 @@ PRECISIONS := single double complex complex16
 PCFLAGS := -O2 -fPIC -Wall -Wno-unused-parameter -DPUMMA_SMPI
 
 .PHONY: smpi smpi-smoke need-src need-smpi pumma-smpi
-smpi: $(BIN)/xpgemmcmp $(BIN)/xpgemmtim $(if $(filter all,$(SMPI_SCALAPACK)),$(BIN)/xsolvertim $(BIN)/xscaletim)
+smpi: $(BIN)/xpgemmcmp $(BIN)/xpgemmtim $(BIN)/xcommtim $(BIN)/pumma-tune \
+      $(if $(filter all,$(SMPI_SCALAPACK)),$(BIN)/xsolvertim $(BIN)/xscaletim)
 	@echo "make smpi: pumma $(PLIB), ScaLAPACK $(SLLIB)"
 	@echo "  run: make smpi-smoke SCALAPACK_SRC=$(SCALAPACK_SRC)   (doc/smpi.md)"
 
@@ -103,6 +104,10 @@ $(SMPI_DIR)/compat/%.o: INSTALL/smpi/%.c | need-smpi
 $(SMPI_DIR)/testing/%.o: TESTING/%.c | need-smpi
 	@mkdir -p $(dir $@)
 	$(SMPICC) -O2 -std=c99 -DAdd_ -DPUMMA_SMPI -ISRC/include -ITESTING -c -o $@ $<
+
+$(SMPI_DIR)/tools/%.o: SRC/tools/%.c | need-smpi
+	@mkdir -p $(dir $@)
+	$(SMPICC) -O2 -std=c99 -DPUMMA_SMPI -ISRC/include -c -o $@ $<
 
 $(SMPI_DIR)/timing/%.o: TIMING/%.c | need-smpi
 	@mkdir -p $(dir $@)
@@ -165,5 +170,15 @@ $(BIN)/xsolvertim: $(SMPI_DIR)/timing/solvertim.o pumma-smpi $(COMPAT) $(SLLIB)
 # One grid of the scaling runs (TIMING/smpi/scale.sh): PDGEMM, PDGETRF and
 # PDPOTRF with either PDGEMM (needs SMPI_SCALAPACK=all).
 $(BIN)/xscaletim: $(SMPI_DIR)/timing/smpi/scaletim.o pumma-smpi $(COMPAT) $(SLLIB)
+	@mkdir -p $(dir $@)
+	$(SMPI_LINK)
+
+# The models judged on simulated platforms (TIMING/smpi/models.sh): the
+# communication models' bench (TIMING/commtim.c) and the tuner with its
+# segment searches (SRC/tools/pumma_tune.c), pumma's internal interface.
+$(BIN)/xcommtim: $(SMPI_DIR)/timing/commtim.o pumma-smpi $(COMPAT) $(SLLIB)
+	@mkdir -p $(dir $@)
+	$(SMPI_LINK)
+$(BIN)/pumma-tune: $(SMPI_DIR)/tools/pumma_tune.o pumma-smpi $(COMPAT) $(SLLIB)
 	@mkdir -p $(dir $@)
 	$(SMPI_LINK)

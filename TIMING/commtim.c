@@ -8,7 +8,8 @@
  *                            [-s SIZES] [-p NPS] [-o FILE.csv]
  *                            [-c PICKS.csv] [-P PLATFORM]
  *
- * Part 1: the samples between processes 0 and 1 (sizes 0 and powers of two
+ * Part 1: the samples between process 0 and the first process on another
+ * host, else 1 (as the tuner's: pumma_tune_keys; sizes 0 and powers of two
  * up to MAXBYTES, default 4 MiB, within BUDGET seconds, default 10) and the
  * fitted parameters. Part 2: for communicators of the first p processes,
  * p in NPS (default 2..NP), the poly-model (per size class the model of
@@ -173,11 +174,19 @@ int main(int argc, char **argv)
         for (int p = 2; p <= np && nnp < 64; p++) nps[nnp++] = p;
     }
 
-    /* Part 1: the samples and the fits. */
+    /* Part 1: the samples and the fits, between process 0 and the pair
+     * the tuner and the library measure: the first process on another
+     * host, if any (the network the collectives cross, not the host's
+     * shared memory). */
     pumma_netmodel_t nm;
     memset(&nm, 0, sizeof nm);
+    pumma_grid_t g;
+    memset(&g, 0, sizeof g);
+    g.all = MPI_COMM_WORLD;
+    pumma_tune_keys_t keys;
+    pumma_tune_keys(&g, &keys);
     double t0 = MPI_Wtime();
-    if (pumma_plogp_measure(MPI_COMM_WORLD, 0, 1, maxb, budget, &nm.s)) {
+    if (pumma_plogp_measure(MPI_COMM_WORLD, 0, keys.peer, maxb, budget, &nm.s)) {
         if (me == 0) fprintf(stderr, "commtim: out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
@@ -187,8 +196,8 @@ int main(int argc, char **argv)
     MPI_Bcast(&nm.add, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     pumma_node_share(MPI_COMM_WORLD, &nm.s.cores, &nm.s.ppn);
     if (me == 0) {
-        printf("pLogP between processes 0 and 1 (%d sizes, %.2f s)\n", nm.s.n,
-               spent);
+        printf("pLogP between processes 0 and %d (%d sizes, %.2f s)\n",
+               keys.peer, nm.s.n, spent);
         printf("%10s %11s %11s %11s %11s\n", "bytes", "os", "or", "g",
                "rtt");
         for (int i = 0; i < nm.s.n; i++)

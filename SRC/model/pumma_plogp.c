@@ -34,6 +34,10 @@
 #include <unistd.h>
 
 #include "pumma_model.h"
+#ifdef PUMMA_SMPI
+#include <simgrid/actor.h>
+#include <simgrid/host.h>
+#endif
 
 enum { MIN_RUNS = 5, MAX_RUNS = 50, TAG = PUMMA_TAG_MODEL };
 
@@ -93,8 +97,16 @@ static int agree(pair_t *p, int from, int stop)
     return share(p, from, stop) != 0;
 }
 
+/* s seconds of waiting, the processor kept awake. Under SMPI the
+ * simulated process sleeps s simulated seconds instead: polling the
+ * simulated clock takes a simcall a look, each charged SMPI's wtime
+ * cost, and a busy wait has no meaning for a simulated processor. */
 static void spin(double s)
 {
+#ifdef PUMMA_SMPI
+    sg_actor_sleep_for(s);
+    return;
+#endif
     double t0 = MPI_Wtime();
     while (MPI_Wtime() - t0 < s) {
     }
@@ -287,10 +299,16 @@ double pumma_measure_add(void)
 }
 
 /* The processors this process may run on: its affinity mask, else every
- * processor online. */
+ * processor online. Under SMPI, its simulated host's cores (this
+ * machine's mask says nothing of the platform's hosts). */
 static int my_cpus(cpu_set_t *set)
 {
     CPU_ZERO(set);
+#ifdef PUMMA_SMPI
+    const int cores = sg_host_core_count(sg_host_self());
+    for (int i = 0; i < cores && i < CPU_SETSIZE; i++) CPU_SET(i, set);
+    return cores > 0;
+#endif
     if (!sched_getaffinity(0, sizeof *set, set) && CPU_COUNT(set) > 0)
         return 1;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
