@@ -6,7 +6,7 @@
  *
  *   mpiexec -n NP ./xcommtim [-m MAXBYTES] [-b BUDGET_S] [-r REPS]
  *                            [-s SIZES] [-p NPS] [-o FILE.csv]
- *                            [-c PICKS.csv] [-P PLATFORM]
+ *                            [-c PICKS.csv] [-P PLATFORM] [-g]
  *
  * Part 1: the samples between process 0 and the first process on another
  * host, else 1 (as the tuner's: pumma_tune_keys; sizes 0 and powers of two
@@ -31,11 +31,14 @@
  *
  *   platform,np,op,bytes,model,pick,pick_s,best,best_s,abs_err
  *
- * (platform: PLATFORM, default "machine"; pick: the variant the model
- * picks, at its default segment, and pick_s its measured time; best and
- * best_s: the fastest variant measured, MPI's included; abs_err: the
- * model's mean |predicted - measured| / measured over the case's
- * variants).
+ * (platform: PLATFORM, default "machine"; pick: the candidate the model
+ * picks, and pick_s its measured time; best and best_s: the fastest
+ * candidate measured, MPI's included; abs_err: the model's mean
+ * |predicted - measured| / measured over the case's candidates). The
+ * candidates are each variant of the table at its default segment, or
+ * with -g every broadcast and reduce candidate auto chooses among
+ * (pumma_search_cands: variants with their segments, named
+ * "variant/bytes"), as pumma_decide_by_model chooses.
  */
 #include <math.h>
 #include <mpi.h>
@@ -48,13 +51,14 @@
 
 enum { KIND_BCAST, KIND_REDUCE, KIND_SHIFT };
 
-/* One collective or roll of `bytes` (doubles) with variant v on comm after
- * a barrier: this process's seconds (pumma_time_coll_once). */
-static double once(int kind, const void *v, MPI_Comm comm, double bytes,
-                   double *buf, double *sum)
+/* One collective or roll of `bytes` (doubles) with variant v (at seg
+ * bytes a piece, 0: its default) on comm after a barrier: this process's
+ * seconds (pumma_time_coll_once). */
+static double once(int kind, const void *v, double seg, MPI_Comm comm,
+                   double bytes, double *buf, double *sum)
 {
     if (kind != KIND_SHIFT)
-        return pumma_time_coll_once(v, comm, bytes, 0, buf, sum);
+        return pumma_time_coll_once(v, comm, bytes, seg, buf, sum);
     int me, np;
     MPI_Comm_rank(comm, &me);
     MPI_Comm_size(comm, &np);
@@ -87,29 +91,78 @@ static const char *op_name(int kind, const void *v)
                               : ((const pumma_coll_ops_t *)v)->name;
 }
 
-static double predict(int kind, const void *v, const pumma_netmodel_t *nm,
+/* A case's candidate: a variant (a broadcast's or reduce's, or a
+ * shift's) and, for the collectives, its segment (0: the variant's
+ * default). */
+typedef struct cand {
+    const void *v;
+    double seg;
+} cand_t;
+
+enum { MAXC = 160 };
+
+/* The case's candidates: with segs, every collective candidate the
+ * tuner's searches and the models' choice see (pumma_search_cands: every
+ * variant auto may take, MPI's included, each segment from the whole
+ * message down to 1 KiB); without, each variant of the table at its
+ * default segment. */
+static int cands_of(int kind, double bytes, int segs, cand_t *c)
+{
+    int n = 0;
+    if (kind == KIND_SHIFT) {
+        for (const pumma_shift_ops_t *v; n < MAXC && (v = pumma_shift_at(n));
+             n++)
+            c[n].v = v, c[n].seg = 0;
+        return n;
+    }
+    const pumma_table_kind_t tk =
+        kind == KIND_BCAST ? PUMMA_BCAST_TABLE : PUMMA_REDUCE_TABLE;
+    if (segs) {
+        pumma_cand_t pc[MAXC];
+        n = pumma_search_cands(tk, floor(bytes / 8) * 8, 0, pc, MAXC);
+        for (int i = 0; i < n; i++) c[i].v = pc[i].v, c[i].seg = pc[i].seg;
+        return n;
+    }
+    for (const pumma_coll_ops_t *v; n < MAXC && (v = pumma_comm_at(tk, n));
+         n++)
+        c[n].v = v, c[n].seg = 0;
+    return n;
+}
+
+/* "ring-inc" or, at a segment of its own, "pipeline/16384". */
+static const char *cand_name(int kind, const cand_t *c, char *buf, size_t n)
+{
+    if (c->seg > 0)
+        snprintf(buf, n, "%s/%.0f", op_name(kind, c->v), c->seg);
+    else
+        snprintf(buf, n, "%s", op_name(kind, c->v));
+    return buf;
+}
+
+static double predict(int kind, const cand_t *c, const pumma_netmodel_t *nm,
                       int model, int np, double bytes)
 {
     double b = floor(bytes / 8) > 0 ? floor(bytes / 8) * 8 : 8;
-    if (kind == KIND_SHIFT) return pumma_sim_shift(v, nm, model, np, b);
-    if (kind == KIND_BCAST) return pumma_sim_bcast(v, nm, model, np, 0, b, 0, 8);
-    return pumma_sim_reduce(v, nm, model, np, 0, b, 0, 8);
+    if (kind == KIND_SHIFT) return pumma_sim_shift(c->v, nm, model, np, b);
+    if (kind == KIND_BCAST)
+        return pumma_sim_bcast(c->v, nm, model, np, 0, b, c->seg, 8);
+    return pumma_sim_reduce(c->v, nm, model, np, 0, b, c->seg, 8);
 }
 
-/* The variant model k picks, as auto picks from the models
+/* The candidate model k picks, as auto picks from the models
  * (pumma_decide_by_model): pumma's own (MPI's are simulated only as a
  * binomial tree), the first in the table's order predicted within
  * PUMMA_MODEL_MARGIN of the fastest. */
-static int pick_of(int kind, const void *const *ops, int nv,
+static int pick_of(int kind, const cand_t *c, int nv,
                    double (*pred)[PUMMA_NM_COUNT + 1], int k)
 {
     double best = INFINITY;
     for (int v = 0; v < nv; v++)
-        if ((kind == KIND_SHIFT || ((const pumma_coll_ops_t *)ops[v])->shape) &&
+        if ((kind == KIND_SHIFT || ((const pumma_coll_ops_t *)c[v].v)->shape) &&
             pred[v][k] < best)
             best = pred[v][k];
     for (int v = 0; v < nv; v++)
-        if ((kind == KIND_SHIFT || ((const pumma_coll_ops_t *)ops[v])->shape) &&
+        if ((kind == KIND_SHIFT || ((const pumma_coll_ops_t *)c[v].v)->shape) &&
             pred[v][k] <= best * (1 + PUMMA_MODEL_MARGIN))
             return v;
     return 0;
@@ -122,7 +175,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     double maxb = 4 << 20, budget = 10;
-    int reps = 20;
+    int reps = 20, segs = 0;
     const char *csv = NULL, *sizelist = NULL, *nplist = NULL, *picks = NULL,
                *platform = "machine";
     for (int i = 1; i < argc; i++) {
@@ -134,11 +187,12 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-p") && i + 1 < argc) nplist = argv[++i];
         else if (!strcmp(argv[i], "-c") && i + 1 < argc) picks = argv[++i];
         else if (!strcmp(argv[i], "-P") && i + 1 < argc) platform = argv[++i];
+        else if (!strcmp(argv[i], "-g")) segs = 1;
         else {
             if (me == 0)
                 fprintf(stderr, "usage: mpiexec -n NP %s [-m MAXBYTES] [-b "
                                 "BUDGET_S] [-r REPS] [-s SIZE,..] [-p NP,..] "
-                                "[-o FILE.csv] [-c PICKS.csv] [-P PLATFORM]\n",
+                                "[-o FILE.csv] [-c PICKS.csv] [-P PLATFORM] [-g]\n",
                         argv[0]);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
@@ -225,7 +279,7 @@ int main(int argc, char **argv)
                     "abs_err\n");
     const size_t nbuf = (size_t)(4 << 20) + 64;
     double *buf = malloc(nbuf), *sum = malloc(nbuf),
-           *t = malloc(sizeof(double) * 16 * (size_t)(4 * reps));
+           *t = malloc(sizeof(double) * MAXC * (size_t)(4 * reps));
     if (!buf || !sum || !t) MPI_Abort(MPI_COMM_WORLD, 1);
     for (size_t i = 0; i < nbuf / 8; i++) buf[i] = 1;
     /* the models, and the poly-model: per communicator and size class the
@@ -264,18 +318,10 @@ int main(int argc, char **argv)
         for (int kind = 0; kind < 3; kind++)
             for (int si = 0; si < nsizes; si++) {
                 const double bytes = sizes[si];
-                double meas[16], pred[16][NMOD];
-                const void *ops[16];
-                int nv = 0;
-                for (; nv < 16; nv++) {
-                    const pumma_table_kind_t tk = kind == KIND_BCAST
-                                                      ? PUMMA_BCAST_TABLE
-                                                      : PUMMA_REDUCE_TABLE;
-                    ops[nv] = kind == KIND_SHIFT
-                                  ? (const void *)pumma_shift_at(nv)
-                                  : (const void *)pumma_comm_at(tk, nv);
-                    if (!ops[nv]) break;
-                }
+                double meas[MAXC], pred[MAXC][NMOD];
+                cand_t ops[MAXC];
+                char name[64];
+                const int nv = cands_of(kind, bytes, segs, ops);
                 /* the variants in turn, repeat after repeat, each round
                  * starting one further: drift, and what runs before and
                  * after, touch all alike */
@@ -285,8 +331,8 @@ int main(int argc, char **argv)
                     for (int r = -2; r < nr; r++)    /* two warm-ups */
                         for (int j = 0; j < nv; j++) {
                             const int v = (j + r + 2) % nv;
-                            const double x = once(kind, ops[v], comm, bytes,
-                                                  buf, sum);
+                            const double x = once(kind, ops[v].v, ops[v].seg,
+                                                  comm, bytes, buf, sum);
                             if (r >= 0) t[v * nr + r] = x;
                         }
                     for (int v = 0; v < nv; v++)
@@ -294,8 +340,8 @@ int main(int argc, char **argv)
                 }
                 pumma_quiet_barrier(MPI_COMM_WORLD);
                 for (int v = 0; v < nv; v++) {
-                    const void *op = ops[v];
-                    const char *name = op_name(kind, op);
+                    const cand_t *op = &ops[v];
+                    cand_name(kind, op, name, sizeof name);
                     if (me == 0) {
                         printf("%3d %-6s %-12s %9.0f %11.3e  ", p,
                                kind_name(kind),
@@ -339,11 +385,14 @@ int main(int argc, char **argv)
                         double ae = 0;
                         for (int v = 0; v < nv; v++)
                             ae += fabs(pred[v][k] - meas[v]) / meas[v];
+                        char bname[64];
                         fprintf(pk, "%s,%d,%s,%.0f,%s,%s,%.6e,%s,%.6e,%.4f\n",
                                 platform, p, kind_name(kind), bytes,
                                 k == POLY ? "poly" : pumma_nm_name(k),
-                                op_name(kind, ops[pick]), meas[pick],
-                                op_name(kind, ops[bv]), best, ae / nv);
+                                cand_name(kind, &ops[pick], name, sizeof name),
+                                meas[pick],
+                                cand_name(kind, &ops[bv], bname, sizeof bname),
+                                best, ae / nv);
                     }
                 }
             }

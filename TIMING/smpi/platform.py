@@ -18,9 +18,18 @@ exactly. The kinds and what each stands for:
   hpc         a modern HPC cluster: a two-level fat tree of `nodes` nodes
               (`per_leaf` per leaf switch, `spines` spine switches) with
               100-200 Gbit/s, 1-2 us links; a node's `cores` ranks share
-              its one NIC link.
+              its one NIC link, and its memory (shm_bw, shm_lat) when they
+              talk to each other.
   commodity   a commodity cluster: `nodes` nodes on one 10 GbE switch,
-              25-50 us, the switch's backplane `bb` wide.
+              25-50 us, the switch's backplane `bb` wide; memory as hpc's.
+
+  On both, shm=shared (the default) writes the routes out, each node's
+  memory one link its ranks share; shm=fatpipe writes SimGrid's <cluster>,
+  whose loopback link is FATPIPE (SimGrid's sg_platf.cpp): every transfer
+  within a node at the full shm_bw however many run at once, so that a
+  broadcast cut in 256 pieces to 3 ranks of one node took the time of
+  one piece. shared's routes number nodes^2: for the largest platforms
+  (smpi-scale's 256-512 nodes) fatpipe parses faster.
   hetero      heterogeneous hosts, as the execution-time models paper's
               clusters: `nodes` single-core hosts whose speeds cycle
               through `speeds` (Gflop/s), on one switch.
@@ -93,34 +102,91 @@ def machine(p):
     return xml, ["host-0"] * cores
 
 
+def node_zone(zone_id, p, nodes, cores, speed, route):
+    """A Full-routed zone of `nodes` hosts of `cores` cores: each node's
+    ranks talk through its memory (one SHARED link: they share its
+    bandwidth), and through its NIC (SPLITDUPLEX: sends and receives apart)
+    to the others along route(a, b), the links between the NICs."""
+    lines = ['<platform version="4.1">', '  <zone id="%s" routing="Full">' % zone_id]
+    for i in range(nodes):
+        lines.append('    <host id="node-%d" speed="%s" core="%d"/>' % (i, speed, cores))
+    for i in range(nodes):
+        lines.append('    <link id="mem-%d" bandwidth="%s" latency="%s"/>'
+                     % (i, p["shm_bw"], p["shm_lat"]))
+        lines.append('    <link id="nic-%d" bandwidth="%s" latency="%s" '
+                     'sharing_policy="SPLITDUPLEX"/>' % (i, p["bw"], p["lat"]))
+    return lines
+
+
+def ctn(link, direction=None):
+    return ('<link_ctn id="%s" direction="%s"/>' % (link, direction) if direction
+            else '<link_ctn id="%s"/>' % link)
+
+
+def routes(lines, nodes, between):
+    for a in range(nodes):
+        lines.append('    <route src="node-%d" dst="node-%d">%s</route>'
+                     % (a, a, ctn("mem-%d" % a)))
+        for b in range(nodes):
+            if a != b:
+                lines.append('    <route src="node-%d" dst="node-%d" symmetrical="NO">%s</route>'
+                             % (a, b, "".join(between(a, b))))
+    lines += ['  </zone>', '</platform>']
+    return "\n".join(lines) + "\n"
+
+
 def hpc(p):
     nodes, leaf, spines = int(p["nodes"]), int(p["per_leaf"]), int(p["spines"])
-    if nodes % leaf:
+    if nodes % leaf and nodes > leaf:
         sys.exit("platform.py hpc: nodes (%d) must be a multiple of per_leaf (%d)"
                  % (nodes, leaf))
     cores = int(p["cores"])
-    xml = ('<platform version="4.1">\n'
-           '  <cluster id="hpc" prefix="node-" suffix="" radical="0-%d"\n'
-           '           speed="%s" core="%d" bw="%s" lat="%s"\n'
-           '           topology="FAT_TREE" topo_parameters="2;%d,%d;1,%d;1,1"\n'
-           '           loopback_bw="%s" loopback_lat="%s"/>\n'
-           '</platform>\n' % (nodes - 1, p["speed"], cores, p["bw"], p["lat"],
-                              leaf, nodes // leaf, spines, p["shm_bw"],
-                              p["shm_lat"]))
     hosts = ["node-%d" % i for i in range(nodes) for _ in range(cores)]
-    return xml, hosts
+    if p["shm"] == "fatpipe":
+        xml = ('<platform version="4.1">\n'
+               '  <cluster id="hpc" prefix="node-" suffix="" radical="0-%d"\n'
+               '           speed="%s" core="%d" bw="%s" lat="%s"\n'
+               '           topology="FAT_TREE" topo_parameters="2;%d,%d;1,%d;1,1"\n'
+               '           loopback_bw="%s" loopback_lat="%s"/>\n'
+               '</platform>\n' % (nodes - 1, p["speed"], cores, p["bw"], p["lat"],
+                                  leaf, nodes // leaf, spines, p["shm_bw"],
+                                  p["shm_lat"]))
+        return xml, hosts
+    # The same two-level fat tree, written out: per_leaf nodes to a leaf
+    # switch, each leaf one link to each spine, a destination's spine
+    # chosen as SimGrid's fat tree does (d-mod-k).
+    lines = node_zone("hpc", p, nodes, cores, p["speed"], None)
+    nleaf = (nodes + leaf - 1) // leaf
+    for l in range(nleaf):
+        for sp in range(spines):
+            lines.append('    <link id="up-%d-%d" bandwidth="%s" latency="%s" '
+                         'sharing_policy="SPLITDUPLEX"/>' % (l, sp, p["bw"], p["lat"]))
+
+    def between(a, b):
+        if a // leaf == b // leaf:
+            return [ctn("nic-%d" % a, "UP"), ctn("nic-%d" % b, "DOWN")]
+        sp = b % spines
+        return [ctn("nic-%d" % a, "UP"), ctn("up-%d-%d" % (a // leaf, sp), "UP"),
+                ctn("up-%d-%d" % (b // leaf, sp), "DOWN"), ctn("nic-%d" % b, "DOWN")]
+    return routes(lines, nodes, between), hosts
 
 
 def commodity(p):
     nodes, cores = int(p["nodes"]), int(p["cores"])
-    xml = ('<platform version="4.1">\n'
-           '  <cluster id="commodity" prefix="node-" suffix="" radical="0-%d"\n'
-           '           speed="%s" core="%d" bw="%s" lat="%s" bb_bw="%s" bb_lat="0us"\n'
-           '           loopback_bw="%s" loopback_lat="%s"/>\n'
-           '</platform>\n' % (nodes - 1, p["speed"], cores, p["bw"], p["lat"],
-                              p["bb"], p["shm_bw"], p["shm_lat"]))
     hosts = ["node-%d" % i for i in range(nodes) for _ in range(cores)]
-    return xml, hosts
+    if p["shm"] == "fatpipe":
+        xml = ('<platform version="4.1">\n'
+               '  <cluster id="commodity" prefix="node-" suffix="" radical="0-%d"\n'
+               '           speed="%s" core="%d" bw="%s" lat="%s" bb_bw="%s" bb_lat="0us"\n'
+               '           loopback_bw="%s" loopback_lat="%s"/>\n'
+               '</platform>\n' % (nodes - 1, p["speed"], cores, p["bw"], p["lat"],
+                                  p["bb"], p["shm_bw"], p["shm_lat"]))
+        return xml, hosts
+    # one switch: every route crosses its backplane
+    lines = node_zone("commodity", p, nodes, cores, p["speed"], None)
+    lines.append('    <link id="backplane" bandwidth="%s" latency="0us"/>' % p["bb"])
+    return routes(lines, nodes, lambda a, b: [ctn("nic-%d" % a, "UP"), ctn("backplane"),
+                                               ctn("nic-%d" % b, "DOWN")]), hosts
 
 
 def hetero(p):
@@ -192,10 +258,11 @@ KINDS = {
     "machine": (machine, {"tune": "", "cores": "2", "speed": ""}),
     "hpc": (hpc, {"nodes": "64", "per_leaf": "16", "spines": "4", "cores": "4",
                   "speed": "100Gf", "bw": "200Gbps", "lat": "1us",
-                  "shm_bw": "400Gbps", "shm_lat": "0.2us"}),
+                  "shm_bw": "400Gbps", "shm_lat": "0.2us", "shm": "shared"}),
     "commodity": (commodity, {"nodes": "64", "cores": "2", "speed": "50Gf",
                               "bw": "10Gbps", "lat": "25us", "bb": "160Gbps",
-                              "shm_bw": "200Gbps", "shm_lat": "0.3us"}),
+                              "shm_bw": "200Gbps", "shm_lat": "0.3us",
+                              "shm": "shared"}),
     "hetero": (hetero, {"nodes": "16", "speeds": "50,50,25,10", "bw": "10Gbps",
                         "lat": "25us"}),
     "clusters3": (clusters3, {"sizes": "8,4,4", "speeds": "50Gf,25Gf,10Gf",
