@@ -54,6 +54,7 @@ PCFLAGS := -O2 -fPIC -Wall -Wno-unused-parameter -DPUMMA_SMPI
 
 .PHONY: smpi smpi-smoke need-src need-smpi pumma-smpi
 smpi: $(BIN)/xpgemmcmp $(BIN)/xpgemmtim $(BIN)/xcommtim $(BIN)/pumma-tune \
+      $(BIN)/xhiertim $(BIN)/xhiergemm \
       $(if $(filter all,$(SMPI_SCALAPACK)),$(BIN)/xsolvertim $(BIN)/xscaletim)
 	@echo "make smpi: pumma $(PLIB), ScaLAPACK $(SLLIB)"
 	@echo "  run: make smpi-smoke SCALAPACK_SRC=$(SCALAPACK_SRC)   (doc/smpi.md)"
@@ -180,5 +181,14 @@ $(BIN)/xcommtim: $(SMPI_DIR)/timing/commtim.o pumma-smpi $(COMPAT) $(SLLIB)
 	@mkdir -p $(dir $@)
 	$(SMPI_LINK)
 $(BIN)/pumma-tune: $(SMPI_DIR)/tools/pumma_tune.o pumma-smpi $(COMPAT) $(SLLIB)
+	@mkdir -p $(dir $@)
+	$(SMPI_LINK)
+# Broadcasts and layouts across clusters on simulated multi-cluster
+# platforms (TIMING/smpi/models-clusters.sh): TIMING/hiertim.c and
+# TIMING/hiergemm.c, pumma's internal interface.
+$(BIN)/xhiertim: $(SMPI_DIR)/timing/hiertim.o pumma-smpi $(COMPAT) $(SLLIB)
+	@mkdir -p $(dir $@)
+	$(SMPI_LINK)
+$(BIN)/xhiergemm: $(SMPI_DIR)/timing/hiergemm.o pumma-smpi $(COMPAT) $(SLLIB)
 	@mkdir -p $(dir $@)
 	$(SMPI_LINK)

@@ -279,6 +279,53 @@ static void test_schedules(void)
     }
     group_end(G);
 
+    /* Sharing a link (pumma_link_share): 3 flows of 12 bytes on a link
+     * of 6 B/s, one capped at 1 B/s: the others take 2.5 each until they
+     * are through at 12/2.5 = 4.8 s (the capped one has 7.2 left), which
+     * then goes at its cap: 4.8 + 7.2 = 12 s. Uncapped and alone: 2 s. */
+    G = "hier: a coordinator's sends share its link, by hand";
+    {
+        double fin[3];
+        const double rate[3] = {1e9, 1, 1e9};
+        pumma_link_share(3, 12, 6, rate, fin);
+        check(fabs(fin[0] - 4.8) < 1e-9 && fabs(fin[2] - 4.8) < 1e-9 &&
+                  fabs(fin[1] - 12) < 1e-9,
+              G, "fin %g %g %g", fin[0], fin[1], fin[2]);
+        pumma_link_share(1, 12, 6, rate, fin);
+        check(fabs(fin[0] - 2) < 1e-9, G, "alone: %g", fin[0]);
+        /* Three clusters as ECEF's by hand above (L 5 from 0, 1 between 1
+         * and 2; gap 2 a message of 4 bytes: paths of 2 B/s) on links of
+         * their own of 4 B/s: root 0 serves 1 then 2 (ECEF), and its own
+         * cluster's broadcast sends 2 messages from it. Its 4 flows share
+         * 4 B/s: the two between clusters are capped at 2 but get 1 each,
+         * all through at 4 s; clusters 1 and 2 hold the message at 4 + 5 =
+         * 9 (pumma_ecef's one after another: 7 and 9). Inside, T = 3: the
+         * root's cluster is done at 0 + 3 + (4 - 2 * 1) = 5, cluster 1 at
+         * 9 + 3 = 12 (its 1 send inside alone: 1 s, as T counts it). */
+        const double L[9] = {0, 5, 5, 5, 0, 1, 5, 1, 0};
+        const double g[9] = {2, 2, 2, 2, 2, 2, 2, 2, 2};
+        const double T[3] = {3, 3, 3}, port[3] = {0.25, 0.25, 0.25};
+        const int nloc[3] = {2, 1, 1};
+        pumma_ecef(PUMMA_ECEF, 3, 0, L, g, T, parent, order, arrive);
+        check(parent[1] == 0 && parent[2] == 0 && order[1] == 1, G,
+              "ECEF's schedule: parents %d %d", parent[1], parent[2]);
+        double t = pumma_hier_eval(3, 0, parent, order, L, g, T, port, nloc,
+                                   4, arrive);
+        check(fabs(arrive[1] - 9) < 1e-9 && fabs(arrive[2] - 9) < 1e-9 &&
+                  fabs(t - 12) < 1e-9,
+              G, "arrive %g %g, done %g (9 9 12)", arrive[1], arrive[2], t);
+        /* without a link of its own to share (port NULL, nloc NULL) and
+         * paths as fast as ECEF's gaps, two flows go side by side: both
+         * arrive at 2 + 5 = 7, done at 7 + 3 = 10 */
+        t = pumma_hier_eval(3, 0, parent, order, L, g, T, NULL, NULL, 4,
+                            arrive);
+        check(fabs(arrive[1] - 7) < 1e-9 && fabs(arrive[2] - 7) < 1e-9 &&
+                  fabs(t - 10) < 1e-9,
+              G, "unshared: arrive %g %g, done %g (7 7 10)", arrive[1],
+              arrive[2], t);
+    }
+    group_end(G);
+
     /* Random platforms: every heuristic gives a tree whose times follow
      * its own rule; one cluster is the root alone. */
     G = "ecef: random platforms keep the schedule's rules";
@@ -862,10 +909,22 @@ static void test_grids(int np)
                                                        L->size[a], bytes, 0)
                                       : 0;
             }
+            /* each schedule priced as the engine runs it: the
+             * coordinator's sends share its link (pumma_hier_eval) */
+            double port[8];
+            int nloc[8], kids[64], up;
+            for (int a = 0; a < 3; a++) {
+                port[a] = h->inside[L->gcl[a]].beta;
+                nloc[a] = L->size[a] < 2 ? 0
+                          : local[a]->shape
+                              ? local[a]->shape(L->size[a], 0, 0, &up, kids)
+                              : 1;
+            }
             double best = -1;
             for (int k = PUMMA_ECEF; k <= PUMMA_ECEF_LAT; k++) {
-                double tk = pumma_ecef(k, 3, L->cl[root], Lt, gg, T, p2, o2,
-                                       arrive);
+                pumma_ecef(k, 3, L->cl[root], Lt, gg, T, p2, o2, arrive);
+                double tk = pumma_hier_eval(3, L->cl[root], p2, o2, Lt, gg, T,
+                                            port, nloc, bytes, arrive);
                 if (best < 0 || tk < best) best = tk;
                 if (k == chosen)
                     check(!memcmp(p2, parent, sizeof(int) * 3) &&

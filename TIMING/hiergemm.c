@@ -6,7 +6,7 @@
  * a near-square grid of the same processes. (Not ScaLAPACK's own: the
  * emulated speeds, PUMMA_SPEEDS, slow pumma's local multiplies only.)
  *
- *   mpiexec -n NP ./xhiergemm [-n N] [-r REPS] [-b NB]
+ *   mpiexec -n NP ./xhiergemm [-n N] [-r REPS] [-b NB] [-o FILE.csv]
  *
  * The clusters are the grid's (PUMMA_CLUSTERS), the speeds measured
  * (PUMMA_SPEEDS_MEASURE; PUMMA_SPEEDS slows ranks to emulate slower
@@ -17,7 +17,14 @@
  * the same C to the last bit: 64 entries per process are checked against
  * the product's definition. A multiply's time runs from the first
  * process's start to the last one's end (one host: one clock). Medians of
- * REPS (default 3), the methods taking turns.
+ * REPS (default 3), the methods taking turns; FILE.csv: a row a method
+ * (n,method,median_s,min_s).
+ *
+ * In an SMPI build (TIMING/smpi/models-clusters.sh) the speeds are the
+ * simulated hosts' (the measurement's multiplies are charged at their
+ * speed), the clock is the simulation's; under the compute model
+ * (PUMMA_SMPI_COMPUTE) nothing is computed, so the operands are SMPI's
+ * shared (folded) memory, left unfilled, and nothing is checked.
  */
 #include <math.h>
 #include <mpi.h>
@@ -60,8 +67,31 @@ static void global_of(const opnd_t *o, int li, int lj, int *i, int *j)
     }
 }
 
+/* simulated with the compute model: nothing computed, nothing checked */
+#ifdef PUMMA_SMPI
+static int modelled(void)
+{
+    const char *e = getenv("PUMMA_SMPI_COMPUTE");
+    return e && *e;
+}
+#else
+static int modelled(void) { return 0; }
+#endif
+
+static double *operand(size_t words)
+{
+#ifdef PUMMA_SMPI
+    if (modelled()) {
+        double *a = SMPI_SHARED_MALLOC(words * sizeof(double));
+        return a;
+    }
+#endif
+    return calloc(words, sizeof(double));
+}
+
 static void fill(opnd_t *o, double (*f)(int, int), int n)
 {
+    if (modelled()) return;
     for (int lj = 0; lj < o->nl; lj++)
         for (int li = 0; li < o->ml; li++) {
             int i, j;
@@ -81,7 +111,7 @@ static void make_bc(opnd_t *o, int ctxt, int n, int nb)
     o->nl = numroc_(&n, &nb, &o->myc, &zero, &o->Q);
     o->lld = o->ml > 1 ? o->ml : 1;
     descinit_(o->desc, &n, &n, &nb, &nb, &zero, &zero, &ctxt, &o->lld, &info);
-    o->a = calloc((size_t)o->lld * (size_t)(o->nl > 0 ? o->nl : 1), sizeof(double));
+    o->a = operand((size_t)o->lld * (size_t)(o->nl > 0 ? o->nl : 1));
 }
 
 static void make_lay(opnd_t *o, int ctxt, int n, int layout, int me)
@@ -96,7 +126,7 @@ static void make_lay(opnd_t *o, int ctxt, int n, int layout, int me)
     o->lld = o->ml > 1 ? o->ml : 1;
     PUMMA_F77(pumma_descinit, PUMMA_DESCINIT)(o->desc, &n, &n, &layout, &ctxt,
                                               &o->lld, &info);
-    o->a = calloc((size_t)o->lld * (size_t)(o->nl > 0 ? o->nl : 1), sizeof(double));
+    o->a = operand((size_t)o->lld * (size_t)(o->nl > 0 ? o->nl : 1));
 }
 
 /* 64 entries of my part of C (on a layout: of my region) against the
@@ -104,6 +134,7 @@ static void make_lay(opnd_t *o, int ctxt, int n, int layout, int me)
 static int check_c(const opnd_t *c, int n, int layout, int me)
 {
     int bad = 0;
+    if (modelled()) return 0;
     unsigned s = 12345u + (unsigned)me;
     for (int t = 0; t < 64 && c->ml > 0 && c->nl > 0; t++) {
         s = s * 1103515245u + 12345u;
@@ -126,19 +157,21 @@ static int check_c(const opnd_t *c, int n, int layout, int me)
 enum { M_FLAT, M_SQ, M_SQP, M_RECT, NM };
 static const char *const mname[NM] = {"flat block-cyclic",
                                       "two-level square-corner",
-                                      "two-level sq-corner, priced",
+                                      "two-level sq-corner priced",
                                       "two-level rect3"};
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int me, np, n = 1500, reps = 3, nb = 64;
+    const char *csv = NULL;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "-n")) n = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "-r")) reps = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "-b")) nb = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "-o")) csv = argv[i + 1];
     }
     /* the line of all processes: clusters and speeds */
     int line, info, nc;
@@ -236,18 +269,25 @@ int main(int argc, char **argv)
     MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (me == 0) {
         double med[NM];
+        FILE *out = csv ? fopen(csv, "w") : NULL;
+        if (out) fprintf(out, "n,method,median_s,min_s\n");
         for (int m = 0; m < NM; m++) {
             if (!have[m]) continue;
             qsort(t + m * reps, (size_t)reps, sizeof(double), tim_cmp);
             med[m] = t[m * reps + reps / 2];
             printf("  %-24s %8.3f s  (min %8.3f)\n", mname[m], med[m],
                    t[m * reps]);
+            if (out)
+                fprintf(out, "%d,%s,%.6g,%.6g\n", n, mname[m], med[m],
+                        t[m * reps]);
         }
+        if (out) fclose(out);
         for (int m = M_SQ; m < NM; m++)
             if (have[m])
                 printf("  %s: %.0f%% faster than flat block-cyclic\n",
                        mname[m], 100 * (1 - med[m] / med[M_FLAT]));
-        printf("\nentries checked: %s\n", wrong ? "WRONG" : "all exact");
+        printf("\nentries checked: %s\n", modelled() ? "none (simulated, "
+               "nothing computed)" : wrong ? "WRONG" : "all exact");
         for (int m = M_SQ; m <= M_SQP; m++)
             if (have[m])
                 printf("target: %s at least 30%% faster than flat "

@@ -1,10 +1,10 @@
 /*
  * hiertim.c -- broadcasts on a line that spans clusters (issue 15): the
  * two-level broadcast (variant hier, each ECEF heuristic and the one it
- * picks) against Open MPI's MPI_Bcast and pumma's flat binomial, and
- * against its own prediction.
+ * picks) against the MPI's MPI_Bcast and pumma's flat trees (linear: the
+ * root sends to each in turn; binomial), and against its own prediction.
  *
- *   mpiexec -n NP ./xhiertim [-b BYTES] [-r REPS] [-o FILE.csv]
+ *   mpiexec -n NP ./xhiertim [-b BYTES] [-r REPS] [-o FILE.csv] [-p PLACE]
  *
  * The clusters are the grid's (PUMMA_CLUSTERS: measure, or a list), on a
  * 1 x NP grid in MPI rank order, and again on the same processes dealt
@@ -12,9 +12,12 @@
  * one process of each cluster in turn) -- a grid column when ranks fill
  * clusters one after another. BYTES (default 512 KiB) from root 0 and
  * from the last rank, REPS (default 7) times each, the methods taking
- * turns. A broadcast's time runs from the root's start to the last
- * process's completion, on one clock: every rank runs on this host
- * (checked), so MPI_Wtime is one clock for all. Medians are reported.
+ * turns. PLACE: both (default), rank or dealt (the placements timed). A
+ * broadcast's time runs from the root's start to the last process's
+ * completion, on one clock: every rank runs on this host (checked), so
+ * MPI_Wtime is one clock for all -- or, in an SMPI build
+ * (TIMING/smpi/models-clusters.sh), on the simulation's one clock, whatever
+ * the simulated hosts. Medians are reported.
  */
 #include <math.h>
 #include <mpi.h>
@@ -26,12 +29,17 @@
 #include "timutil.h"
 #include "pumma_comm.h"
 #include "pumma_model.h"
+#ifdef PUMMA_SMPI
+#include <simgrid/actor.h>
+#endif
 
 void Cblacs_gridmap(int *, int *, int, int, int);
-extern const pumma_coll_ops_t pumma_bcast_binomial;
+extern const pumma_coll_ops_t pumma_bcast_binomial, pumma_bcast_linear;
 
-enum { M_MPI, M_FLAT, M_HIER, M_ECEF, M_LA, M_LAT, NM };
-static const char *const mname[NM] = {"MPI_Bcast", "binomial (flat)",
+/* the flat methods first (M_MPI .. M_FLAT), then the two-level ones */
+enum { M_MPI, M_LIN, M_FLAT, M_HIER, M_ECEF, M_LA, M_LAT, NM };
+static const char *const mname[NM] = {"MPI_Bcast", "linear (flat)",
+                                      "binomial (flat)",
                                       "hier (auto)", "hier ecef",
                                       "hier ecef-la", "hier ecef-lat"};
 
@@ -44,6 +52,17 @@ static double once(int m, MPI_Comm comm, const pumma_hier_line_t *L,
     int me;
     MPI_Comm_rank(comm, &me);
     for (int r = 0; r < 2; r++) MPI_Barrier(comm);
+#ifdef PUMMA_SMPI
+    /* The simulated clock is everyone's: every rank starts at the same
+     * instant, 1 s after the last leaves the barrier. A barrier does not
+     * let all go at once: across WAN latencies of 5-15 ms, ranks left it
+     * up to ~50 ms apart, which the time from the root's start to the
+     * last completion took for the broadcast's (a root that left first
+     * waited for ranks still in the barrier). */
+    double late = MPI_Wtime();
+    MPI_Allreduce(MPI_IN_PLACE, &late, 1, MPI_DOUBLE, MPI_MAX, comm);
+    sg_actor_sleep_for(late + 1 - MPI_Wtime());
+#endif
     double t0 = MPI_Wtime();
     if (m == M_MPI) {
         MPI_Bcast(buf, n, MPI_DOUBLE, root, comm);
@@ -57,12 +76,13 @@ static double once(int m, MPI_Comm comm, const pumma_hier_line_t *L,
         c.root = root;
         c.comm = comm;
         c.tag = PUMMA_TAG_BCAST;
-        c.hier = m == M_FLAT ? NULL : L;
+        c.hier = m <= M_FLAT ? NULL : L;
         pumma_hier_schedule_set(m == M_ECEF ? PUMMA_ECEF
                                 : m == M_LA ? PUMMA_ECEF_LA
                                 : m == M_LAT ? PUMMA_ECEF_LAT : 0);
-        const pumma_coll_ops_t *v =
-            m == M_FLAT ? &pumma_bcast_binomial : &pumma_bcast_hier;
+        const pumma_coll_ops_t *v = m == M_FLAT ? &pumma_bcast_binomial
+                                    : m == M_LIN ? &pumma_bcast_linear
+                                                 : &pumma_bcast_hier;
         if (v->start(&c) || v->wait(&c)) MPI_Abort(MPI_COMM_WORLD, 1);
     }
     double t1 = MPI_Wtime(), start = t0;
@@ -76,14 +96,16 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     int me, np, reps = 7;
     double bytes = 512 * 1024;
-    const char *csv = NULL;
+    const char *csv = NULL, *places = "both";
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "-b")) bytes = atof(argv[i + 1]);
         else if (!strcmp(argv[i], "-r")) reps = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "-o")) csv = argv[i + 1];
+        else if (!strcmp(argv[i], "-p")) places = argv[i + 1];
     }
+#ifndef PUMMA_SMPI     /* simulated, every host's MPI_Wtime is one clock */
     /* one host: one clock */
     char host[MPI_MAX_PROCESSOR_NAME] = "", first[MPI_MAX_PROCESSOR_NAME];
     int hl;
@@ -97,6 +119,7 @@ int main(int argc, char **argv)
                                      "their clocks differ\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
+#endif
     const int n = (int)(bytes / 8);
     double *buf = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     FILE *out = csv && me == 0 ? fopen(csv, "w") : NULL;
@@ -110,6 +133,10 @@ int main(int argc, char **argv)
      * within 15% of its prediction, in every case */
     double worst_mpi = 1e30, worst_flat = 1e30, worst_err = 0;
     for (int place = 0; place < 2; place++) {
+        /* the clusters are found on the first grid, timed or not */
+        const int timed = !strcmp(places, "both") ||
+                          !strcmp(places, place ? "dealt" : "rank");
+        if (place && !timed) break;
         int ctxt, info, nc2;
         Cblacs_get(-1, 0, &ctxt);
         if (place == 0) {
@@ -161,7 +188,7 @@ int main(int argc, char **argv)
         }
         int q;
         MPI_Comm_rank(g->row, &q);
-        for (int ri = 0; ri < 2; ri++) {
+        for (int ri = 0; ri < 2 * timed; ri++) {
             const int root = ri ? np - 1 : 0;
             double *t = malloc(sizeof(double) * NM * (size_t)reps);
             for (int i = 0; i < n; i++) buf[i] = q == root ? i : -1;
@@ -180,6 +207,7 @@ int main(int argc, char **argv)
             /* the prediction of each schedule */
             double pred[NM] = {0};
             int chosen = 0;
+            char inside[256] = "";        /* hier (auto)'s variants inside */
             if (L) {
                 int *w = malloc(sizeof(int) * 3 * (size_t)L->nc);
                 const pumma_coll_ops_t **loc = malloc(sizeof(*loc) * (size_t)L->nc);
@@ -189,6 +217,11 @@ int main(int argc, char **argv)
                                               w, w + L->nc, w + 2 * L->nc,
                                               loc, m == M_HIER ? &chosen
                                                                : &(int){0});
+                for (int a = 0; a < L->nc; a++) {   /* alike for all */
+                    size_t k = strlen(inside);
+                    snprintf(inside + k, sizeof inside - k, "%s%s",
+                             a ? " " : "", loc[a]->name);
+                }
                 free(w);
                 free(loc);
             }
@@ -208,7 +241,8 @@ int main(int argc, char **argv)
                         printf("  predicted %8.2f ms (%+.0f%%)", pred[m] * 1e3,
                                100 * (med[m] - pred[m]) / pred[m]);
                     if (m == M_HIER && L)
-                        printf("  [%s]", pumma_ecef_name(chosen));
+                        printf("  [%s; inside: %s]", pumma_ecef_name(chosen),
+                               inside);
                     printf("\n");
                     if (out)
                         fprintf(out, "%s,%d,%s,%.6g,%.6g,%.6g\n",

@@ -537,6 +537,39 @@ double pumma_ecef(int kind, int nc, int root, const double *L,
                   const double *g, const double *T, int *parent, int *order,
                   double *arrive);
 
+/*
+ * pumma_hier_eval: the time of a schedule of pumma_ecef's (parent, order)
+ * as hier's engine runs it, which is not one message after another: a
+ * coordinator posts its sends to the clusters it serves all at once as it
+ * receives the message (pumma_bcast_tree.c), and starts its own cluster's
+ * broadcast meanwhile, so all of them share its own link; each goes at
+ * its max-min fair share of it (pumma_link_share), no faster than its
+ * path between the clusters (bytes / g_ab). A cluster's broadcast inside
+ * takes T_a from when its coordinator holds the message, plus the delay
+ * that sharing puts on the coordinator's nloc[a] sends in it beyond
+ * taking them one after another.
+ *   L, g, T  (input) as pumma_ecef's.
+ *   port     (input) nc: seconds per byte of each coordinator's own link
+ *            (its cluster's beta inside); NULL: unlimited.
+ *   nloc     (input) nc: the messages the variant inside sends from the
+ *            coordinator (its children in its tree; 0 alone); NULL: none.
+ *   bytes    (input) the message.
+ *   arrive   (output) nc: when j's coordinator holds the message.
+ * Returns the completion, max_a (arrive_a + T_a + delay_a). Where a
+ * coordinator serves one cluster and has nothing else to send it is
+ * pumma_ecef's time.
+ */
+double pumma_hier_eval(int nc, int root, const int *parent, const int *order,
+                       const double *L, const double *g, const double *T,
+                       const double *port, const int *nloc, double bytes,
+                       double *arrive);
+/* n flows of `bytes` each leave one link of `cap` bytes per second at
+ * once, flow k at most rate[k] bytes per second: fin[k] the seconds until
+ * flow k is through, under max-min fair sharing (bandwidth left by
+ * flows at their caps is shared among the others). */
+void pumma_link_share(int n, double bytes, double cap, const double *rate,
+                      double *fin);
+
 /* The heuristic's name ("ecef", "ecef-la", "ecef-lat"); pumma_ecef_kind
  * the reverse (0: none of them). */
 const char *pumma_ecef_name(int kind);

@@ -25,12 +25,22 @@
 # charged, from out/smpi-compute (make smpi-calibrate), so a run gives the
 # same times whatever this machine does.
 #
-# Variables: PLATFORMS, GRIDS_hpc (and _commodity, _hetero, _clusters3,
-# _sites), MODELS_N (4096), NB (64), REPS (2), MODELS_JOBS (the cores),
-# SMPI_DIR. Run from TIMING/ after `make smpi` at the top.
+# The clusters stage (smpi/models-clusters.sh) judges the two-level
+# broadcasts and layouts on the sites and clusters3 platforms.
+#
+# Variables: STAGES (plan clusters: the stages run), PLATFORMS, GRIDS_hpc
+# (and _commodity, _hetero, _clusters3, _sites), MODELS_N (4096), NB (64),
+# REPS (2), MODELS_JOBS (the cores), SMPI_DIR; the clusters stage's own
+# (CL_*: smpi/models-clusters.sh). Run from TIMING/ after `make smpi` at
+# the top.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
+STAGES=${STAGES:-plan clusters}
+case " $STAGES " in *" plan "*) ;; *)
+    if [[ " $STAGES " == *" clusters "* ]]; then exec bash smpi/models-clusters.sh; fi
+    echo "models.sh: STAGES=$STAGES: expected plan and/or clusters"; exit 1 ;;
+esac
 sim=${SMPI_DIR:-$here/../build-smpi}/bin/xscaletim
 [ -x "$sim" ] || { echo "models.sh: $sim missing: make smpi SCALAPACK_SRC=... at the top"; exit 1; }
 [ -f out/smpi-compute ] || { echo "models.sh: out/smpi-compute missing: make -C TIMING smpi-calibrate first"; exit 1; }
@@ -101,3 +111,4 @@ wait
 PY=python3
 for p in python3 /usr/bin/python3; do $p -c 'import csv' >/dev/null 2>&1 && { PY=$p; break; }; done
 $PY smpi/models.py plan out/plan-smpi.csv out/models-plan-*.csv | tee out/plan-smpi.txt
+case " $STAGES " in *" clusters "*) bash smpi/models-clusters.sh ;; esac
