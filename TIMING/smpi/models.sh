@@ -28,9 +28,22 @@
 # Variables: PLATFORMS, GRIDS_hpc (and _commodity, _hetero, _clusters3,
 # _sites), MODELS_N (4096), NB (64), REPS (2), MODELS_JOBS (the cores),
 # SMPI_DIR. Run from TIMING/ after `make smpi` at the top.
+#
+# STAGES (default: all of them, "exec plan"): the parts to run, each
+# judging its models and writing its own out/*-smpi.* files --
+#   exec   the execution-time models of Ichikawa and Kawai 2008 on a
+#          heterogeneous platform (smpi/models-exec.sh: out/exec-smpi.*)
+#   plan   the plan predictor (this file, below: out/plan-smpi.*)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
+STAGES=${STAGES:-exec plan}
+for s in $STAGES; do
+    case $s in exec|plan) ;; *) echo "models.sh: unknown stage $s (exec plan)"; exit 1 ;; esac
+done
+stage() { case " $STAGES " in *" $1 "*) return 0 ;; esac; return 1; }
+if stage exec; then bash smpi/models-exec.sh; fi
+stage plan || exit 0
 sim=${SMPI_DIR:-$here/../build-smpi}/bin/xscaletim
 [ -x "$sim" ] || { echo "models.sh: $sim missing: make smpi SCALAPACK_SRC=... at the top"; exit 1; }
 [ -f out/smpi-compute ] || { echo "models.sh: out/smpi-compute missing: make -C TIMING smpi-calibrate first"; exit 1; }
