@@ -55,6 +55,7 @@ PCFLAGS := -O2 -fPIC -Wall -Wno-unused-parameter -DPUMMA_SMPI
 .PHONY: smpi smpi-smoke need-src need-smpi pumma-smpi
 smpi: $(BIN)/xpgemmcmp $(BIN)/xpgemmtim $(BIN)/xcommtim $(BIN)/pumma-tune \
       $(BIN)/xhiertim $(BIN)/xhiergemm \
+      $(BIN)/xexectim \
       $(if $(filter all,$(SMPI_SCALAPACK)),$(BIN)/xsolvertim $(BIN)/xscaletim)
 	@echo "make smpi: pumma $(PLIB), ScaLAPACK $(SLLIB)"
 	@echo "  run: make smpi-smoke SCALAPACK_SRC=$(SCALAPACK_SRC)   (doc/smpi.md)"
@@ -190,5 +191,11 @@ $(BIN)/xhiertim: $(SMPI_DIR)/timing/hiertim.o pumma-smpi $(COMPAT) $(SLLIB)
 	@mkdir -p $(dir $@)
 	$(SMPI_LINK)
 $(BIN)/xhiergemm: $(SMPI_DIR)/timing/hiergemm.o pumma-smpi $(COMPAT) $(SLLIB)
+	@mkdir -p $(dir $@)
+	$(SMPI_LINK)
+# The execution-time models' runs (TIMING/exectim.c; smpi/models-exec.sh):
+# each configuration of processor kinds on the hosts of a heterogeneous
+# platform, the speeds the hosts' own.
+$(BIN)/xexectim: $(SMPI_DIR)/timing/exectim.o pumma-smpi $(COMPAT) $(SLLIB)
 	@mkdir -p $(dir $@)
 	$(SMPI_LINK)

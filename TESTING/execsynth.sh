@@ -28,6 +28,15 @@ check "the optimum moves: one process at 500, 4x1+0x0 at 900, 4x2+0x0 at 6000" \
     bash -c "grep -qE '^ +500 +[0-9]+ +1x1\+0x0 1x1 ' $dir/eval.txt &&
              grep -qE '^ +900 +[0-9]+ +4x1\+0x0 2x2 ' $dir/eval.txt &&
              grep -qE '^ +6000 +[0-9]+ +4x2\+0x0 2x4 ' $dir/eval.txt"
+$tool eval $kinds 400,800,1200,1600 $dir/runs.csv $dir/eval.csv synth > /dev/null
+contract() {   # the rows models-smpi's exec-smpi.csv takes: NP-T's choice the best
+    head -n 1 $dir/eval.csv | grep -qx 'platform,size,model,chosen,chosen_s,best,best_s' &&
+        test "$(grep -c '^synth,[0-9]*,np-t,' $dir/eval.csv)" = 5 &&
+        test "$(grep -c '^synth,[0-9]*,n-t,' $dir/eval.csv)" = 5 &&
+        grep -q '^synth,6000,np-t,4x2+0x0/2x4,1.48[0-9e+-]*,4x2+0x0/2x4,1.48' $dir/eval.csv &&
+        awk -F, 'NR > 1 && $3 == "np-t" && ($4 != $6 || $5 != $7) { bad = 1 } END { exit bad }' $dir/eval.csv
+}
+check "eval's CSV: a row a size and model, NP-T's choice the optimum" contract
 $tool fit $kinds 400,800,1200,1600 $dir/runs.csv $dir/fitted.models > /dev/null
 $tool recommend $dir/fitted.models $kinds -N 6000 -b 2 -P 8 > $dir/rec.txt
 check "recommend names eval's optimum at N = 6000 (at most 8 processes)" \

@@ -38,7 +38,10 @@
  * candidates are each variant of the table at its default segment, or
  * with -g every broadcast and reduce candidate auto chooses among
  * (pumma_search_cands: variants with their segments, named
- * "variant/bytes"), as pumma_decide_by_model chooses.
+ * "variant/bytes"), as pumma_decide_by_model chooses; -G NP: so on
+ * communicators of up to NP processes, each variant at its default
+ * segment on larger ones. WARMUPS (default 2) untimed rounds first (0 under
+ * SMPI's pure mode, whose times repeat exactly).
  */
 #include <math.h>
 #include <mpi.h>
@@ -175,7 +178,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     double maxb = 4 << 20, budget = 10;
-    int reps = 20, segs = 0;
+    int reps = 20, segs = 0, warm = 2, segmax = 1 << 30;
     const char *csv = NULL, *sizelist = NULL, *nplist = NULL, *picks = NULL,
                *platform = "machine";
     for (int i = 1; i < argc; i++) {
@@ -188,16 +191,19 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-c") && i + 1 < argc) picks = argv[++i];
         else if (!strcmp(argv[i], "-P") && i + 1 < argc) platform = argv[++i];
         else if (!strcmp(argv[i], "-g")) segs = 1;
+        else if (!strcmp(argv[i], "-G") && i + 1 < argc) segs = 1, segmax = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-w") && i + 1 < argc) warm = atoi(argv[++i]);
         else {
             if (me == 0)
                 fprintf(stderr, "usage: mpiexec -n NP %s [-m MAXBYTES] [-b "
                                 "BUDGET_S] [-r REPS] [-s SIZE,..] [-p NP,..] "
-                                "[-o FILE.csv] [-c PICKS.csv] [-P PLATFORM] [-g]\n",
+                                "[-o FILE.csv] [-c PICKS.csv] [-P PLATFORM] [-g | -G NP] "
+                                "[-w WARMUPS]\n",
                         argv[0]);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
-    if (np < 2 || reps < 1) {
+    if (np < 2 || reps < 1 || warm < 0) {
         if (me == 0) fprintf(stderr, "commtim: needs 2 processes or more\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -321,16 +327,16 @@ int main(int argc, char **argv)
                 double meas[MAXC], pred[MAXC][NMOD];
                 cand_t ops[MAXC];
                 char name[64];
-                const int nv = cands_of(kind, bytes, segs, ops);
+                const int nv = cands_of(kind, bytes, segs && p <= segmax, ops);
                 /* the variants in turn, repeat after repeat, each round
                  * starting one further: drift, and what runs before and
                  * after, touch all alike */
                 /* small messages are cheap to repeat and noisy: 4x */
                 const int nr = bytes <= 65536 ? 4 * reps : reps;
                 if (comm != MPI_COMM_NULL) {
-                    for (int r = -2; r < nr; r++)    /* two warm-ups */
+                    for (int r = -warm; r < nr; r++)
                         for (int j = 0; j < nv; j++) {
-                            const int v = (j + r + 2) % nv;
+                            const int v = (j + r + warm) % nv;
                             const double x = once(kind, ops[v].v, ops[v].seg,
                                                   comm, bytes, buf, sum);
                             if (r >= 0) t[v * nr + r] = x;

@@ -17,6 +17,13 @@
  * The first timed call's C is checked: C x against A (B x) for a vector
  * x (PDGEMV), relative to N^3 eps; a wrong C is reported WRONG and the run
  * fails. CSV: label,np,p,q,n,nb,algo,best,median,reps.
+ *
+ * Simulated (make smpi; TIMING/smpi/models-exec.sh) under the compute
+ * model (PUMMA_SMPI_COMPUTE): every local multiply is charged at the
+ * simulated host's speed and nothing is computed, so the operands are
+ * folded (SMPI_SHARED_MALLOC: every rank's the same memory), left
+ * unfilled, and C is not checked; a call takes the same simulated time
+ * every time, so none is left untimed (but the grid's first).
  */
 #define _POSIX_C_SOURCE 200809L  /* getopt */
 #include <float.h>
@@ -38,7 +45,7 @@ void pdgemv_(const char *, const int *, const int *, const double *,
              const int *, const int *);
 
 enum { MAXN = 32, MAXG = 64, MAXA = 16, SCALAPACK = -1 };
-static int me, np;
+static int me, np, modelled;
 
 typedef struct { const char *name; int code; } algo_name_t;
 #define ALGO_NAME(N, v, s) {s, v},
@@ -75,8 +82,26 @@ typedef tim_mat_t mat_t;
 static void mat_make(mat_t *x, int id, int ctxt, int m, int n, int nb,
                      int myr, int myc, int P, int Q)
 {
-    tim_mat_make(x, id, ctxt, m, n, nb, myr, myc, P, Q);
+    tim_mat_make(x, modelled ? 0 : id, ctxt, m, n, nb, myr, myc, P, Q);
     if (!x->a) stop("out of memory");
+#ifdef PUMMA_SMPI
+    if (modelled) {
+        free(x->a);
+        x->a = SMPI_SHARED_MALLOC(sizeof(double) * (size_t)x->lld *
+                                  (size_t)(x->nloc > 0 ? x->nloc : 1));
+    }
+#endif
+}
+
+static void mat_free(mat_t *x)
+{
+#ifdef PUMMA_SMPI
+    if (modelled) {
+        SMPI_SHARED_FREE(x->a);
+        return;
+    }
+#endif
+    free(x->a);
 }
 
 static void multiply(int algo, int n, mat_t *a, mat_t *b, mat_t *c)
@@ -119,7 +144,7 @@ static double residual(int ctxt, int n, int nb, int myr, int myc, int P,
             if (!(e <= d)) d = e;              /* NaN wins */
         }
     MPI_Allreduce(&d, &all, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    free(x.a); free(y.a); free(z.a); free(w.a);
+    mat_free(&x); mat_free(&y); mat_free(&z); mat_free(&w);
     return all / ((double)n * n * n * DBL_EPSILON);
 }
 
@@ -128,6 +153,9 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+#ifdef PUMMA_SMPI
+    modelled = getenv("PUMMA_SMPI_COMPUTE") && *getenv("PUMMA_SMPI_COMPUTE");
+#endif
     const char *label = NULL, *out = NULL, *glist = NULL;
     const char *nlist = "400,800,1200", *alist = "auto";
     int reps = 3, nb = 64, opt;
@@ -178,7 +206,7 @@ int main(int argc, char **argv)
             mat_make(&b, 2, ctxt, n0, n0, nb, myr, myc, P, Q);
             mat_make(&c, 0, ctxt, n0, n0, nb, myr, myc, P, Q);
             multiply(PUMMA_ALGO_AUTO, n0, &a, &b, &c);
-            free(a.a); free(b.a); free(c.a);
+            mat_free(&a); mat_free(&b); mat_free(&c);
         }
         for (int i = 0; i < ns; i++) {
             const int n = nv[i];
@@ -187,13 +215,14 @@ int main(int argc, char **argv)
             mat_make(&b, 2, ctxt, n, n, nb, myr, myc, P, Q);
             mat_make(&c, 0, ctxt, n, n, nb, myr, myc, P, Q);
             for (int j = 0; j < na; j++) {
-                multiply(av[j], n, &a, &b, &c);            /* untimed */
+                if (!modelled)        /* simulated: every call the same */
+                    multiply(av[j], n, &a, &b, &c);        /* untimed */
                 for (int r = 0; r < reps; r++) {
                     MPI_Barrier(MPI_COMM_WORLD);
                     const double t0 = MPI_Wtime();
                     multiply(av[j], n, &a, &b, &c);
                     t[r] = tim_slowest(t0);
-                    if (r == 0) {
+                    if (r == 0 && !modelled) {
                         const double e = residual(ctxt, n, nb, myr, myc, P, Q,
                                                   &a, &b, &c);
                         if (!(e < 16)) {
@@ -220,7 +249,7 @@ int main(int argc, char **argv)
                                 best, med, reps);
                 }
             }
-            free(a.a); free(b.a); free(c.a);
+            mat_free(&a); mat_free(&b); mat_free(&c);
         }
         Cblacs_gridexit(ctxt);
     }

@@ -12,11 +12,16 @@
  *       NP-T per kind, processes per processor and algorithm from the
  *       homogeneous configurations (one kind only), N-T per configuration,
  *       grid and algorithm; printed, and written to MODELS
- *   xexectool eval KINDS BUILD CSV
+ *   xexectool eval KINDS BUILD CSV [OUT PLATFORM]
  *       fit as above, then for every other size of CSV: the measured
  *       optimum, the optimum each model estimates among the measured
  *       configurations, and the estimation error of Ichikawa and Kawai
- *       2008, (tau - T)/T
+ *       2008, (tau - T)/T. OUT: the same as rows
+ *       platform,size,model,chosen,chosen_s,best,best_s (model n-t or
+ *       np-t; chosen: what the model estimates fastest, chosen_s its
+ *       measured time; best: the fastest measured; configurations as
+ *       LABEL/PxQ, /ALGO added when CSV has more than one algorithm):
+ *       make -C TIMING models-smpi's out/exec-smpi.csv
  *   xexectool synth KINDS MAXNP SIZES MODELS
  *       for the tests: the CSV xexectim would write on a machine that
  *       follows MODELS exactly (every configuration, grid and size, T by
@@ -364,8 +369,19 @@ static void describe(const int *pe, const int *per, int nk, int p, int q,
     snprintf(buf, len, "%s %dx%d %s", l, p, q, algo);
 }
 
+/* LABEL/PxQ[/ALGO]: a configuration as OUT's rows name it */
+static void csv_name(const row_t *x, int nk, char *buf, size_t len)
+{
+    char l[128];
+    label_of(x->pe, x->per, nk, l, sizeof l);
+    if (nalgo > 1)
+        snprintf(buf, len, "%s/%dx%d/%s", l, x->p, x->q, algos[x->algo]);
+    else
+        snprintf(buf, len, "%s/%dx%d", l, x->p, x->q);
+}
+
 static int cmd_eval(models_t *m, const row_t *r, int nr, const int *build,
-                    int nbuild)
+                    int nbuild, FILE *csv, const char *platform)
 {
     const int nk = m->kinds.n;
     int sizes[MAXSZ], ns = 0;
@@ -425,6 +441,15 @@ static int cmd_eval(models_t *m, const row_t *r, int nr, const int *build,
             judged[w]++;
             within[w] += eps <= 0.05;
             if (eps > worst[w]) worst[w] = eps;
+        }
+        static const char *const model_name[2] = {"np-t", "n-t"};
+        for (int w = 0; csv && w < 2; w++) {
+            if (!e[w]) continue;
+            char cn[160], bn[160];
+            csv_name(e[w], nk, cn, sizeof cn);
+            csv_name(opt, nk, bn, sizeof bn);
+            fprintf(csv, "%s,%d,%s,%s,%.6e,%s,%.6e\n", platform, sizes[s],
+                    model_name[w], cn, e[w]->t, bn, opt->t);
         }
         if (enp) {
             snprintf(pb, sizeof pb, "%.4e", pnp);
@@ -537,13 +562,13 @@ int main(int argc, char **argv)
         return cmd_configs(&m.kinds, atoi(argv[3]));
     }
     if ((!strcmp(cmd, "fit") && (argc == 5 || argc == 6)) ||
-        (!strcmp(cmd, "eval") && argc == 5)) {
+        (!strcmp(cmd, "eval") && (argc == 5 || argc == 7))) {
         int build[MAXSZ], nrow;
         parse_kinds(argv[2], &m.kinds);
         const int nbuild = parse_sizes(argv[3], build);
         row_t *r = read_csv(argv[4], &m.kinds, &nrow);
         FILE *out = NULL;
-        if (argc == 6) {
+        if (argc == 6 && !strcmp(cmd, "fit")) {
             out = fopen(argv[5], "w");
             if (!out) die("cannot write", argv[5]);
             fprintf(out, "# pumma execution-time models (TIMING/xexectool "
@@ -554,7 +579,18 @@ int main(int argc, char **argv)
         fit_npt(&m, r, nrow, build, nbuild, out);
         if (out) fclose(out);
         int rc = 0;
-        if (!strcmp(cmd, "eval")) rc = cmd_eval(&m, r, nrow, build, nbuild);
+        if (!strcmp(cmd, "eval")) {
+            FILE *csv = NULL;
+            if (argc == 7) {
+                csv = fopen(argv[5], "w");
+                if (!csv) die("cannot write", argv[5]);
+                fprintf(csv, "platform,size,model,chosen,chosen_s,best,"
+                             "best_s\n");
+            }
+            rc = cmd_eval(&m, r, nrow, build, nbuild, csv,
+                          argc == 7 ? argv[6] : NULL);
+            if (csv && fclose(csv)) die("cannot write", argv[5]);
+        }
         free(r);
         return rc;
     }
@@ -599,7 +635,7 @@ int main(int argc, char **argv)
         return cmd_recommend(&m, mm, nn, kk, nbest, maxnp);
     }
     die("usage: xexectool configs KINDS MAXNP | fit KINDS BUILD CSV [MODELS]"
-        " | eval KINDS BUILD CSV | synth KINDS MAXNP SIZES MODELS"
+        " | eval KINDS BUILD CSV [OUT PLATFORM] | synth KINDS MAXNP SIZES MODELS"
         " | recommend MODELS KINDS -N n [-M m -K k] [-b NBEST] [-P MAXNP]",
         NULL);
     return 2;

@@ -6,7 +6,7 @@
  * BLAS, with the launcher and placement the programs use:
  *
  *   mpiexec -n NP pumma-tune [-o FILE] [-m MAXBYTES] [-r REPS] [-b BUDGET]
- *                            [-k K] [-S FILE.csv] [-n]
+ *                            [-k K] [-S FILE.csv [-p NP,..]] [-n]
  *
  * 0. The machine model (the local multiply's and copies' rates on process
  *    0, latency and bandwidth between process 0 and the first process on
@@ -30,7 +30,8 @@
  * and Dongarra, "Towards an accurate model for collective communications",
  * IJHPCA 18(1), 2004):
  * for broadcasts and reduces of 1 KiB, 128 KiB, 1 MiB and MAXBYTES on 2
- * and NP processes, every candidate measured (the exhaustive search),
+ * and NP processes (-p: on the first p processes for each p listed, and
+ * the poly-model chosen for those sizes only), every candidate measured (the exhaustive search),
  * then MGD, SMGD and the model-guided search replayed on those
  * measurements -- each sees the times the exhaustive search measured, so
  * they are compared on the same data, and each is charged the seconds its
@@ -94,13 +95,14 @@ static double measure_replay(void *ctx, const pumma_cand_t *c)
 static void usage(void)
 {
     fprintf(stderr, "usage: mpiexec -n NP %s [-o FILE] [-m MAXBYTES] "
-                    "[-r REPS] [-b BUDGET_S] [-k K] [-S FILE.csv] [-n]\n",
+                    "[-r REPS] [-b BUDGET_S] [-k K] [-S FILE.csv [-p NP,..]] "
+                    "[-n]\n",
             prog);
 }
 
 /* The search report (-S): one line per case, as Table 2 of Vadhiyar, Fagg
  * and Dongarra 2004. */
-static void search_report(int np, const pumma_netmodel_t *nm0,
+static void search_report(const int *nps, int nnp, const pumma_netmodel_t *nm0,
                           int (*kind_of)[PUMMA_POLY_NCLASS],
                           const double *theta_of, const double *wake_of,
                           double maxb, int reps, int k, void *buf, void *sum,
@@ -127,10 +129,9 @@ static void search_report(int np, const pumma_netmodel_t *nm0,
                "case", "exhaustive", "MGD", "SMGD", "model-guided",
                "speedup", "(model)");
     const double sizes[4] = {1024, 131072, 1048576, maxb};
-    const int nps[2] = {2, np};
     int within = 0, cases = 0;
     double worst_exp_ratio = INFINITY;
-    for (int ip = 0; ip < (np > 2 ? 2 : 1); ip++) {
+    for (int ip = 0; ip < nnp; ip++) {
         const int p = nps[ip];
         nm->s.theta = theta_of[p];
         nm->s.wake = wake_of[p];
@@ -256,6 +257,8 @@ typedef struct tuning {
      * plogpc's theta and wake fitted on the first p processes */
     int kind_of[1024][PUMMA_POLY_NCLASS];
     double theta_of[1024], wake_of[1024];
+    /* the communicator sizes measured: 2..np, or -p's list (with -S) */
+    int nps[1024], nnp;
 } tuning_t;
 
 /* -n and -S write nothing: without them, the machine model is measured
@@ -282,6 +285,7 @@ static void parse_args(int argc, char **argv, tuning_t *tu)
     tu->reps = 10;
     tu->k = 2;
     tu->write = 1;
+    const char *list = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc) tu->path = argv[++i];
         else if (!strcmp(argv[i], "-m") && i + 1 < argc) tu->maxb = atof(argv[++i]);
@@ -290,10 +294,38 @@ static void parse_args(int argc, char **argv, tuning_t *tu)
         else if (!strcmp(argv[i], "-k") && i + 1 < argc) tu->k = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-S") && i + 1 < argc) tu->report = argv[++i];
         else if (!strcmp(argv[i], "-n")) tu->write = 0;
+        else if (!strcmp(argv[i], "-p") && i + 1 < argc) list = argv[++i];
         else {
             if (tu->me == 0) usage();
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
+    }
+    tu->nnp = 0;
+    for (const char *q = list; q && *q;) {
+        char *end;
+        const long x = strtol(q, &end, 10);
+        if (end == q || x < 2 || x > tu->np || tu->nnp == 1024 ||
+            (tu->nnp && x <= tu->nps[tu->nnp - 1]) ||
+            (*end && *end != ',')) {
+            if (tu->me == 0)
+                fprintf(stderr, "%s: -p %s: communicator sizes from 2 to %d, "
+                                "increasing, separated by commas\n",
+                        prog, list, tu->np);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        tu->nps[tu->nnp++] = (int)x;
+        q = *end ? end + 1 : end;
+    }
+    if (list && !tu->report) {
+        if (tu->me == 0)
+            fprintf(stderr, "%s: -p is for the search report (-S) only: the "
+                            "decision file needs every size\n", prog);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    if (!list) {
+        /* the report's default: 2 and NP; the tuner's: every size */
+        for (int p = 2; p <= tu->np && p < 1024; p++)
+            if (!tu->report || p == 2 || p == tu->np) tu->nps[tu->nnp++] = p;
     }
     if (tu->np < 2 || tu->np >= 1024 || tu->reps < 1 || tu->k < 1 ||
         !(tu->maxb >= 1024)) {
@@ -343,7 +375,8 @@ static void poly_models(tuning_t *tu, pumma_decider_t *d)
             printf(" %9s", pumma_nm_name(k));
         printf("  theta     wake  chosen\n");
     }
-    for (int p = 2; p <= tu->np; p++) {
+    for (int ip = 0; ip < tu->nnp; ip++) {
+        const int p = tu->nps[ip];
         MPI_Comm comm;
         MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &comm);
         double err[PUMMA_POLY_NCLASS][PUMMA_NM_COUNT];
@@ -362,10 +395,11 @@ static void poly_models(tuning_t *tu, pumma_decider_t *d)
                   MPI_COMM_WORLD);
         tu->theta_of[p] = nm->s.theta;
         tu->wake_of[p] = nm->s.wake;
-        /* model lines for p only when a class differs from p - 1's */
-        int differs = p == 2;
+        /* model lines for p only when a class differs from the previous
+         * size's */
+        int differs = ip == 0;
         for (int c = 0; c < PUMMA_POLY_NCLASS && !differs; c++)
-            differs = kind[c] != tu->kind_of[p - 1][c];
+            differs = kind[c] != tu->kind_of[tu->nps[ip - 1]][c];
         for (int c = 0; differs && c < PUMMA_POLY_NCLASS &&
                         d->nmodels < PUMMA_DECIDE_MAXMODELS; c++) {
             d->models[d->nmodels].np = p;
@@ -527,7 +561,7 @@ int main(int argc, char **argv)
         pumma_tune_write_plogp(keys.netkey, &tu.nm.s, tu.nm.add);
 
     if (tu.report) {
-        search_report(tu.np, &tu.nm, tu.kind_of, tu.theta_of, tu.wake_of,
+        search_report(tu.nps, tu.nnp, &tu.nm, tu.kind_of, tu.theta_of, tu.wake_of,
                       tu.maxb, tu.reps, tu.k, tu.buf, tu.sum, tu.report);
     } else {
         /* 3. per operation, communicator size and message size: the

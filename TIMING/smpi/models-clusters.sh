@@ -54,10 +54,7 @@ sim() {   # np platform program args...
     local np=$1 plat=$2
     shift 2
     PUMMA_CLUSTERS=measure smpirun -np "$np" -platform "$d/$plat.xml" -hostfile "$d/$plat.hosts" \
-        --cfg=smpi/test:1e-7 --cfg=smpi/host-speed:${ref}f \
-        --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
-        --cfg=smpi/coll-selector:mpich --cfg=smpi/simulate-computation:no \
-        --log=root.thres:warning "$@"
+        "${SMPI_CFG[@]}" "$@"
 }
 
 # (a) broadcasts

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""models.py plan OUT.csv IN.csv... -- the plan predictor judged
-(smpi/models.sh, `make -C TIMING models-smpi`; doc/smpi.md, "The models
-judged").
+"""models.py -- the judgements of `make -C TIMING models-smpi`
+(smpi/models.sh; doc/smpi.md, "The models judged").
+
+models.py plan OUT.csv IN.csv... -- the plan predictor judged.
 
 IN: xscaletim's rows (smpi/scaletim.c) of pumma's PDGEMM, each with the
 plan that ran and pumma_plan_predict's time for it (pred_s). Writes OUT
@@ -74,10 +75,66 @@ def plan(out, paths):
             r["Q"], r["M"], r["N"], r["K"], r["plan"]))
 
 
+MODELS = ["hockney", "logp", "loggp", "plogp", "plogpc", "poly"]
+
+
+def coll(out, paths):
+    """models.py coll OUT.csv IN.csv... -- the communication models judged:
+    xcommtim -c's rows (platform,np,op,bytes,model,pick,pick_s,best,best_s,
+    abs_err) joined into OUT; per model and platform, how often its pick is
+    within 10% of the best simulated (the target for poly: 90%) and its
+    mean |error| over every candidate (poly's below the best single
+    model's)."""
+    rows, head = [], None
+    for path in paths:
+        with open(path) as f:
+            r = list(csv.reader(f))
+        if not r:
+            continue
+        head = head or r[0]
+        rows += r[1:]
+    if head is None:
+        sys.exit("models.py coll: no rows in %s" % " ".join(paths))
+    with open(out, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(head)
+        w.writerows(rows)
+    rows = [dict(zip(head, r)) for r in rows]
+    plats = sorted({r["platform"] for r in rows})
+    print("The communication models' picks against SMPI: %d cases x %d models in %s"
+          % (len(rows) // len(MODELS), len(MODELS), out))
+    print("pick within 10% of the best simulated, and mean |error| over each case's candidates")
+    print("%-8s %s" % ("model", " ".join("%17s" % p for p in plats + ["all"])))
+    err = {}
+    for m in MODELS:
+        cells = []
+        for p in plats + ["all"]:
+            rs = [r for r in rows if r["model"] == m and p in ("all", r["platform"])]
+            ok = sum(float(r["pick_s"]) <= 1.10 * float(r["best_s"]) for r in rs)
+            e = sum(float(r["abs_err"]) for r in rs) / len(rs) if rs else float("nan")
+            if p == "all":
+                err[m] = e
+            cells.append("%3d/%-3d %3.0f%% %4.0f%%" % (ok, len(rs), 100.0 * ok / max(1, len(rs)),
+                                                      100 * e) if rs else "%17s" % "-")
+        print("%-8s %s" % (m, " ".join("%17s" % c for c in cells)))
+    single = min((err[m], m) for m in MODELS if m != "poly")
+    rs = [r for r in rows if r["model"] == "poly"]
+    ok = sum(float(r["pick_s"]) <= 1.10 * float(r["best_s"]) for r in rs)
+    print("poly: pick within 10%% in %.0f%% of cases (target 90%%); mean error %.0f%% "
+          "against the best single model's, %s %.0f%% (target: below)"
+          % (100.0 * ok / max(1, len(rs)), 100 * err["poly"], single[1], 100 * single[0]))
+    worst = sorted(rs, key=lambda r: -float(r["pick_s"]) / float(r["best_s"]))[:12]
+    print("poly's worst picks (pick / best):")
+    for r in worst:
+        print("  %5.2f  %-9s np %4s %-6s %8s B: %s (%.3g s) against %s (%.3g s)" % (
+            float(r["pick_s"]) / float(r["best_s"]), r["platform"], r["np"], r["op"],
+            r["bytes"], r["pick"], float(r["pick_s"]), r["best"], float(r["best_s"])))
+
+
 def main(argv):
-    if len(argv) < 4 or argv[1] != "plan":
-        sys.exit("usage: models.py plan OUT.csv IN.csv...")
-    plan(argv[2], argv[3:])
+    if len(argv) < 4 or argv[1] not in ("plan", "coll"):
+        sys.exit("usage: models.py plan|coll OUT.csv IN.csv...")
+    (plan if argv[1] == "plan" else coll)(argv[2], argv[3:])
 
 
 if __name__ == "__main__":

@@ -1,114 +1,35 @@
 #!/bin/bash
 # models.sh -- `make -C TIMING models-smpi` (doc/smpi.md, "The models
 # judged"): pumma's models judged on simulated platforms, where ranks do
-# not share this machine's 2 cores and the network is the platform's.
+# not share this machine's 2 cores and the network is the platform's
+# (issue 31). Each stage is a script of its own, writes its own
+# out/*-smpi.* files and prints its judgement:
 #
-# This first part judges the plan predictor: on each platform of
-# PLATFORMS and grid of its GRIDS_<platform>, pumma's PDGEMM of each case
-# of CASES (strong, N = MODELS_N: square NN, rank-NB and rank-4NB updates,
-# the panels N x NB x N and 4NB x N x N, tall 4N x N/8 x N/8) runs as its
-# planner chooses (smpi/scaletim.c, pumma only, best of REPS), and
-# pumma_plan_predict, under the model pumma measured on that platform at
-# its first call, says what the chosen plan takes. Rows in
-# out/plan-smpi.csv: platform,P,Q,M,N,K,algo,predicted_s,simulated_s
-# (smpi/models.py, which also prints how many are within 15% at P*Q >=
-# 16, the issue's target: out/plan-smpi.txt).
+#   coll      the communication models' picks of variant and segment
+#             (smpi/models-coll.sh: out/coll-smpi.csv, .txt)
+#   search    the segment searches of Vadhiyar, Fagg and Dongarra, their
+#             Table 2 (smpi/models-search.sh: out/search-smpi.csv, .txt)
+#   exec      the execution-time models of Ichikawa and Kawai 2008
+#             (smpi/models-exec.sh: out/exec-smpi.csv, .txt)
+#   plan      the plan predictor (smpi/models-plan.sh: out/plan-smpi.csv, .txt)
+#   clusters  the two-level broadcasts and layouts across clusters
+#             (smpi/models-clusters.sh: out/clusters-{bcast,gemm}-smpi.*)
 #
-# Platforms (smpi/platform.py; nodes as the grids need):
-#   hpc        fat tree, 4 ranks a node             2x2 .. 16x16
-#   commodity  10 GbE switch, 2 ranks a node        2x2 .. 16x16
-#   hetero     single-core hosts of 50, 50, 25, 10 Gflop/s    2x2 .. 8x8
-#   clusters3  clusters of 8, 4 and 4 hosts, slow links between   2x2, 4x4
-#   sites      4 sites of 8 hosts, WAN between      2x2 .. 4x8
-# On clusters3 and sites pumma measures its clusters (PUMMA_CLUSTERS=
-# measure). Pure mode (--cfg=smpi/simulate-computation:no): only modelled work is
-# charged, from out/smpi-compute (make smpi-calibrate), so a run gives the
-# same times whatever this machine does.
-#
-# The clusters stage (smpi/models-clusters.sh) judges the two-level
-# broadcasts and layouts on the sites and clusters3 platforms.
-#
-# Variables: STAGES (plan clusters: the stages run), PLATFORMS, GRIDS_hpc
-# (and _commodity, _hetero, _clusters3, _sites), MODELS_N (4096), NB (64),
-# REPS (2), MODELS_JOBS (the cores), SMPI_DIR; the clusters stage's own
-# (CL_*: smpi/models-clusters.sh). Run from TIMING/ after `make smpi` at
-# the top.
+# STAGES picks them (default: all, in that order). smpirun's settings are
+# smpi/simenv.sh's SMPI_CFG for all. Run from TIMING/ after `make smpi` at
+# the top and `make -C TIMING smpi-calibrate`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
-STAGES=${STAGES:-plan clusters}
-case " $STAGES " in *" plan "*) ;; *)
-    if [[ " $STAGES " == *" clusters "* ]]; then exec bash smpi/models-clusters.sh; fi
-    echo "models.sh: STAGES=$STAGES: expected plan and/or clusters"; exit 1 ;;
-esac
-sim=${SMPI_DIR:-$here/../build-smpi}/bin/xscaletim
-[ -x "$sim" ] || { echo "models.sh: $sim missing: make smpi SCALAPACK_SRC=... at the top"; exit 1; }
-[ -f out/smpi-compute ] || { echo "models.sh: out/smpi-compute missing: make -C TIMING smpi-calibrate first"; exit 1; }
-PLATFORMS=${PLATFORMS:-hpc commodity hetero clusters3 sites}
-GRIDS_hpc=${GRIDS_hpc:-2x2 4x4 8x8 16x16}
-GRIDS_commodity=${GRIDS_commodity:-2x2 4x4 8x8 16x16}
-GRIDS_hetero=${GRIDS_hetero:-2x2 4x4 8x8}
-GRIDS_clusters3=${GRIDS_clusters3:-2x2 4x4}
-GRIDS_sites=${GRIDS_sites:-2x2 4x4 4x8}
-N=${MODELS_N:-4096}
-NB=${NB:-64}
-REPS=${REPS:-2}
-JOBS=${MODELS_JOBS:-$(nproc 2>/dev/null || echo 1)}
-CASES=${CASES:-${N}x${N}x${N},${N}x${N}x${NB},${N}x${N}x$((4 * NB)),${N}x${NB}x${N},$((4 * NB))x${N}x${N},$((4 * N))x$((N / 8))x$((N / 8))}
-# shellcheck source=simenv.sh
-. smpi/simenv.sh
-mkdir -p out
-rm -f out/models-plan-*.csv out/models-plan-*.log
-
-# The platform files, each with as many hosts as its largest grid needs.
-platform() {   # kind -> out/models-KIND.xml/.hosts
-    local kind=$1 most=0 g np
-    local var=GRIDS_$kind
-    for g in ${!var}; do np=$((${g%x*} * ${g#*x})); [ $np -gt $most ] && most=$np; done
-    case $kind in
-    hpc) python3 smpi/platform.py hpc out/models-hpc nodes=$(( (most + 3) / 4 )) ;;
-    commodity) python3 smpi/platform.py commodity out/models-commodity nodes=$(( (most + 1) / 2 )) ;;
-    hetero) python3 smpi/platform.py hetero out/models-hetero nodes=$most ;;
-    clusters3) python3 smpi/platform.py clusters3 out/models-clusters3 ;;
-    sites) python3 smpi/platform.py sites out/models-sites ;;
-    *) echo "models.sh: unknown platform $kind (hpc commodity hetero clusters3 sites)"; exit 1 ;;
-    esac
-    local have
-    have=$(wc -l < out/models-$kind.hosts)
-    [ "$have" -ge "$most" ] || { echo "models.sh: out/models-$kind.hosts has $have slots, $most needed"; exit 1; }
-}
-
-run() {   # platform grid
-    local plat=$1 grid=$2 np
-    np=$((${grid%x*} * ${grid#*x}))
-    local log=out/models-plan-$plat-$grid.log
-    # on the multi-cluster platforms pumma finds its clusters, as a user
-    # there would ask it to (PUMMA_CLUSTERS=measure: every pair's latency)
-    local clusters=
-    case $plat in clusters3|sites) clusters=PUMMA_CLUSTERS=measure ;; esac
-    # shellcheck disable=SC2086
-    env $clusters smpirun -np "$np" -platform "out/models-$plat.xml" -hostfile "out/models-$plat.hosts" \
-        --cfg=smpi/test:1e-7 --cfg=smpi/host-speed:${ref}f \
-        --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
-        --cfg=smpi/coll-selector:mpich --cfg=smpi/simulate-computation:no \
-        --log=root.thres:warning \
-        "$sim" -g "$grid" -c "$CASES" -b "$NB" -r "$REPS" -p "$plat" -s strong -i pumma \
-        -o "out/models-plan-$plat-$grid.csv" > "$log" 2>&1 || true
-    echo "== $plat $grid: $(grep -c '^[^p]' "out/models-plan-$plat-$grid.csv" 2>/dev/null || echo 0) rows"
-}
-
-for p in $PLATFORMS; do platform "$p"; done
-jobs_now=0
-for p in $PLATFORMS; do
-    var=GRIDS_$p
-    for g in ${!var}; do
-        run "$p" "$g" &
-        jobs_now=$((jobs_now + 1))
-        if [ "$jobs_now" -ge "$JOBS" ]; then wait -n; jobs_now=$((jobs_now - 1)); fi
-    done
+ALL="coll search exec plan clusters"
+STAGES=${STAGES:-$ALL}
+for s in $STAGES; do
+    case " $ALL " in *" $s "*) ;; *) echo "models.sh: unknown stage $s ($ALL)"; exit 1 ;; esac
 done
-wait
-PY=python3
-for p in python3 /usr/bin/python3; do $p -c 'import csv' >/dev/null 2>&1 && { PY=$p; break; }; done
-$PY smpi/models.py plan out/plan-smpi.csv out/models-plan-*.csv | tee out/plan-smpi.txt
-case " $STAGES " in *" clusters "*) bash smpi/models-clusters.sh ;; esac
+t0=$(date +%s)
+for s in $ALL; do
+    case " $STAGES " in *" $s "*) ;; *) continue ;; esac
+    echo "== models-smpi: stage $s ($(( $(date +%s) - t0 )) s)"
+    bash "smpi/models-$s.sh"
+done
+echo "== models-smpi: $STAGES done in $(( $(date +%s) - t0 )) s"

@@ -32,7 +32,10 @@ exactly. The kinds and what each stands for:
   (smpi-scale's 256-512 nodes) fatpipe parses faster.
   hetero      heterogeneous hosts, as the execution-time models paper's
               clusters: `nodes` single-core hosts whose speeds cycle
-              through `speeds` (Gflop/s), on one switch.
+              through `speeds` (Gflop/s), on one switch; with `counts`
+              (one count a speed) grouped by kind instead: node-0 ..
+              the first kind's counts[0] hosts, then the next kind's, and
+              `nodes` their sum (xexectool configs' processor numbers).
   clusters3   three clusters joined by slow links, as the square-corner
               paper's: sizes, speeds and the links between them given.
   sites       a hierarchical grid of sites (Grid'5000-like, as the
@@ -192,6 +195,13 @@ def commodity(p):
 def hetero(p):
     nodes = int(p["nodes"])
     speeds = [float(s) for s in p["speeds"].split(",")]
+    if p["counts"]:
+        counts = [int(c) for c in p["counts"].split(",")]
+        if len(counts) != len(speeds):
+            sys.exit("platform.py hetero: counts takes one count a speed")
+        speeds = [s for s, c in zip(speeds, counts) for _ in range(c)]
+        nodes = len(speeds)
+        p["nodes"] = str(nodes)
     lines = ['<platform version="4.1">',
              '  <zone id="hetero" routing="Floyd">',
              '    <router id="switch"/>']
@@ -263,8 +273,8 @@ KINDS = {
                               "bw": "10Gbps", "lat": "25us", "bb": "160Gbps",
                               "shm_bw": "200Gbps", "shm_lat": "0.3us",
                               "shm": "shared"}),
-    "hetero": (hetero, {"nodes": "16", "speeds": "50,50,25,10", "bw": "10Gbps",
-                        "lat": "25us"}),
+    "hetero": (hetero, {"nodes": "16", "speeds": "50,50,25,10", "counts": "",
+                        "bw": "10Gbps", "lat": "25us"}),
     "clusters3": (clusters3, {"sizes": "8,4,4", "speeds": "50Gf,25Gf,10Gf",
                               "bw": "10Gbps", "lat": "25us", "bb": "100Gbps",
                               "inter_bw": "100Mbps",

@@ -1,4 +1,4 @@
-# simenv.sh -- sourced by smpi/scale.sh and smpi/models.sh (from TIMING/,
+# simenv.sh -- sourced by smpi/scale.sh and smpi/models*.sh (from TIMING/,
 # with $here set to it): the environment of a simulated run under the
 # compute model. Sets ref (the compute model's rate, flop/s: smpirun's
 # smpi/host-speed) and exports the rest.
@@ -18,3 +18,14 @@ export MALLOC_TRIM_THRESHOLD_=${MALLOC_TRIM_THRESHOLD_:-4294967295}
 export MALLOC_TOP_PAD_=${MALLOC_TOP_PAD_:-268435456}
 # no decision file of this machine's
 export PUMMA_DECISION_FILE=${PUMMA_DECISION_FILE:-off}
+# smpirun's settings for the models' runs (smpi/models*.sh): links that do
+# what the platform says (no TCP factors); a failed MPI_Test costs 0.1 us;
+# mpich's collectives (SMPI's default allgather is P^2 messages, hours at
+# 256 ranks); pure mode, the local work charged by the compute model; and
+# messages up to 64 KiB sent eagerly, as an MPI's eager protocol sends them
+# (SMPI's default starts every transfer when its receive is posted: a
+# stream of small messages then pays the latency each, g(0) = L).
+SMPI_CFG=(--cfg=smpi/test:1e-7 "--cfg=smpi/host-speed:${ref}f"
+          --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1
+          --cfg=smpi/coll-selector:mpich --cfg=smpi/simulate-computation:no
+          --cfg=smpi/async-small-thresh:65536 --log=root.thres:warning)

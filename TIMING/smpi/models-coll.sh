@@ -1,0 +1,71 @@
+#!/bin/bash
+# models-coll.sh -- the coll stage of `make -C TIMING models-smpi`
+# (smpi/models.sh; doc/smpi.md, "The models judged"): `make comm` on
+# simulated platforms. On each platform of COLL_PLATFORMS, xcommtim
+# (TIMING/commtim.c, built by `make smpi`) measures pLogP between rank 0
+# and the first rank on another node, fits Hockney, LogP and LogGP, picks
+# the poly-model per communicator size, then times every candidate auto
+# chooses among -- each broadcast and reduce variant with each of its
+# segments (pumma_search_cands) on communicators of up to COLL_SEGMAX
+# processes, at its default segment on larger ones; the shifts -- and
+# writes per case and model the candidate the model picks, the best one
+# simulated and the model's mean error (platform,np,op,bytes,model,pick,
+# pick_s,best,best_s,abs_err). smpi/models.py coll joins them into
+# out/coll-smpi.csv and judges: out/coll-smpi.txt.
+#
+# Platforms (smpi/platform.py), communicators of the first p ranks:
+#   hpc        fat tree, 4 ranks a node       p = 4, 16, 64, 256
+#   commodity  10 GbE switch, 2 ranks a node  p = 4, 16, 64, 256
+#   hetero     single-core hosts, 10 GbE      p = 8, 64
+#   sites      4 sites of 8 hosts, WAN        p = 8, 32
+# Variables: COLL_PLATFORMS, COLL_SIZES (64,8192,262144,2097152 bytes: one
+# size in each of the poly-model's classes and a large one), COLL_SEGMAX
+# (64), REPS (1: simulated times repeat exactly), MODELS_JOBS, SMPI_DIR.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+sim=${SMPI_DIR:-$here/../build-smpi}/bin/xcommtim
+[ -x "$sim" ] || { echo "models-coll.sh: $sim missing: make smpi SCALAPACK_SRC=... at the top"; exit 1; }
+[ -f out/smpi-compute ] || { echo "models-coll.sh: out/smpi-compute missing: make -C TIMING smpi-calibrate first"; exit 1; }
+COLL_PLATFORMS=${COLL_PLATFORMS:-hpc commodity hetero sites}
+SIZES=${COLL_SIZES:-64,8192,262144,2097152}
+SEGMAX=${COLL_SEGMAX:-64}
+REPS=${REPS:-1}
+JOBS=${MODELS_JOBS:-$(nproc 2>/dev/null || echo 1)}
+# shellcheck source=simenv.sh
+. smpi/simenv.sh
+d=out/coll-smpi
+mkdir -p "$d"
+rm -f "$d"/*.csv "$d"/*.log
+
+run() {   # platform np communicators platform.py-args...
+    local plat=$1 np=$2 comms=$3
+    shift 3
+    python3 smpi/platform.py "$plat" "$d/$plat" "$@" > /dev/null
+    local t0
+    t0=$(date +%s)
+    smpirun -np "$np" -platform "$d/$plat.xml" -hostfile "$d/$plat.hosts" "${SMPI_CFG[@]}" \
+        "$sim" -r "$REPS" -w 0 -G "$SEGMAX" -s "$SIZES" -p "$comms" -P "$plat" \
+        -c "$d/$plat.csv" > "$d/$plat.log" 2>&1 || true
+    # smpirun's status says nothing: the summary line does
+    grep -q '^poly ' "$d/$plat.log" || { tail -n 20 "$d/$plat.log"; echo "models-coll.sh: $plat failed"; return 1; }
+    echo "== coll $plat: $np ranks, $(($(wc -l < "$d/$plat.csv") - 1)) rows ($(( $(date +%s) - t0 )) s)"
+}
+
+n=0 fail=0
+for p in $COLL_PLATFORMS; do
+    case $p in
+    hpc) run hpc 256 4,16,64,256 nodes=64 & ;;
+    commodity) run commodity 256 4,16,64,256 nodes=128 & ;;
+    hetero) run hetero 64 8,64 nodes=64 & ;;
+    sites) run sites 32 8,32 sites=4 nodes=8 & ;;
+    *) echo "models-coll.sh: unknown platform $p (hpc commodity hetero sites)"; exit 1 ;;
+    esac
+    n=$((n + 1))
+    if [ "$n" -ge "$JOBS" ]; then wait -n || fail=1; n=$((n - 1)); fi
+done
+while [ "$n" -gt 0 ]; do wait -n || fail=1; n=$((n - 1)); done
+[ "$fail" = 0 ] || exit 1
+csvs=()
+for p in $COLL_PLATFORMS; do csvs+=("$d/$p.csv"); done
+python3 smpi/models.py coll out/coll-smpi.csv "${csvs[@]}" | tee out/coll-smpi.txt
