@@ -933,6 +933,51 @@ static void test_auto(void)
     group_end_all(G, bad);
 }
 
+/* A network whose messages in flight share their sender's link
+ * (pumma_plogp_t.fair): a linear broadcast keeps its time (the root's
+ * link carries the same messages, busy throughout); a pipeline's pieces,
+ * posted together, are all through the root's link only after all of
+ * them -- k pieces of gap g on each of two links, 2 k g + 2 L -- where
+ * one after another they are 5 g + 2 L for 4 pieces (the chain's closed
+ * form). */
+static void test_fair(void)
+{
+    const char *G = "a fair network's sharing";
+    pumma_netmodel_t nm[PUMMA_NM_COUNT];
+    machines(nm);
+    for (int k = PUMMA_NM_PLOGP; k <= PUMMA_NM_PLOGPC; k++) {
+        pumma_netmodel_t fifo = nm[k], fair = nm[k];
+        fair.s.fair = 1;
+        const char *mn = pumma_nm_name(k);
+        for (int np = 2; np <= 9; np++) {
+            const double a = pumma_sim_bcast(bcast("linear"), &fifo, k, np, 0,
+                                             1e6, 0, 1),
+                         b = pumma_sim_bcast(bcast("linear"), &fair, k, np, 0,
+                                             1e6, 0, 1);
+            check(fabs(a - b) <= 1e-9 * a, G, "%s linear np %d: %g, %g "
+                  "one after another", mn, np, b, a);
+        }
+        /* posted at one instant: no send overhead between the pieces */
+        for (int i = 0; i < fair.s.n; i++) fair.s.os[i] = fifo.s.os[i] = 0;
+        const double m = 65536;
+        pumma_nm_cost_t c;
+        pumma_nm_msg(&fifo, k, m, &c);
+        for (int pieces = 4; pieces <= 64; pieces *= 4) {
+            const double want = 2 * pieces * c.gap + 2 * fifo.s.L,
+                         got = pumma_sim_bcast(bcast("pipeline"), &fair, k, 3,
+                                               0, m * pieces, m, 1),
+                         chain = pumma_closed_chain(&fifo, k, 3, m, pieces),
+                         one = pumma_sim_bcast(bcast("pipeline"), &fifo, k, 3,
+                                               0, m * pieces, m, 1);
+            check(fabs(got - want) <= 1e-9 * want, G,
+                  "%s pipeline of %d pieces: %g, want %g", mn, pieces, got,
+                  want);
+            check(close_to(one, chain), G, "%s pipeline of %d pieces one "
+                  "after another: %g, the chain's %g", mn, pieces, one, chain);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -945,6 +990,7 @@ int main(int argc, char **argv)
         test_fits();
         test_shared();
         test_link_share();
+        test_fair();
         test_decide();
         test_search();
     }

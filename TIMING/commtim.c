@@ -270,6 +270,9 @@ int main(int argc, char **argv)
         printf("loggp    L %.3e s, o %.3e s, g %.3e s, G %.3e s/B\n", nm.gL,
                nm.gO, nm.gg, nm.gG);
         printf("add      %.3e s/B\n", nm.add);
+        printf("sharing  messages in flight at once leave %s\n",
+               nm.s.fair > 0.5 ? "side by side, sharing the link (fair)"
+                               : "one after another");
         printf("plogpc   %.0f processes to a node of %.0f processors; theta "
                "and wake fitted per communicator\n\n", nm.s.ppn, nm.s.cores);
     }

@@ -112,6 +112,12 @@ typedef struct pumma_plogp {
         g[PUMMA_PLOGP_MAXS], rtt[PUMMA_PLOGP_MAXS];
     double L;
     double cores, ppn, theta, wake;
+    /* How the messages one process has in flight at once leave it: 0, one
+     * after another (each its gap: pLogP's stream, a connection's byte
+     * order); 1, side by side, sharing its link (a fluid network, as
+     * SimGrid's: the first of n pieces posted together arrives with the
+     * last). Measured by pumma_plogp_measure (share_probe). */
+    double fair;
 } pumma_plogp_t;
 
 typedef struct pumma_netmodel {

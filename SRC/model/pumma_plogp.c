@@ -12,6 +12,8 @@
  *           a to b, closed by b's empty reply: (T(n) - rtt(0)) / n, n
  *           doubled from 4 until g(m) changes by less than 5% (saturation);
  *   L       rtt(0)/2 - g(0).
+ *   fair    whether n messages posted at once by a leave one after another
+ *           or side by side (share_probe below).
  *
  * Each of the four is the mean of repeated runs (after one not counted),
  * repeated until the half
@@ -199,6 +201,53 @@ static double gap(pair_t *p, int m, double rtt0, double one)
     return share(p, 0, g);
 }
 
+/*
+ * Whether messages a posts at once to b leave one after another or share
+ * the link (pumma_plogp_t.fair). b posts NP receives of m bytes and tells
+ * a, which posts its NP sends at once; b times the first and the last to
+ * complete from its word. One after another, the first takes 1/NP of the
+ * last's transfer (and the word's latency twice); side by side, all end
+ * together. m: the largest size sampled, in NP pieces, so that the
+ * transfer outweighs the latency. The median of three; 1 when the first
+ * took more than (1 + 1/NP)/2 of the last, the middle of the two.
+ */
+static double share_probe(pair_t *p, double top)
+{
+    enum { NP = 8 };
+    int m = (int)(top / NP);
+    if (m < 1024) return 0;               /* too small to tell: pLogP's */
+    double r[3];
+    for (int k = 0; k < 3; k++) {
+        MPI_Request q[NP];
+        if (p->me == 1) {
+            for (int i = 0; i < NP; i++)
+                MPI_Irecv((char *)p->buf + (size_t)i * (size_t)m, m, MPI_BYTE,
+                          p->peer, TAG, p->comm, &q[i]);
+            const double t0 = MPI_Wtime();
+            MPI_Send(NULL, 0, MPI_BYTE, p->peer, TAG, p->comm);
+            double first = -1;
+            for (int i = 0; i < NP; i++) {
+                int idx;
+                MPI_Waitany(NP, q, &idx, MPI_STATUS_IGNORE);
+                if (first < 0) first = MPI_Wtime() - t0;
+            }
+            const double last = MPI_Wtime() - t0;
+            r[k] = last > 0 ? first / last : 0;
+        } else {
+            MPI_Recv(NULL, 0, MPI_BYTE, p->peer, TAG, p->comm,
+                     MPI_STATUS_IGNORE);
+            for (int i = 0; i < NP; i++)
+                MPI_Isend((char *)p->buf + (size_t)i * (size_t)m, m, MPI_BYTE,
+                          p->peer, TAG, p->comm, &q[i]);
+            MPI_Waitall(NP, q, MPI_STATUSES_IGNORE);
+        }
+    }
+    const double lo = fmin(r[0], fmin(r[1], r[2])),
+                 hi = fmax(r[0], fmax(r[1], r[2]));
+    const double med = r[0] + r[1] + r[2] - lo - hi;
+    return share(p, 1, med > 0.5 * (1 + 1.0 / NP) ? 1 : 0);
+}
+
 int pumma_plogp_measure(MPI_Comm comm, int a, int b, double max_bytes,
                         double budget, pumma_plogp_t *s)
 {
@@ -239,6 +288,7 @@ int pumma_plogp_measure(MPI_Comm comm, int a, int b, double max_bytes,
             }
             s->L = s->rtt[0] / 2 - s->g[0];
             if (s->L < 0) s->L = 0;
+            s->fair = share_probe(&p, s->m[s->n - 1]);
         } else {
             rc = PUMMA_ENOMEM;
         }
@@ -247,8 +297,9 @@ int pumma_plogp_measure(MPI_Comm comm, int a, int b, double max_bytes,
     /* everyone gets a's samples; the others sleep meanwhile, so that the
      * pair's processors are the pair's */
     pumma_quiet_barrier(comm);
-    double flat[1 + 1 + 5 * PUMMA_PLOGP_MAXS + 1];
+    double flat[1 + 1 + 5 * PUMMA_PLOGP_MAXS + 1 + 1];
     if (me == a) {
+        flat[3 + 5 * PUMMA_PLOGP_MAXS] = s->fair;
         flat[0] = s->n;
         flat[1] = s->L;
         for (int i = 0; i < PUMMA_PLOGP_MAXS; i++) {
@@ -260,7 +311,8 @@ int pumma_plogp_measure(MPI_Comm comm, int a, int b, double max_bytes,
         }
         flat[2 + 5 * PUMMA_PLOGP_MAXS] = rc;
     }
-    MPI_Bcast(flat, 3 + 5 * PUMMA_PLOGP_MAXS, MPI_DOUBLE, a, comm);
+    MPI_Bcast(flat, 4 + 5 * PUMMA_PLOGP_MAXS, MPI_DOUBLE, a, comm);
+    s->fair = flat[3 + 5 * PUMMA_PLOGP_MAXS];
     s->n = (int)flat[0];
     s->L = flat[1];
     for (int i = 0; i < PUMMA_PLOGP_MAXS; i++) {

@@ -22,6 +22,16 @@
  * non-overtaking rule matches them. The prediction is when the last
  * process finishes. PLOGPC runs the same lists on shared processors
  * (sim_run_shared below).
+ *
+ * On a network whose messages in flight at once share their sender's
+ * link (pumma_plogp_t.fair, measured), the sends a process posts without
+ * waiting are not gated one after another: they share its link, each
+ * needing its gap of it (processor sharing: every message in flight at a
+ * rate of 1/n), and arrive when through it plus the rest of their
+ * pLogP time; the next sends after a wait start once the link is free.
+ * A receiver then takes a sender's messages as they arrive (their sharing
+ * is the sender's); a message from another sender than its last still
+ * waits out the receiver's gap.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -240,6 +250,105 @@ out:
     return end;
 }
 
+/* The sends a process posts between two waits, on a fair network: each
+ * through its sender's link from `start`, needing `work` of it, then
+ * `tail` more to its destination's arrival slot arr[q][slot]. */
+typedef struct flow {
+    double start, work, tail;
+    int q, slot;
+} flow_t;
+
+typedef struct burst {
+    flow_t *f;
+    int n, cap;
+} burst_t;
+
+/* A min-heap of flow indices keyed by their finish tags. */
+static void heap_push(int *h, int *n, const double *key, int x)
+{
+    int i = (*n)++;
+    while (i > 0 && key[h[(i - 1) / 2]] > key[x]) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = x;
+}
+
+static int heap_pop(int *h, int *n, const double *key)
+{
+    const int top = h[0], x = h[--*n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && key[h[c + 1]] < key[h[c]]) c++;
+        if (key[h[c]] >= key[x]) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n > 0) h[i] = x;
+    return top;
+}
+
+/*
+ * Processor sharing of one link by the burst's flows (in order of their
+ * starts): each of the n in flight goes at 1/n of the link. In virtual
+ * time V (the service each flow in flight has had so far), flow i is
+ * through when V reaches its tag, V at its start plus its work; flows
+ * finish in the order of their tags, and V advances at 1/n of real time.
+ * Writes each arrival; returns when the link is free again.
+ */
+static double burst_flush(sim_t *s, burst_t *b)
+{
+    const int n = b->n;
+    if (n == 0) return -INFINITY;
+    double *tag = malloc(sizeof(double) * (size_t)n);
+    int *heap = malloc(sizeof(int) * (size_t)n);
+    if (!tag || !heap) {
+        free(tag);
+        free(heap);
+        s->fail = 1;
+        b->n = 0;
+        return -INFINITY;
+    }
+    double T = b->f[0].start, V = 0;
+    int next = 0, live = 0;
+    while (next < n || live > 0) {
+        const double t_end =
+            live > 0 ? T + (tag[heap[0]] - V) * live : INFINITY;
+        if (next < n && b->f[next].start <= t_end) {
+            if (live > 0) V += (b->f[next].start - T) / live;
+            if (b->f[next].start > T) T = b->f[next].start;
+            tag[next] = V + b->f[next].work;
+            heap_push(heap, &live, tag, next);
+            next++;
+        } else {
+            const int j = heap_pop(heap, &live, tag);
+            V = tag[j];
+            T = t_end;
+            const flow_t *f = &b->f[j];
+            s->arr[f->q][f->slot] = T + f->tail;
+        }
+    }
+    free(tag);
+    free(heap);
+    b->n = 0;
+    return T;
+}
+
+static int burst_add(burst_t *b, flow_t f)
+{
+    if (b->n == b->cap) {
+        int c = b->cap ? 2 * b->cap : 64;
+        flow_t *x = realloc(b->f, sizeof(flow_t) * (size_t)c);
+        if (!x) return -1;
+        b->f = x;
+        b->cap = c;
+    }
+    b->f[b->n++] = f;
+    return 0;
+}
+
 /* Run every process's list; the time the last one finishes, or -1 if some
  * receive never finds its message (a schedule that would deadlock). */
 static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
@@ -254,15 +363,18 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
     if (charge_or && (pumma_sim_always_shared ||
                       (nm->s.cores > 0 && nm->s.cores < per)))
         return sim_run_shared(s, nm, kind);
-    int *pc = calloc((size_t)np, sizeof(int));
-    double *t = calloc((size_t)np * 3, sizeof(double));
+    const int fair = nm->s.fair > 0.5;
+    int *pc = calloc((size_t)np * 2, sizeof(int));
+    double *t = calloc((size_t)np * 4, sizeof(double));
+    burst_t b = {0};
     if (!pc || !t) {
         free(pc);
         free(t);
         return -1;
     }
-    double *sgate = t + np, *rlast = t + 2 * np;
-    for (int p = 0; p < np; p++) rlast[p] = -INFINITY;
+    double *sgate = t + np, *rlast = t + 2 * np, *lfree = t + 3 * np;
+    int *rfrom = pc + np;
+    for (int p = 0; p < np; p++) rlast[p] = lfree[p] = -INFINITY, rfrom[p] = -1;
     double end = 0;
     for (int moved = 1; moved;) {
         moved = 0;
@@ -272,6 +384,21 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
                 pumma_nm_cost_t c;
                 if (o->kind == ADD) {
                     t[p] += o->bytes * nm->add;
+                } else if (o->kind == SEND && fair) {
+                    /* through the link with the others posted meanwhile
+                     * (burst_flush, when this process waits) */
+                    pumma_nm_msg(nm, kind, o->bytes, &c);
+                    const double orc =
+                        charge_or ? recv_cpu(nm, o->bytes, &c) : 0;
+                    const int q = p * np + o->peer;
+                    if (push_arrival(s, p, o->peer, 0) ||
+                        burst_add(&b, (flow_t){t[p] > lfree[p] ? t[p] : lfree[p],
+                                               c.gap, c.arrive - c.gap - orc, q,
+                                               s->nsent[q] - 1})) {
+                        end = -1;
+                        goto out;
+                    }
+                    t[p] += c.busy;
                 } else if (o->kind == SEND) {
                     pumma_nm_msg(nm, kind, o->bytes, &c);
                     double start = t[p] > sgate[p] ? t[p] : sgate[p];
@@ -288,12 +415,24 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
                     if (s->nrecv[q] == s->nsent[q]) break;  /* not sent yet */
                     pumma_nm_msg(nm, kind, o->bytes, &c);
                     double done = s->arr[q][s->nrecv[q]++];
-                    if (done < rlast[p] + c.gap) done = rlast[p] + c.gap;
+                    if ((!fair || rfrom[p] != o->peer) && done < rlast[p] + c.gap)
+                        done = rlast[p] + c.gap;
                     rlast[p] = done;
+                    rfrom[p] = o->peer;
                     if (t[p] < done) t[p] = done;
                     if (charge_or) t[p] += recv_cpu(nm, o->bytes, &c);
                 }
                 moved = 1;
+            }
+            /* this process waits (or is done): its sends' arrivals, before
+             * anyone looks for them */
+            if (b.n > 0) {
+                const double f = burst_flush(s, &b);
+                if (f > lfree[p]) lfree[p] = f;
+                if (s->fail) {
+                    end = -1;
+                    goto out;
+                }
             }
         }
     }
@@ -307,6 +446,7 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
 out:
     free(pc);
     free(t);
+    free(b.f);
     return end;
 }
 

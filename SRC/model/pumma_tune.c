@@ -412,7 +412,7 @@ void pumma_tune_write(const pumma_tune_keys_t *k, const double *v,
 
 /*
  *   plogp pair=NAME0,NAME1 mpi=VERSION L=.. add=.. [cores=.. ppn=..
- *         theta=.. wake=..] m=M0,M1,.. os=.. or=.. g=.. rtt=..
+ *         theta=.. wake=.. fair=..] m=M0,M1,.. os=.. or=.. g=.. rtt=..
  *
  * The samples of pumma_plogp_measure between a grid's first two
  * processes (one value per size in each list), the seconds per byte
@@ -476,6 +476,10 @@ int pumma_tune_read_plogp(const char *netkey, pumma_plogp_t *s, double *add)
                 bad = pumma_env_parse_double(eq, 0, 1, &x.wake);
                 continue;
             }
+            if (!strcmp(t, "fair")) {
+                bad = pumma_env_parse_double(eq, 0, 1, &x.fair);
+                continue;
+            }
             int i = 0;
             while (i < 5 && strcmp(t, plogp_lists[i])) i++;
             if (i == 5 || n[i] >= 0) { bad = 1; break; }
@@ -516,8 +520,8 @@ void pumma_tune_write_plogp(const char *netkey, const pumma_plogp_t *s,
     char *body = malloc(len);
     if (!body) return;
     at = (size_t)snprintf(body, len, "L=%.6g add=%.6g cores=%.0f ppn=%.0f "
-                                     "theta=%.3g wake=%.3g", s->L, add,
-                          s->cores, s->ppn, s->theta, s->wake);
+                                     "theta=%.3g wake=%.3g fair=%.0f", s->L,
+                          add, s->cores, s->ppn, s->theta, s->wake, s->fair);
     pumma_plogp_t c = *s;
     for (int i = 0; i < 5 && at < len; i++) {
         const double *l = plogp_list(&c, i);
