@@ -976,6 +976,57 @@ static void test_fair(void)
                   "after another: %g, the chain's %g", mn, pieces, one, chain);
         }
     }
+    group_end(G);
+}
+
+/* Messages within a node priced by the node's own model
+ * (pumma_netmodel_t.local): a communicator inside one node takes the local
+ * model's time, one spread one process a node the network's; one of two
+ * nodes lies between. */
+static void test_local(void)
+{
+    const char *G = "a node's own model";
+    pumma_netmodel_t nm[PUMMA_NM_COUNT], fast[PUMMA_NM_COUNT];
+    machines(nm);
+    machines(fast);
+    for (int k = 0; k < PUMMA_NM_COUNT; k++) {
+        fast[k].alpha /= 10, fast[k].beta /= 10, fast[k].L /= 10;
+        fast[k].o /= 10, fast[k].g /= 10, fast[k].gL /= 10, fast[k].gO /= 10;
+        fast[k].gg /= 10, fast[k].gG /= 10, fast[k].s.L /= 10;
+        for (int i = 0; i < fast[k].s.n; i++) {
+            fast[k].s.g[i] /= 10;
+            fast[k].s.os[i] /= 10;
+            fast[k].s.orv[i] /= 10;
+        }
+        const char *mn = pumma_nm_name(k);
+        const char *names[] = {"linear", "binomial", "pipeline", "ring-split"};
+        for (int v = 0; v < 4; v++)
+            for (int np = 2; np <= 8; np *= 2) {
+                pumma_netmodel_t two = nm[k];
+                two.local = &fast[k];
+                two.per = 8;
+                const double in = pumma_sim_bcast(bcast(names[v]), &two, k, np,
+                                                  0, 100000, 0, 1),
+                             want = pumma_sim_bcast(bcast(names[v]), &fast[k],
+                                                    k, np, 0, 100000, 0, 1);
+                check(close_to(in, want), G, "%s %s np %d in one node: %g, "
+                      "the node's model %g", mn, names[v], np, in, want);
+                two.per = 1;
+                const double apart = pumma_sim_bcast(bcast(names[v]), &two, k,
+                                                     np, 0, 100000, 0, 1),
+                             net = pumma_sim_bcast(bcast(names[v]), &nm[k], k,
+                                                   np, 0, 100000, 0, 1);
+                check(close_to(apart, net), G, "%s %s np %d a node each: %g, "
+                      "the network's %g", mn, names[v], np, apart, net);
+                two.per = np / 2;
+                const double half = pumma_sim_bcast(bcast(names[v]), &two, k,
+                                                    np, 0, 100000, 0, 1);
+                check(np < 4 || (half < net && half > in), G,
+                      "%s %s np %d on two nodes: %g, not between %g and %g",
+                      mn, names[v], np, half, in, net);
+            }
+    }
+    group_end(G);
 }
 
 int main(int argc, char **argv)
@@ -991,6 +1042,7 @@ int main(int argc, char **argv)
         test_shared();
         test_link_share();
         test_fair();
+        test_local();
         test_decide();
         test_search();
     }

@@ -255,6 +255,15 @@ int main(int argc, char **argv)
     nm.add = pumma_measure_add();
     MPI_Bcast(&nm.add, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     pumma_node_share(MPI_COMM_WORLD, &nm.s.cores, &nm.s.ppn);
+    /* processes 0 .. peer-1 share process 0's node: messages between two
+     * processes of one node get a model of their own, from 0 and 1 */
+    pumma_netmodel_t in;
+    memset(&in, 0, sizeof in);
+    if (pumma_nm_measure_local(MPI_COMM_WORLD, keys.peer, maxb, budget, &nm,
+                               &in)) {
+        if (me == 0) fprintf(stderr, "commtim: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     if (me == 0) {
         printf("pLogP between processes 0 and %d (%d sizes, %.2f s)\n",
                keys.peer, nm.s.n, spent);
@@ -274,7 +283,13 @@ int main(int argc, char **argv)
                nm.s.fair > 0.5 ? "side by side, sharing the link (fair)"
                                : "one after another");
         printf("plogpc   %.0f processes to a node of %.0f processors; theta "
-               "and wake fitted per communicator\n\n", nm.s.ppn, nm.s.cores);
+               "and wake fitted per communicator\n", nm.s.ppn, nm.s.cores);
+        if (nm.local)
+            printf("within a node (processes 0 and 1; %d to a node): "
+                   "hockney alpha %.3e s, beta %.3e s/B; loggp L %.3e s, "
+                   "G %.3e s/B; %s\n", nm.per, in.alpha, in.beta, in.gL,
+                   in.gG, in.s.fair > 0.5 ? "fair" : "one after another");
+        printf("\n");
     }
 
     /* Part 2: every variant, measured against each model. */

@@ -126,6 +126,13 @@ typedef struct pumma_netmodel {
     double L, o, g, w;           /* LogP: m bytes as ceil(m/w) packets */
     double gL, gO, gG, gg;       /* LogGP: L, o, G per byte, g per message */
     double add;                  /* seconds per byte of a local add (reduce) */
+    /* Messages between two processes of one node, where they have their
+     * own model: local (fitted to samples between two processes of a node;
+     * NULL: every message priced as between nodes), for a communicator
+     * whose processes fill nodes `per` at a time in rank order (rank / per:
+     * the node). */
+    const struct pumma_netmodel *local;
+    int per;
 } pumma_netmodel_t;
 
 /* One message of m bytes under model `kind`. */
@@ -136,6 +143,15 @@ typedef struct pumma_nm_cost {
     double arrive;   /* from the send's start to the message complete at an
                         idle receiver */
 } pumma_nm_cost_t;
+/* The model of messages within a node, where process 0 shares its node
+ * with others: peer is the first process on another node (pumma_tune_keys;
+ * processes 0 .. peer-1 share process 0's node), and when peer > 1,
+ * pLogP is measured between 0 and 1 into *in, fitted, given nm's add and
+ * node, and set as nm->local with nm->per = peer. Collective over comm;
+ * PUMMA_OK, or PUMMA_ENOMEM on every process. */
+int pumma_nm_measure_local(MPI_Comm comm, int peer, double max_bytes,
+                           double budget, pumma_netmodel_t *nm,
+                           pumma_netmodel_t *in);
 void pumma_nm_msg(const pumma_netmodel_t *nm, int kind, double m,
                   pumma_nm_cost_t *c);
 /* A sampled value at m bytes (x: one of s->os, orv, g, rtt). */

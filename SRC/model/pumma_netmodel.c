@@ -292,3 +292,22 @@ double pumma_closed_binomial(const pumma_netmodel_t *nm, int kind, int np,
         return up * c.arrive;
     return up * nm->s.L + down * c.gap;
 }
+
+int pumma_nm_measure_local(MPI_Comm comm, int peer, double max_bytes,
+                           double budget, pumma_netmodel_t *nm,
+                           pumma_netmodel_t *in)
+{
+    nm->local = NULL;
+    nm->per = 0;
+    memset(in, 0, sizeof *in);
+    if (peer <= 1) return PUMMA_OK;
+    const int rc = pumma_plogp_measure(comm, 0, 1, max_bytes, budget, &in->s);
+    if (rc) return rc;
+    pumma_nm_fit(in);
+    in->add = nm->add;
+    in->s.cores = nm->s.cores;
+    in->s.ppn = nm->s.ppn;
+    nm->local = in;
+    nm->per = peer;
+    return PUMMA_OK;
+}

@@ -32,6 +32,10 @@
  * A receiver then takes a sender's messages as they arrive (their sharing
  * is the sender's); a message from another sender than its last still
  * waits out the receiver's gap.
+ *
+ * Where the model has one of its own for processes of one node
+ * (pumma_netmodel_t.local), a message between two of them is priced by
+ * it, and on a fair network shares its sender's memory, not its link.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -121,6 +125,14 @@ static int push_arrival(sim_t *s, int from, int to, double t)
  */
 enum { READY, BURST, WAIT, BLOCKED, DONE };
 
+/* The model of a message between processes a and b. */
+static const pumma_netmodel_t *link_of(const pumma_netmodel_t *nm, int a,
+                                       int b)
+{
+    return nm->local && nm->per > 1 && a / nm->per == b / nm->per ? nm->local
+                                                                   : nm;
+}
+
 int pumma_sim_always_shared = 0;
 
 static double recv_cpu(const pumma_netmodel_t *nm, double m,
@@ -166,21 +178,23 @@ static double sim_run_shared(sim_t *s, const pumma_netmodel_t *nm, int kind)
                     if (o->kind == ADD) {
                         rem[p] = o->bytes * nm->add;
                     } else if (o->kind == SEND) {
-                        pumma_nm_msg(nm, kind, o->bytes, &c);
+                        const pumma_netmodel_t *ln = link_of(nm, p, o->peer);
+                        pumma_nm_msg(ln, kind, o->bytes, &c);
                         if (sgate[p] > T) {
                             st[p] = WAIT, wake[p] = sgate[p];
                             break;
                         }
                         sgate[p] = T + c.gap;
                         rem[p] = c.busy;
-                        wire[p] = c.arrive - c.busy - recv_cpu(nm, o->bytes, &c);
+                        wire[p] = c.arrive - c.busy - recv_cpu(ln, o->bytes, &c);
                     } else {
                         const int q = o->peer * np + p;
                         if (s->nrecv[q] == s->nsent[q]) {
                             st[p] = BLOCKED;
                             break;
                         }
-                        pumma_nm_msg(nm, kind, o->bytes, &c);
+                        const pumma_netmodel_t *ln = link_of(nm, o->peer, p);
+                        pumma_nm_msg(ln, kind, o->bytes, &c);
                         double at = s->arr[q][s->nrecv[q]];
                         if (at < rlast[p] + c.gap) at = rlast[p] + c.gap;
                         if (at > T) {
@@ -189,7 +203,7 @@ static double sim_run_shared(sim_t *s, const pumma_netmodel_t *nm, int kind)
                         }
                         s->nrecv[q]++;
                         rlast[p] = at;
-                        rem[p] = recv_cpu(nm, o->bytes, &c) +
+                        rem[p] = recv_cpu(ln, o->bytes, &c) +
                                  (crowded[p / per] ? nm->s.wake : 0);
                     }
                     st[p] = BURST;
@@ -363,10 +377,9 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
     if (charge_or && (pumma_sim_always_shared ||
                       (nm->s.cores > 0 && nm->s.cores < per)))
         return sim_run_shared(s, nm, kind);
-    const int fair = nm->s.fair > 0.5;
     int *pc = calloc((size_t)np * 2, sizeof(int));
-    double *t = calloc((size_t)np * 4, sizeof(double));
-    burst_t b = {0};
+    double *t = calloc((size_t)np * 5, sizeof(double));
+    burst_t b[2] = {{0}, {0}};          /* the network link's, the memory's */
     if (!pc || !t) {
         free(pc);
         free(t);
@@ -374,7 +387,8 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
     }
     double *sgate = t + np, *rlast = t + 2 * np, *lfree = t + 3 * np;
     int *rfrom = pc + np;
-    for (int p = 0; p < np; p++) rlast[p] = lfree[p] = -INFINITY, rfrom[p] = -1;
+    for (int p = 0; p < np; p++) rlast[p] = -INFINITY, rfrom[p] = -1;
+    for (int i = 0; i < 2 * np; i++) lfree[i] = -INFINITY;
     double end = 0;
     for (int moved = 1; moved;) {
         moved = 0;
@@ -384,26 +398,32 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
                 pumma_nm_cost_t c;
                 if (o->kind == ADD) {
                     t[p] += o->bytes * nm->add;
-                } else if (o->kind == SEND && fair) {
-                    /* through the link with the others posted meanwhile
-                     * (burst_flush, when this process waits) */
-                    pumma_nm_msg(nm, kind, o->bytes, &c);
+                } else if (o->kind == SEND &&
+                           link_of(nm, p, o->peer)->s.fair > 0.5) {
+                    /* through its link (the node's memory, or its network
+                     * link) with the others posted meanwhile (burst_flush,
+                     * when this process waits) */
+                    const pumma_netmodel_t *ln = link_of(nm, p, o->peer);
+                    const int l = ln != nm;
+                    pumma_nm_msg(ln, kind, o->bytes, &c);
                     const double orc =
-                        charge_or ? recv_cpu(nm, o->bytes, &c) : 0;
+                        charge_or ? recv_cpu(ln, o->bytes, &c) : 0;
                     const int q = p * np + o->peer;
+                    const double free_at = lfree[2 * p + l];
                     if (push_arrival(s, p, o->peer, 0) ||
-                        burst_add(&b, (flow_t){t[p] > lfree[p] ? t[p] : lfree[p],
-                                               c.gap, c.arrive - c.gap - orc, q,
-                                               s->nsent[q] - 1})) {
+                        burst_add(&b[l], (flow_t){t[p] > free_at ? t[p] : free_at,
+                                                  c.gap, c.arrive - c.gap - orc,
+                                                  q, s->nsent[q] - 1})) {
                         end = -1;
                         goto out;
                     }
                     t[p] += c.busy;
                 } else if (o->kind == SEND) {
-                    pumma_nm_msg(nm, kind, o->bytes, &c);
+                    const pumma_netmodel_t *ln = link_of(nm, p, o->peer);
+                    pumma_nm_msg(ln, kind, o->bytes, &c);
                     double start = t[p] > sgate[p] ? t[p] : sgate[p];
                     const double orc =
-                        charge_or ? recv_cpu(nm, o->bytes, &c) : 0;
+                        charge_or ? recv_cpu(ln, o->bytes, &c) : 0;
                     if (push_arrival(s, p, o->peer, start + c.arrive - orc)) {
                         end = -1;
                         goto out;
@@ -413,22 +433,25 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
                 } else {
                     const int q = o->peer * np + p;
                     if (s->nrecv[q] == s->nsent[q]) break;  /* not sent yet */
-                    pumma_nm_msg(nm, kind, o->bytes, &c);
+                    const pumma_netmodel_t *ln = link_of(nm, o->peer, p);
+                    pumma_nm_msg(ln, kind, o->bytes, &c);
                     double done = s->arr[q][s->nrecv[q]++];
-                    if ((!fair || rfrom[p] != o->peer) && done < rlast[p] + c.gap)
+                    if ((ln->s.fair <= 0.5 || rfrom[p] != o->peer) &&
+                        done < rlast[p] + c.gap)
                         done = rlast[p] + c.gap;
                     rlast[p] = done;
                     rfrom[p] = o->peer;
                     if (t[p] < done) t[p] = done;
-                    if (charge_or) t[p] += recv_cpu(nm, o->bytes, &c);
+                    if (charge_or) t[p] += recv_cpu(ln, o->bytes, &c);
                 }
                 moved = 1;
             }
             /* this process waits (or is done): its sends' arrivals, before
              * anyone looks for them */
-            if (b.n > 0) {
-                const double f = burst_flush(s, &b);
-                if (f > lfree[p]) lfree[p] = f;
+            for (int l = 0; l < 2; l++) {
+                if (b[l].n == 0) continue;
+                const double f = burst_flush(s, &b[l]);
+                if (f > lfree[2 * p + l]) lfree[2 * p + l] = f;
                 if (s->fail) {
                     end = -1;
                     goto out;
@@ -446,7 +469,8 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
 out:
     free(pc);
     free(t);
-    free(b.f);
+    free(b[0].f);
+    free(b[1].f);
     return end;
 }
 

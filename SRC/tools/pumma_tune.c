@@ -252,6 +252,7 @@ typedef struct tuning {
     double maxb, budget, t_start;
     const char *path, *report;       /* -o, -S */
     pumma_netmodel_t nm;             /* pLogP samples and their fits */
+    pumma_netmodel_t local;          /* within process 0's node: nm.local */
     void *buf, *sum;                 /* message buffers of maxb bytes */
     /* per communicator size p: the poly-model's kind per size class, and
      * plogpc's theta and wake fitted on the first p processes */
@@ -353,11 +354,21 @@ static void plogp_samples(tuning_t *tu, int peer)
     nm->add = pumma_measure_add();
     MPI_Bcast(&nm->add, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     pumma_node_share(MPI_COMM_WORLD, &nm->s.cores, &nm->s.ppn);
+    /* and within process 0's node, for the searches' predictions on the
+     * first p processes (not written: the tune file's line is the pair's) */
+    if (pumma_nm_measure_local(MPI_COMM_WORLD, peer, tu->maxb, tu->budget, nm,
+                               &tu->local)) {
+        if (tu->me == 0) fprintf(stderr, "%s: out of memory\n", prog);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     if (tu->me == 0)
         printf("pLogP between processes 0 and %d: %d sizes to %.0f bytes, "
-               "%.2f s; %.0f processes to a node of %.0f processors\n",
+               "%.2f s; %.0f processes to a node of %.0f processors; "
+               "messages in flight %s%s\n",
                peer, nm->s.n, tu->maxb, MPI_Wtime() - tu->t_start, nm->s.ppn,
-               nm->s.cores);
+               nm->s.cores, nm->s.fair > 0.5 ? "share the link" :
+               "leave one after another", nm->local ? "; and between 0 and 1 "
+               "(one node)" : "");
 }
 
 /* 2. Per communicator size p (the first p processes), the poly-model:
