@@ -418,6 +418,7 @@ int main(int argc, char **argv)
                                 cand_name(kind, &ops[bv], bname, sizeof bname),
                                 best, ae / nv);
                     }
+                    if (pk) fflush(pk);     /* a stopped run keeps its cases */
                 }
             }
         if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);

@@ -108,7 +108,12 @@ double pumma_time_coll(const pumma_coll_ops_t *v, MPI_Comm comm,
     double t[64];
     if (reps > 64) reps = 64;
     if (reps < 1) reps = 1;
-    for (int r = -2; r < reps; r++) {           /* two warm-ups */
+#ifdef PUMMA_SMPI
+    const int warm = 0;      /* simulated (pure mode): times repeat exactly */
+#else
+    const int warm = 2;
+#endif
+    for (int r = -warm; r < reps; r++) {
         const double x = pumma_time_coll_once(v, comm, bytes, seg, buf, sum);
         if (r >= 0) t[r] = x;
     }

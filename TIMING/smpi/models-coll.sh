@@ -14,13 +14,18 @@
 # out/coll-smpi.csv and judges: out/coll-smpi.txt.
 #
 # Platforms (smpi/platform.py), communicators of the first p ranks:
-#   hpc        fat tree, 4 ranks a node       p = 4, 16, 64, 256
-#   commodity  10 GbE switch, 2 ranks a node  p = 4, 16, 64, 256
+#   hpc        fat tree, 4 ranks a node       p = 4, 16, 64; 256 (small)
+#   commodity  10 GbE switch, 2 ranks a node  p = 4, 16, 64; 256 (small)
 #   hetero     single-core hosts, 10 GbE      p = 8, 64
 #   sites      4 sites of 8 hosts, WAN        p = 8, 32
+# At 256 ranks only COLL_SIZES_256 (64 and 8192 bytes), at each variant's
+# default segment: a 256 KiB broadcast's candidates there took SimGrid's
+# solver more than 20 minutes of wall time here (its max-min system
+# couples every flow through the shared switch links).
 # Variables: COLL_PLATFORMS, COLL_SIZES (64,8192,262144,2097152 bytes: one
-# size in each of the poly-model's classes and a large one), COLL_SEGMAX
-# (64), REPS (1: simulated times repeat exactly), MODELS_JOBS, SMPI_DIR.
+# size in each of the poly-model's classes and a large one),
+# COLL_SIZES_256, COLL_SEGMAX (64), REPS (1: simulated times repeat
+# exactly), MODELS_JOBS, SMPI_DIR.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -29,6 +34,7 @@ sim=${SMPI_DIR:-$here/../build-smpi}/bin/xcommtim
 [ -f out/smpi-compute ] || { echo "models-coll.sh: out/smpi-compute missing: make -C TIMING smpi-calibrate first"; exit 1; }
 COLL_PLATFORMS=${COLL_PLATFORMS:-hpc commodity hetero sites}
 SIZES=${COLL_SIZES:-64,8192,262144,2097152}
+SIZES_256=${COLL_SIZES_256:-64,8192}
 SEGMAX=${COLL_SEGMAX:-64}
 REPS=${REPS:-1}
 JOBS=${MODELS_JOBS:-$(nproc 2>/dev/null || echo 1)}
@@ -38,34 +44,40 @@ d=out/coll-smpi
 mkdir -p "$d"
 rm -f "$d"/*.csv "$d"/*.log
 
-run() {   # platform np communicators platform.py-args...
-    local plat=$1 np=$2 comms=$3
-    shift 3
-    python3 smpi/platform.py "$plat" "$d/$plat" "$@" > /dev/null
+run() {   # platform tag np communicators sizes platform.py-args...
+    local plat=$1 tag=$2 np=$3 comms=$4 sizes=$5
+    shift 5
+    python3 smpi/platform.py "$plat" "$d/$tag" "$@" > /dev/null
     local t0
     t0=$(date +%s)
-    smpirun -np "$np" -platform "$d/$plat.xml" -hostfile "$d/$plat.hosts" "${SMPI_CFG[@]}" \
-        "$sim" -r "$REPS" -w 0 -G "$SEGMAX" -s "$SIZES" -p "$comms" -P "$plat" \
-        -c "$d/$plat.csv" > "$d/$plat.log" 2>&1 || true
+    smpirun -np "$np" -platform "$d/$tag.xml" -hostfile "$d/$tag.hosts" "${SMPI_CFG[@]}" \
+        "$sim" -r "$REPS" -w 0 -G "$SEGMAX" -s "$sizes" -p "$comms" -P "$plat" \
+        -c "$d/$tag.csv" > "$d/$tag.log" 2>&1 || true
     # smpirun's status says nothing: the summary line does
-    grep -q '^poly ' "$d/$plat.log" || { tail -n 20 "$d/$plat.log"; echo "models-coll.sh: $plat failed"; return 1; }
-    echo "== coll $plat: $np ranks, $(($(wc -l < "$d/$plat.csv") - 1)) rows ($(( $(date +%s) - t0 )) s)"
+    grep -q '^poly ' "$d/$tag.log" || { tail -n 20 "$d/$tag.log"; echo "models-coll.sh: $tag failed"; return 1; }
+    echo "== coll $tag: $np ranks, $(($(wc -l < "$d/$tag.csv") - 1)) rows ($(( $(date +%s) - t0 )) s)"
 }
 
-n=0 fail=0
+runs=()
 for p in $COLL_PLATFORMS; do
     case $p in
-    hpc) run hpc 256 4,16,64,256 nodes=64 & ;;
-    commodity) run commodity 256 4,16,64,256 nodes=128 & ;;
-    hetero) run hetero 64 8,64 nodes=64 & ;;
-    sites) run sites 32 8,32 sites=4 nodes=8 & ;;
+    hpc) runs+=("hpc hpc 64 4,16,64 $SIZES nodes=16" "hpc hpc-256 256 256 $SIZES_256 nodes=64") ;;
+    commodity) runs+=("commodity commodity 64 4,16,64 $SIZES nodes=32"
+                      "commodity commodity-256 256 256 $SIZES_256 nodes=128") ;;
+    hetero) runs+=("hetero hetero 64 8,64 $SIZES nodes=64") ;;
+    sites) runs+=("sites sites 32 8,32 $SIZES sites=4 nodes=8") ;;
     *) echo "models-coll.sh: unknown platform $p (hpc commodity hetero sites)"; exit 1 ;;
     esac
+done
+n=0 fail=0
+for r in "${runs[@]}"; do
+    # shellcheck disable=SC2086
+    run $r &
     n=$((n + 1))
     if [ "$n" -ge "$JOBS" ]; then wait -n || fail=1; n=$((n - 1)); fi
 done
 while [ "$n" -gt 0 ]; do wait -n || fail=1; n=$((n - 1)); done
 [ "$fail" = 0 ] || exit 1
 csvs=()
-for p in $COLL_PLATFORMS; do csvs+=("$d/$p.csv"); done
+for r in "${runs[@]}"; do set -- $r; csvs+=("$d/$2.csv"); done
 python3 smpi/models.py coll out/coll-smpi.csv "${csvs[@]}" | tee out/coll-smpi.txt

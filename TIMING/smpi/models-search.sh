@@ -3,7 +3,7 @@
 # (smpi/models.sh; doc/smpi.md, "The models judged"): `make search` on
 # simulated platforms. pumma-tune -S (SRC/tools/pumma_tune.c, built by
 # `make smpi`) measures pLogP and chooses the poly-model, then for
-# broadcasts and reduces of 1 KiB, 128 KiB, 1 MiB and 4 MiB on the first p
+# broadcasts and reduces of 1 KiB, 128 KiB and 1 MiB on the first p
 # ranks, p in SEARCH_NPS, times every candidate (variant and segment: the
 # exhaustive search) and replays MGD, scanning MGD and the model-guided
 # search on those times, each charged the simulated seconds its
@@ -15,8 +15,9 @@
 #
 # and the tables in out/search-smpi.txt. Platforms (smpi/platform.py):
 # hpc (4 ranks a node) and commodity (2 a node), 64 ranks each.
-# Variables: SEARCH_PLATFORMS (hpc commodity), SEARCH_NPS (8,64), REPS (1:
-# simulated times repeat exactly), MODELS_JOBS, SMPI_DIR.
+# Variables: SEARCH_PLATFORMS (hpc commodity), SEARCH_NPS (8,64),
+# SEARCH_MAXB (1048576: the largest message; 4 MiB adds a fourth size),
+# REPS (1: simulated times repeat exactly), MODELS_JOBS, SMPI_DIR.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -25,6 +26,7 @@ sim=${SMPI_DIR:-$here/../build-smpi}/bin/pumma-tune
 [ -f out/smpi-compute ] || { echo "models-search.sh: out/smpi-compute missing: make -C TIMING smpi-calibrate first"; exit 1; }
 SEARCH_PLATFORMS=${SEARCH_PLATFORMS:-hpc commodity}
 NPS=${SEARCH_NPS:-8,64}
+MAXB=${SEARCH_MAXB:-1048576}
 REPS=${REPS:-1}
 JOBS=${MODELS_JOBS:-$(nproc 2>/dev/null || echo 1)}
 # shellcheck source=simenv.sh
@@ -41,7 +43,7 @@ run() {   # platform platform.py-args...
     t0=$(date +%s)
     # no tune or decision file is read or written (-S writes neither)
     PUMMA_TUNE=off smpirun -np "$most" -platform "$d/$plat.xml" -hostfile "$d/$plat.hosts" \
-        "${SMPI_CFG[@]}" "$sim" -r "$REPS" -p "$NPS" -S "$d/$plat.csv" > "$d/$plat.log" 2>&1 || true
+        "${SMPI_CFG[@]}" "$sim" -r "$REPS" -m "$MAXB" -p "$NPS" -S "$d/$plat.csv" > "$d/$plat.log" 2>&1 || true
     grep -q '^model-guided: within' "$d/$plat.log" || { tail -n 20 "$d/$plat.log"; echo "models-search.sh: $plat failed"; return 1; }
     echo "== search $plat: $most ranks ($(( $(date +%s) - t0 )) s)"
 }
