@@ -378,14 +378,15 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
                       (nm->s.cores > 0 && nm->s.cores < per)))
         return sim_run_shared(s, nm, kind);
     int *pc = calloc((size_t)np * 2, sizeof(int));
-    double *t = calloc((size_t)np * 5, sizeof(double));
+    double *t = calloc((size_t)np * 6, sizeof(double));
     burst_t b[2] = {{0}, {0}};          /* the network link's, the memory's */
     if (!pc || !t) {
         free(pc);
         free(t);
         return -1;
     }
-    double *sgate = t + np, *rlast = t + 2 * np, *lfree = t + 3 * np;
+    double *sgate = t + np, *rlast = t + 2 * np, *lfree = t + 3 * np,
+           *tw = t + 5 * np;      /* when it last waited (fair bursts) */
     int *rfrom = pc + np;
     for (int p = 0; p < np; p++) rlast[p] = -INFINITY, rfrom[p] = -1;
     for (int i = 0; i < 2 * np; i++) lfree[i] = -INFINITY;
@@ -398,6 +399,7 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
                 pumma_nm_cost_t c;
                 if (o->kind == ADD) {
                     t[p] += o->bytes * nm->add;
+                    tw[p] = t[p];
                 } else if (o->kind == SEND &&
                            link_of(nm, p, o->peer)->s.fair > 0.5) {
                     /* through its link (the node's memory, or its network
@@ -409,9 +411,14 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
                     const double orc =
                         charge_or ? recv_cpu(ln, o->bytes, &c) : 0;
                     const int q = p * np + o->peer;
-                    const double free_at = lfree[2 * p + l];
+                    /* posted together: from when it last waited, not
+                     * a send overhead after the one before (SimGrid
+                     * starts a burst's messages at one instant, and so
+                     * they finish together) */
+                    const double free_at = lfree[2 * p + l],
+                                 posted = tw[p];
                     if (push_arrival(s, p, o->peer, 0) ||
-                        burst_add(&b[l], (flow_t){t[p] > free_at ? t[p] : free_at,
+                        burst_add(&b[l], (flow_t){posted > free_at ? posted : free_at,
                                                   c.gap, c.arrive - c.gap - orc,
                                                   q, s->nsent[q] - 1})) {
                         end = -1;
@@ -443,6 +450,7 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
                     rfrom[p] = o->peer;
                     if (t[p] < done) t[p] = done;
                     if (charge_or) t[p] += recv_cpu(ln, o->bytes, &c);
+                    if (done > tw[p]) tw[p] = done;
                 }
                 moved = 1;
             }
