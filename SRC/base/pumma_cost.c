@@ -40,6 +40,17 @@ double pumma_model_hide(const pumma_model_t *mo, double work, double comm)
     return work + comm - mo->overlap * (work < comm ? work : comm);
 }
 
+void pumma_model_paced(const pumma_model_t *mo, pumma_model_t *out)
+{
+    *out = *mo;
+    const double s = mo->slow;
+    if (!(s > 1)) return;
+    for (int i = 0; i < 4; i++) out->gamma[i] *= s;
+    out->delta *= s;
+    out->delta_t *= s;
+    out->slow = 1;              /* paced once */
+}
+
 double pumma_model_copy(const pumma_model_t *mo, double bytes, int transposed)
 {
     return bytes * (transposed ? mo->delta_t : mo->delta);

@@ -377,6 +377,7 @@ static void plan_key(const pumma_problem_t *h, const pumma_opts_t *o,
     k->model.overlap = mo->overlap;
     k->model.share[0] = mo->share[0];
     k->model.share[1] = mo->share[1];
+    k->model.slow = mo->slow;
     k->model.dec = mo->dec;
     k->algo = forced;
     k->bcast = o->bcast; k->reduce = o->reduce; k->shift = o->shift;
@@ -427,9 +428,11 @@ static void plan_search(pumma_problem_t *have, const pumma_opts_t *f,
     pl->limit = INFINITY;
     pumma_problem_t want;
     choice_t c = {0};
-    /* a grid that spans clusters: its exchanges under its slowest link */
-    pumma_model_t priced;
-    pumma_grid_price_model(have->g, pumma_grid_model(have->g), &priced);
+    /* a grid that spans clusters: its exchanges under its slowest link;
+     * hosts of unequal speed: local work at the slowest one's pace */
+    pumma_model_t linked, priced;
+    pumma_grid_price_model(have->g, pumma_grid_model(have->g), &linked);
+    pumma_model_paced(&linked, &priced);
     const pumma_model_t *mo = &priced;
     if (forced && f->bcast && f->reduce && f->shift) {
         /* Everything forced: no model needed, unless it does not fit. */
@@ -752,10 +755,15 @@ static void report_forced(const pumma_problem_t *have, const pumma_opts_t *o,
 
 double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
                           int n, int k, int nb, int nprow, int npcol,
-                          const pumma_model_t *mo, const pumma_opts_t *force,
+                          const pumma_model_t *mo_in, const pumma_opts_t *force,
                           char *plan, size_t len)
 {
     if (plan && len) plan[0] = 0;
+    /* as the planner prices (plan_search): local work at the slowest
+     * process's pace */
+    pumma_model_t paced;
+    pumma_model_paced(mo_in, &paced);
+    const pumma_model_t *mo = &paced;
     if (m < 1 || n < 1 || k < 1 || nb < 1 || nprow < 1 || npcol < 1)
         return -1;
     ta = (char)(ta & ~0x20);

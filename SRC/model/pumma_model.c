@@ -202,6 +202,32 @@ static void measure_net(MPI_Comm comm, int with, double *v)
 
 
 /*
+ * mo->slow (pumma_base.h): on a grid that spans hosts, every process's
+ * multiply rate (pumma_grid_rates: 128 x 128 x 128 DGEMMs in one window,
+ * some 40 ms, kept with the grid for the heterogeneous planner too), the
+ * first process's over the slowest's. Hosts may differ there (a cluster
+ * of two generations, a grid over sites); the cores of one host are
+ * taken alike, and measuring them at once, as they share the memory,
+ * would report the sharing as slowness. A gap under SLOW_NOISE is the
+ * measurement's noise (best of at least three 5 ms repetitions each),
+ * not a slower host: 1. Collective over g->all.
+ */
+#define SLOW_NOISE 1.1
+static void measure_slow(const pumma_grid_t *g, pumma_model_t *mo)
+{
+    mo->slow = 1;
+    const double *r = pumma_grid_rates(g);
+    if (!r) return;
+    const int np = g->nprow * g->npcol;
+    double first = 0, least = 0;
+    for (int q = 0; q < np; q++) {
+        if (g->rank[q] == 0) first = r[q];
+        if (q == 0 || r[q] < least) least = r[q];
+    }
+    if (least > 0 && first / least >= SLOW_NOISE) mo->slow = first / least;
+}
+
+/*
  * mo->share (pumma_base.h): the grid's processes on this host (MPI's
  * shared-memory split), the distinct grid columns and rows among them,
  * the most over the hosts. Collective over g->all.
@@ -209,6 +235,7 @@ static void measure_net(MPI_Comm comm, int with, double *v)
 static void measure_share(const pumma_grid_t *g, pumma_model_t *mo)
 {
     mo->share[0] = mo->share[1] = 1;
+    mo->slow = 1;
     int np, nn = 0, here[2] = {0, 0}, most[2];
     MPI_Comm_size(g->all, &np);
     if (np < 2) return;
@@ -231,9 +258,12 @@ static void measure_share(const pumma_grid_t *g, pumma_model_t *mo)
         free(all);
     }
     if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
+    int spans = nn > 0 && nn < np, any = 0;
     MPI_Allreduce(here, most, 2, MPI_INT, MPI_MAX, g->all);
+    MPI_Allreduce(&spans, &any, 1, MPI_INT, MPI_MAX, g->all);
     for (int d = 0; d < 2; d++)
         if (most[d] > 1) mo->share[d] = most[d];
+    if (any) measure_slow(g, mo);
 }
 
 /* The values PUMMA_MODEL sets into v; which (bit i: value i). */
