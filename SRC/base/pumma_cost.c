@@ -64,11 +64,20 @@ int pumma_model_pieces(double bytes, double seg_bytes)
     return n > 256 ? 256 : (int)n;
 }
 
-double pumma_model_redist(const pumma_model_t *mo, int np, double bytes,
-                          int transposed)
+double pumma_model_redist_among(const pumma_model_t *mo, int np,
+                                double partners, double bytes,
+                                int transposed)
 {
-    double net = np > 1 ? mo->alpha * (np - 1) + mo->beta * bytes * (np - 1) / np
+    const double msgs = partners < np - 1 ? partners : np - 1;
+    double net = np > 1 ? mo->alpha * (msgs > 0 ? msgs : 0) +
+                              mo->beta * bytes * (np - 1) / np
                         : 0;
     return net + pumma_model_copy(mo, bytes, transposed) +
            pumma_model_copy(mo, bytes, 0);
+}
+
+double pumma_model_redist(const pumma_model_t *mo, int np, double bytes,
+                          int transposed)
+{
+    return pumma_model_redist_among(mo, np, np - 1, bytes, transposed);
 }

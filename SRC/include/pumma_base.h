@@ -129,6 +129,12 @@ int pumma_model_pieces(double bytes, double seg_bytes);
  * packing copy transposed or not, unpacking copy). */
 double pumma_model_redist(const pumma_model_t *mo, int np, double bytes,
                           int transposed);
+/* The same when each process exchanges with at most `partners` others
+ * (pumma_redist sends one message per pair that has data, so a process
+ * holding a few blocks pays a few latencies, not np - 1). */
+double pumma_model_redist_among(const pumma_model_t *mo, int np,
+                                double partners, double bytes,
+                                int transposed);
 
 /* A copy of n elements of t that a simulated run's compute model charges
  * instead of running (make smpi, PUMMA_SMPI_COMPUTE: as the element-wise
