@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "pumma.h"
+#include "pumma_driver.h"
 #include "pumma_model.h"
 #include "pumma_layout.h"
 #include "tstgroup.h"
@@ -802,6 +803,21 @@ static void priced(int ctxt, int P, int Q, int myr, int myc)
     check(strstr(p3, "bcast=hier") == NULL, G,
           "slow links, columns inside clusters: plan \"%s\", hier", p3);
     check(memcmp(c1, c2, sizeof c1) == 0, G, "hier and binomial differ in C");
+    /* the predictor on this grid (pumma_plan_predict_on) prices as its
+     * planner: the plan it names is the one the call ran (hier on the
+     * rows), and dearer than the same shape priced flat under the grid's
+     * own measured model, which sees none of the slow links */
+    pumma_opts_t f;
+    memset(&f, 0, sizeof f);
+    f.algo = "mdb2-row";
+    char pp[200], pf[200];
+    const double on = pumma_plan_predict_on(g, &pumma_type_d, 'N', 'N', n, n,
+                                            n, 4, &f, pp, sizeof pp);
+    const double flat = pumma_plan_predict(&pumma_type_d, 'N', 'N', n, n, n,
+                                           4, P, Q, mo, &f, pf, sizeof pf);
+    check(!strcmp(pp, p1), G, "predicted plan \"%s\", the call ran \"%s\"",
+          pp, p1);
+    check(on > flat, G, "on the grid %g, flat %g (\"%s\")", on, flat, pf);
 }
 
 static void test_grids(int np)

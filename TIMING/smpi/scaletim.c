@@ -213,11 +213,10 @@ static run_t run(const case_t *c, int use, int fill)
         snprintf(res.plan, sizeof res.plan, "%s", pumma_last_plan());
         pumma_opts_t force = {0};
         force.algo = impl_algo[use] ? impl_name[use] : NULL;
-        res.pred = pumma_plan_predict(&pumma_type_d, c->ta, c->tb, c->m, c->n,
-                                      c->k, nb, P, Q,
-                                      pumma_grid_model(pumma_grid_enter(ctxt)),
-                                      impl_algo[use] ? &force : NULL,
-                                      res.pred_plan, sizeof res.pred_plan);
+        res.pred = pumma_plan_predict_on(pumma_grid_enter(ctxt), &pumma_type_d,
+                                         c->ta, c->tb, c->m, c->n, c->k, nb,
+                                         impl_algo[use] ? &force : NULL,
+                                         res.pred_plan, sizeof res.pred_plan);
     }
     res.wall = wall() - w0;
     res.words = pumma_smpi_recv_max(MPI_COMM_WORLD) / sizeof(double);
