@@ -38,8 +38,9 @@
  * memory pumma may use is less than (mnk/P)^(2/3) words
  * (pumma_words_bound, as PUMMA_STATS). info: the routine's INFO.
  * pred_s (pumma's PDGEMM rows): what pumma's own simulator says of the
- * call, pumma_plan_predict under the model pumma measured on this
- * simulated platform at its first call (pumma_grid_model), of the plan
+ * call, pumma_plan_predict_on the grid as pumma measured it on this
+ * simulated platform at its first call (its model, host speeds and
+ * clusters), of the plan
  * its planner chooses, pred_plan, beside the plan that ran (plan).
  * mem_max (PDGEMM rows): the most bytes of workspace one process of
  * pumma's held at once during the call (pumma_mem_peak; empty for
