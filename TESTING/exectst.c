@@ -426,6 +426,30 @@ static void test_simulator(void)
                   G, "sdb 1x%d plan %s", Q, plan);
         }
 
+    /* The same SDB on hosts of unequal speed (mo.slow = s: the slowest
+     * process multiplies s times slower than the first, whose gamma the
+     * model holds): every process has an equal part, so each stage waits
+     * for the slowest, w = s gamma n (n/Q) (n/Q); the rolls are the
+     * network's, unchanged. */
+    for (int ov = 0; ov <= 1; ov++)
+        for (int Q = 2; Q <= 4; Q++) {
+            mo = hand_model(ov);
+            mo.slow = 5;
+            const int nb = 8, n = Q * nb * 3;
+            const double w = 5 * 2e-9 * n * ((double)n / Q) * ((double)n / Q);
+            const double roll = 2e-5 + 1e-9 * 8.0 * n * n / Q;
+            const double want = ov ? (Q - 1) * fmax(w, roll) + w
+                                   : Q * w + (Q - 1) * roll;
+            memset(&f, 0, sizeof f);
+            f.algo = "sdb";
+            f.shift = pumma_shift_find("simultaneous");
+            t = pumma_plan_predict(&pumma_type_d, 'N', 'N', n, n, n, nb, 1, Q,
+                                   &mo, &f, NULL, 0);
+            check(rel_close(t, want, 1e-12), G,
+                  "sdb 1x%d slow 5 overlap %d: %.6e, by hand %.6e", Q, ov, t,
+                  want);
+        }
+
     /* SDB on P x 1, n = P nb s: every process holds n/P x n of C and its
      * n/P rows of A; B's n/nb blocks of nb rows are broadcast down the
      * column (linear: P - 1 messages from the root; binomial: ceil(lg P)

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "pumma.h"
+#include "pumma_driver.h"
 #include "pumma_model.h"
 #include "pumma_layout.h"
 #include "tstgroup.h"
@@ -679,6 +680,24 @@ static void slowest(const pumma_hier_grid_t *h, const int *cl, int n,
         }
 }
 
+/* The rows of the P x Q grid holding processes of both clusters c and
+ * d: a step's collectives run on every row at once, each sending across
+ * the one link between c and d, at that share of its bandwidth. */
+static int rows_crossing(const pumma_hier_grid_t *h, int P, int Q, int c,
+                         int d)
+{
+    int n = 0;
+    for (int p = 0; p < P; p++) {
+        int hc = 0, hd = 0;
+        for (int q = 0; q < Q; q++) {
+            hc |= h->cluster[p * Q + q] == c;
+            hd |= h->cluster[p * Q + q] == d;
+        }
+        n += hc && hd;
+    }
+    return n > 1 ? n : 1;
+}
+
 /*
  * pumma_coll_price on the 2 x Q grid of test_grids (columns inside one
  * cluster each, rows across three), against its definition
@@ -734,10 +753,19 @@ static void priced(int ctxt, int P, int Q, int myr, int myc)
                                bytes, 0);
         check(got == want, G, "slow %d: hier on the columns %g, binomial's %g",
               slow, got, want);
-        /* a row: across the clusters */
+        /* a row: across the clusters, each link between them at the
+         * share the grid's rows crossing it leave */
         slowest(h, rcl, Q, &a, &b);
         m.alpha = a;
-        m.beta = b;
+        double bs = 0;
+        for (int i = 0; i < Q; i++)
+            for (int j = 0; j < Q; j++)
+                if (rcl[i] != rcl[j])
+                    bs = fmax(bs, rows_crossing(h, P, Q, rcl[i], rcl[j]) *
+                                      h->beta[rcl[i] * h->nc + rcl[j]]);
+                else if (i != j)
+                    bs = fmax(bs, h->inside[rcl[i]].beta);
+        m.beta = bs;
         const pumma_coll_ops_t *v;
         for (int i = 0; (v = pumma_comm_at(PUMMA_BCAST_TABLE, i)); i++) {
             if (v == &pumma_bcast_hier || v == &pumma_bcast_auto) continue;
@@ -746,7 +774,18 @@ static void priced(int ctxt, int P, int Q, int myr, int myc)
             check(got == want, G, "slow %d: %s on a row %g, want %g", slow,
                   v->name, got, want);
         }
-        const pumma_hier_line_t *L = pumma_hier_line_of(g, g->row);
+        const pumma_hier_line_t *L0 = pumma_hier_line_of(g, g->row);
+        /* hier's plans on the links at those shares */
+        pumma_hier_grid_t hs = *h;
+        double sb[64];
+        for (int c = 0; c < h->nc; c++)
+            for (int d = 0; d < h->nc; d++)
+                sb[c * h->nc + d] = h->beta[c * h->nc + d] *
+                                    (c == d ? 1 : rows_crossing(h, P, Q, c, d));
+        hs.beta = sb;
+        pumma_hier_line_t Ls;
+        if (L0) { Ls = *L0; Ls.h = &hs; }
+        const pumma_hier_line_t *L = L0 ? &Ls : NULL;
         double mean = 0;
         for (int root = 0; L && root < Q; root++) {
             int par[64], ord[64], crd[64], chosen;
@@ -802,6 +841,21 @@ static void priced(int ctxt, int P, int Q, int myr, int myc)
     check(strstr(p3, "bcast=hier") == NULL, G,
           "slow links, columns inside clusters: plan \"%s\", hier", p3);
     check(memcmp(c1, c2, sizeof c1) == 0, G, "hier and binomial differ in C");
+    /* the predictor on this grid (pumma_plan_predict_on) prices as its
+     * planner: the plan it names is the one the call ran (hier on the
+     * rows), and dearer than the same shape priced flat under the grid's
+     * own measured model, which sees none of the slow links */
+    pumma_opts_t f;
+    memset(&f, 0, sizeof f);
+    f.algo = "mdb2-row";
+    char pp[200], pf[200];
+    const double on = pumma_plan_predict_on(g, &pumma_type_d, 'N', 'N', n, n,
+                                            n, 4, &f, pp, sizeof pp);
+    const double flat = pumma_plan_predict(&pumma_type_d, 'N', 'N', n, n, n,
+                                           4, P, Q, mo, &f, pf, sizeof pf);
+    check(!strcmp(pp, p1), G, "predicted plan \"%s\", the call ran \"%s\"",
+          pp, p1);
+    check(on > flat, G, "on the grid %g, flat %g (\"%s\")", on, flat, pf);
 }
 
 static void test_grids(int np)

@@ -1189,6 +1189,57 @@ static void test_cube_search(void)
     group_end(G);
 }
 
+/* ------------------------------------------------- redistributions */
+
+/*
+ * pumma_redist sends one message per pair of processes that has data, so
+ * a redistribution costs a process as many latencies as it has partners
+ * -- at most its blocks out or in, never more than np - 1 -- not np - 1
+ * always (pumma_model_redist_among; pumma_dist_maxblocks). stat-a's move
+ * of a panel's small operand to its roots is such a move: on 16 x 16,
+ * nb 64, the 4096 x 64 B of 4096 x 64 x 4096 is 4 blocks on each of 16
+ * processes, each root receiving its 4 K blocks; priced with latency
+ * only (no overlap), the whole call must cost less than one all-to-all's
+ * 255 latencies, which the move alone was priced at before.
+ */
+static void test_redist_partners(void)
+{
+    const char *G = "redistributions priced by their partners";
+    const double a = 1e-5, b = 1e-9, d = 3e-10, bytes = 3e6;
+    pumma_model_t mo = model(a, b, 1e-11, d, 2 * d, 1);
+    check(close_to(pumma_model_redist_among(&mo, 16, 3, bytes, 0),
+                   3 * a + b * bytes * 15 / 16 + 2 * d * bytes),
+          G, "3 partners of 16");
+    check(close_to(pumma_model_redist_among(&mo, 16, 40, bytes, 1),
+                   15 * a + b * bytes * 15 / 16 + 3 * d * bytes),
+          G, "40 partners of 16: np - 1");
+    check(close_to(pumma_model_redist(&mo, 16, bytes, 0),
+                   15 * a + b * bytes * 15 / 16 + 2 * d * bytes),
+          G, "all-to-all");
+    const pumma_dist_t d1 = {4096, 64, 64, 0, 16}, d2 = {4096, 64, 64, -1, 16},
+                       d3 = {100, 64, 64, 0, 16}, d4 = {4160, 64, 64, 3, 16};
+    check(pumma_dist_maxblocks(&d1) == 4 && pumma_dist_maxblocks(&d2) == 64 &&
+              pumma_dist_maxblocks(&d3) == 1 && pumma_dist_maxblocks(&d4) == 5,
+          G, "maxblocks %d %d %d %d", pumma_dist_maxblocks(&d1),
+          pumma_dist_maxblocks(&d2), pumma_dist_maxblocks(&d3),
+          pumma_dist_maxblocks(&d4));
+    pumma_model_t lat = model(a, 0, 0, 0, 0, 1);
+    lat.gamma_k = 0;
+    lat.overlap = 0;
+    pumma_grid_t g = grid(16, 16, &lat);
+    pumma_problem_t p = problem(&g, 'N', 'N', 4096, 64, 4096, 64);
+    pumma_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.piece = PUMMA_PIECE_DEFAULT;
+    const pumma_plan_t pl = variants(&o, pumma_comm_find(PUMMA_BCAST_TABLE, "mst"),
+                                     pumma_comm_find(PUMMA_REDUCE_TABLE, "mst"),
+                                     pumma_shift_at(0));
+    const double c = price(&p, pumma_algo_find("stat-a"), &pl);
+    check(c > 0 && c < 255 * a, G, "stat-a 16x16 4096x64x4096: %.1f latencies",
+          c / a);
+    group_end(G);
+}
+
 int main(int argc, char **argv)
 {
     setenv("PUMMA_HUGEPAGES", "0", 1);      /* (the cache counts 4 KiB pages) */
@@ -1211,6 +1262,7 @@ int main(int argc, char **argv)
         test_cache();
         test_words_bound();
         test_cube_search();
+        test_redist_partners();
     }
     int bad = nfail;
     MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -93,7 +93,8 @@ static int into_c(const pumma_problem_t *p, pumma_view_t *r, r_at_t how)
  * blocks) and R into C (in place, or redistributed, transposed or not). */
 static double sum_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                        int npk, int along, int split, const pumma_dist_t *rd,
-                       double elems, int in_place, int transposed)
+                       double elems, int in_place, int transposed,
+                       double partners)
 {
     const double e = (double)p->t->size;
     const int np = p->g->nprow * p->g->npcol;
@@ -107,7 +108,8 @@ static double sum_cost(const pumma_problem_t *p, const pumma_model_t *mo,
     }
     const double rbytes = elems / npk * e;
     return T + (in_place ? pumma_model_copy(mo, rbytes, 0)
-                         : pumma_model_redist(mo, np, rbytes, transposed));
+                         : pumma_model_redist_among(mo, np, partners, rbytes,
+                                                    transposed));
 }
 
 /* Temporaries at most (pumma_stat_run's phases): the feed -- the slice
@@ -627,6 +629,17 @@ out:
     return rc;
 }
 
+/* The partners of R's move into C: R's blocks (od by rd) out, C's in,
+ * on the process with the most. */
+static double r_partners(const pumma_problem_t *p, const geo_t *o)
+{
+    const double r_out = (double)pumma_dist_maxblocks(&o->od) *
+                         pumma_dist_maxblocks(&o->rd);
+    const double c_in = (double)pumma_dist_maxblocks(&p->c.row) *
+                        pumma_dist_maxblocks(&p->c.col);
+    return fmax(r_out, c_in);
+}
+
 /*
  * Modelled time: op(M) redistributed to one grid line (each of its
  * processes receives its K-slice, `full` wide) and fed along the other
@@ -656,7 +669,17 @@ double pumma_stat_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                               : pumma_model_gemm(mo, t, own, full, kc, tt);
     /* the slice's move to the roots: the first two chunks' (in flight
      * together) exposed, each later one's behind a chunk's multiply */
-    const double rd = pumma_model_redist(mo, np, kloc * full * e, 0);
+    /* one message per pair that has data (pumma_redist): a process
+     * sends its blocks of M, the roots receive their K blocks of each
+     * of M's blocks along `full` -- a few partners, not np - 1 */
+    const pumma_dist_t *mk = o.krows ? &o.mv->row : &o.mv->col;
+    const pumma_dist_t *mf = o.krows ? &o.mv->col : &o.mv->row;
+    const double m_out = (double)pumma_dist_maxblocks(mk) *
+                         pumma_dist_maxblocks(mf);
+    const double m_in = (double)pumma_dist_maxblocks(&o.kd) *
+                        pumma_dist_nblocks(mf);
+    const double rd = pumma_model_redist_among(mo, np, fmax(m_out, m_in),
+                                               kloc * full * e, 0);
     double T = rd * (nch > 1 ? 2.0 / nch : 1.0) + g1;
     if (o.conj) T += pumma_model_copy(mo, kloc * full * e, 0) / rep;
     double cb = 0;
@@ -669,7 +692,7 @@ double pumma_stat_cost(const pumma_problem_t *p, const pumma_model_t *mo,
                   o.kd.src >= 0, &o.rd, own * full,
                   !o.kax && pumma_dist_same(&o.od, b_stays ? &p->c.col
                                                             : &p->c.row),
-                  b_stays && !o.wrows);
+                  b_stays && !o.wrows, r_partners(p, &o));
     return T;
 }
 

@@ -40,6 +40,17 @@ double pumma_model_hide(const pumma_model_t *mo, double work, double comm)
     return work + comm - mo->overlap * (work < comm ? work : comm);
 }
 
+void pumma_model_paced(const pumma_model_t *mo, pumma_model_t *out)
+{
+    *out = *mo;
+    const double s = mo->slow;
+    if (!(s > 1)) return;
+    for (int i = 0; i < 4; i++) out->gamma[i] *= s;
+    out->delta *= s;
+    out->delta_t *= s;
+    out->slow = 1;              /* paced once */
+}
+
 double pumma_model_copy(const pumma_model_t *mo, double bytes, int transposed)
 {
     return bytes * (transposed ? mo->delta_t : mo->delta);
@@ -53,11 +64,20 @@ int pumma_model_pieces(double bytes, double seg_bytes)
     return n > 256 ? 256 : (int)n;
 }
 
-double pumma_model_redist(const pumma_model_t *mo, int np, double bytes,
-                          int transposed)
+double pumma_model_redist_among(const pumma_model_t *mo, int np,
+                                double partners, double bytes,
+                                int transposed)
 {
-    double net = np > 1 ? mo->alpha * (np - 1) + mo->beta * bytes * (np - 1) / np
+    const double msgs = partners < np - 1 ? partners : np - 1;
+    double net = np > 1 ? mo->alpha * (msgs > 0 ? msgs : 0) +
+                              mo->beta * bytes * (np - 1) / np
                         : 0;
     return net + pumma_model_copy(mo, bytes, transposed) +
            pumma_model_copy(mo, bytes, 0);
+}
+
+double pumma_model_redist(const pumma_model_t *mo, int np, double bytes,
+                          int transposed)
+{
+    return pumma_model_redist_among(mo, np, np - 1, bytes, transposed);
 }

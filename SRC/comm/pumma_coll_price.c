@@ -40,11 +40,47 @@ static const pumma_hier_line_t *shapes(const pumma_grid_t *g, int along,
     return h->shape[d];
 }
 
+/* The grid's lines along `along` (as g sees it: a transposed view's
+ * columns are the real rows) holding processes of both clusters c and d:
+ * a step's collectives run on every line at once, so that many messages
+ * cross the one link between c and d together, each at that share of
+ * its bandwidth (as mo->share counts a host's link). */
+static int crossing(const pumma_grid_t *g, int along, int c, int d)
+{
+    const pumma_hier_grid_t *h = g->hier;
+    const int P = g->transposed ? g->npcol : g->nprow;
+    const int Q = g->transposed ? g->nprow : g->npcol;
+    const int cols = (g->transposed ? !along : along) == PUMMA_ALONG_COL;
+    const int nl = cols ? Q : P, len = cols ? P : Q;
+    int n = 0;
+    for (int l = 0; l < nl; l++) {
+        int hc = 0, hd = 0;
+        for (int i = 0; i < len; i++) {
+            const int k = h->cluster[cols ? i * Q + l : l * Q + i];
+            hc |= k == c;
+            hd |= k == d;
+        }
+        n += hc && hd;
+    }
+    return n > 1 ? n : 1;
+}
+
 /* mo with the slowest latency and bandwidth of the links line L uses:
  * inside each cluster with two or more of its processes, and between
- * every two of its clusters. */
+ * every two of its clusters -- a link between clusters at the share the
+ * grid's parallel lines leave it (crossing; g NULL: all of it). */
+static void line_model_on(const pumma_grid_t *g, int along,
+                          const pumma_hier_line_t *L, const pumma_model_t *mo,
+                          pumma_model_t *out);
 static void line_model(const pumma_hier_line_t *L, const pumma_model_t *mo,
                        pumma_model_t *out)
+{
+    line_model_on(NULL, 0, L, mo, out);
+}
+
+static void line_model_on(const pumma_grid_t *g, int along,
+                          const pumma_hier_line_t *L, const pumma_model_t *mo,
+                          pumma_model_t *out)
 {
     const pumma_hier_grid_t *h = L->h;
     double a = 0, b = 0;
@@ -57,7 +93,9 @@ static void line_model(const pumma_hier_line_t *L, const pumma_model_t *mo,
         for (int d = c + 1; d < L->nc; d++) {
             const int gd = L->gcl[d];
             a = fmax(a, fmax(h->lat[gc * h->nc + gd], h->lat[gd * h->nc + gc]));
-            b = fmax(b, fmax(h->beta[gc * h->nc + gd], h->beta[gd * h->nc + gc]));
+            const int sh = g ? crossing(g, along, gc, gd) : 1;
+            b = fmax(b, sh * fmax(h->beta[gc * h->nc + gd],
+                                  h->beta[gd * h->nc + gc]));
         }
     }
     *out = *mo;
@@ -89,15 +127,31 @@ void pumma_grid_price_model(const pumma_grid_t *g, const pumma_model_t *mo,
 
 /* hier's time on L: its plan's, the mean over the line's roots (a root's
  * plan depends on its cluster only). INFINITY when out of memory. */
-static double hier_on(pumma_table_kind_t op, const pumma_hier_line_t *L,
+static double hier_on(const pumma_grid_t *g, int along,
+                      pumma_table_kind_t op, const pumma_hier_line_t *L0,
                       const pumma_model_t *mo, double bytes, double seg)
 {
-    if (L->nc == 1) {
+    if (L0->nc == 1) {
         pumma_model_t lm;
-        line_model(L, mo, &lm);
-        return pumma_hier_single(op, mo->dec != NULL)->cost(&lm, L->n, bytes,
+        line_model(L0, mo, &lm);
+        return pumma_hier_single(op, mo->dec != NULL)->cost(&lm, L0->n, bytes,
                                                            seg);
     }
+    /* its plan on the links between clusters at the share the grid's
+     * parallel lines leave each (crossing), as the flat variants' */
+    const pumma_hier_grid_t *h0 = L0->h;
+    const int hn = h0->nc;
+    double *beta = malloc(sizeof(double) * (size_t)hn * (size_t)hn);
+    if (!beta) return INFINITY;
+    for (int c = 0; c < hn; c++)
+        for (int d = 0; d < hn; d++)
+            beta[c * hn + d] = h0->beta[c * hn + d] *
+                               (c == d ? 1 : crossing(g, along, c, d));
+    pumma_hier_grid_t hs = *h0;
+    hs.beta = beta;
+    pumma_hier_line_t Ls = *L0;
+    Ls.h = &hs;
+    const pumma_hier_line_t *L = &Ls;
     const int nc = L->nc;
     int *w = malloc(sizeof(int) * 3 * (size_t)nc);
     const pumma_coll_ops_t **local = malloc(sizeof(*local) * (size_t)nc);
@@ -111,6 +165,7 @@ static double hier_on(pumma_table_kind_t op, const pumma_hier_line_t *L,
     }
     free(w);
     free(local);
+    free(beta);
     return sum / L->n;
 }
 
@@ -139,11 +194,11 @@ double pumma_coll_price(const pumma_grid_t *g, const pumma_coll_ops_t *v,
     for (int i = 0; i < n; i++) {
         double t;
         if (hb || hr) {
-            t = hier_on(hb ? PUMMA_BCAST_TABLE : PUMMA_REDUCE_TABLE, &L[i],
-                        mo, bytes, seg);
+            t = hier_on(g, along, hb ? PUMMA_BCAST_TABLE : PUMMA_REDUCE_TABLE,
+                        &L[i], mo, bytes, seg);
         } else {
             pumma_model_t lm;
-            line_model(&L[i], mo, &lm);
+            line_model_on(g, along, &L[i], mo, &lm);
             t = v->cost(&lm, np, bytes, seg);
         }
         worst = fmax(worst, t);
@@ -164,7 +219,7 @@ double pumma_shift_price(const pumma_grid_t *g, const pumma_shift_ops_t *s,
     double worst = 0;
     for (int i = 0; i < n; i++) {
         pumma_model_t lm;
-        line_model(&L[i], mo, &lm);
+        line_model_on(g, along, &L[i], mo, &lm);
         worst = fmax(worst, s->cost(&lm, np, bytes));
     }
     return worst;

@@ -126,6 +126,13 @@ int pumma_dist_maxcount(const pumma_dist_t *d)
     return most;
 }
 
+int pumma_dist_maxblocks(const pumma_dist_t *d)
+{
+    const int nb = pumma_dist_nblocks(d);
+    if (d->src < 0 || d->np <= 1) return nb;
+    return (nb + d->np - 1) / d->np;       /* dealt round from src */
+}
+
 size_t pumma_view_maxelems(const pumma_view_t *v)
 {
     return (size_t)pumma_dist_maxcount(&v->row) *

@@ -377,6 +377,7 @@ static void plan_key(const pumma_problem_t *h, const pumma_opts_t *o,
     k->model.overlap = mo->overlap;
     k->model.share[0] = mo->share[0];
     k->model.share[1] = mo->share[1];
+    k->model.slow = mo->slow;
     k->model.dec = mo->dec;
     k->algo = forced;
     k->bcast = o->bcast; k->reduce = o->reduce; k->shift = o->shift;
@@ -427,9 +428,11 @@ static void plan_search(pumma_problem_t *have, const pumma_opts_t *f,
     pl->limit = INFINITY;
     pumma_problem_t want;
     choice_t c = {0};
-    /* a grid that spans clusters: its exchanges under its slowest link */
-    pumma_model_t priced;
-    pumma_grid_price_model(have->g, pumma_grid_model(have->g), &priced);
+    /* a grid that spans clusters: its exchanges under its slowest link;
+     * hosts of unequal speed: local work at the slowest one's pace */
+    pumma_model_t linked, priced;
+    pumma_grid_price_model(have->g, pumma_grid_model(have->g), &linked);
+    pumma_model_paced(&linked, &priced);
     const pumma_model_t *mo = &priced;
     if (forced && f->bcast && f->reduce && f->shift) {
         /* Everything forced: no model needed, unless it does not fit. */
@@ -750,12 +753,43 @@ static void report_forced(const pumma_problem_t *have, const pumma_opts_t *o,
 
 /* ---------------------------------------------------------- prediction */
 
+static double predict(const pumma_grid_t *real, const pumma_type_t *t,
+                      char ta, char tb, int m, int n, int k, int nb,
+                      int nprow, int npcol, const pumma_model_t *mo_in,
+                      const pumma_opts_t *force, char *plan, size_t len);
+
 double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
                           int n, int k, int nb, int nprow, int npcol,
                           const pumma_model_t *mo, const pumma_opts_t *force,
                           char *plan, size_t len)
 {
+    return predict(NULL, t, ta, tb, m, n, k, nb, nprow, npcol, mo, force,
+                   plan, len);
+}
+
+double pumma_plan_predict_on(const pumma_grid_t *g, const pumma_type_t *t,
+                             char ta, char tb, int m, int n, int k, int nb,
+                             const pumma_opts_t *force, char *plan,
+                             size_t len)
+{
+    return predict(g, t, ta, tb, m, n, k, nb, g->nprow, g->npcol,
+                   pumma_grid_model(g), force, plan, len);
+}
+
+static double predict(const pumma_grid_t *real, const pumma_type_t *t,
+                      char ta, char tb, int m, int n, int k, int nb,
+                      int nprow, int npcol, const pumma_model_t *mo_in,
+                      const pumma_opts_t *force, char *plan, size_t len)
+{
     if (plan && len) plan[0] = 0;
+    /* as the planner prices (plan_search): a grid's clusters' exchanges
+     * under their slowest link, local work at the slowest process's
+     * pace */
+    const pumma_hier_grid_t *hier = real ? pumma_grid_hier(real) : NULL;
+    pumma_model_t linked = *mo_in, paced;
+    if (hier) pumma_grid_price_model(real, mo_in, &linked);
+    pumma_model_paced(&linked, &paced);
+    const pumma_model_t *mo = &paced;
     if (m < 1 || n < 1 || k < 1 || nb < 1 || nprow < 1 || npcol < 1)
         return -1;
     ta = (char)(ta & ~0x20);
@@ -778,6 +812,9 @@ double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
     g.npcol = npcol;
     g.model = *mo;
     g.tag_ub = INT32_MAX;        /* as Open MPI's (remaps' ids) */
+    /* the real grid's clusters: its lines' collectives priced on them
+     * (pumma_coll_price), hier among the candidates */
+    g.hier = (pumma_hier_grid_t *)hier;
     pumma_opts_t o = {0};
     if (force) {
         o.algo = force->algo;

@@ -80,6 +80,14 @@ typedef struct pumma_model {
      * share of its bandwidth. 1 on one host. Measured with the model, not
      * kept in the tune file (it is the grid's, not the machine's). */
     double share[2];
+    /* slow: the grid's slowest local multiply over the first process's
+     * (whose gamma and delta the model holds), >= 1; 0 or 1: processes
+     * alike. A block-cyclic plan gives every process an equal part, so
+     * its steps go at the slowest process's pace (the planner prices
+     * local work at it: pumma_model_paced). Measured with the model on a
+     * grid that spans hosts (pumma_grid_rates), not kept in the tune
+     * file (it is the grid's). */
+    double slow;
     /* (a value added above must join the plan key, pumma_plan.c) */
     /* Who decides auto's broadcasts and reduces (pumma_model.h); NULL:
      * no decision file and no models, the planner chooses per call. */
@@ -113,11 +121,20 @@ double pumma_model_copy(const pumma_model_t *mo, double bytes, int transposed);
  * meanwhile: max(work, comm) when the machine overlaps them (overlap 1),
  * their sum when it cannot (0). */
 double pumma_model_hide(const pumma_model_t *mo, double work, double comm);
+/* mo as a block-cyclic plan meets it: local work (gamma, delta,
+ * delta_t) at the slowest process's pace, mo->slow times the first's. */
+void pumma_model_paced(const pumma_model_t *mo, pumma_model_t *out);
 int pumma_model_pieces(double bytes, double seg_bytes);
 /* A redistribution of `bytes` per process over np processes (Alltoallv,
  * packing copy transposed or not, unpacking copy). */
 double pumma_model_redist(const pumma_model_t *mo, int np, double bytes,
                           int transposed);
+/* The same when each process exchanges with at most `partners` others
+ * (pumma_redist sends one message per pair that has data, so a process
+ * holding a few blocks pays a few latencies, not np - 1). */
+double pumma_model_redist_among(const pumma_model_t *mo, int np,
+                                double partners, double bytes,
+                                int transposed);
 
 /* A copy of n elements of t that a simulated run's compute model charges
  * instead of running (make smpi, PUMMA_SMPI_COMPUTE: as the element-wise

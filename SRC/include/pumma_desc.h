@@ -71,6 +71,8 @@ typedef struct pumma_view {
 int pumma_view_mloc(const pumma_view_t *v, int myrow);
 /* The most indices of d any one process holds (all n when replicated). */
 int pumma_dist_maxcount(const pumma_dist_t *d);
+/* The most blocks of d any one process holds (all when replicated). */
+int pumma_dist_maxblocks(const pumma_dist_t *d);
 /* The most elements of a view any one process holds, at most. */
 size_t pumma_view_maxelems(const pumma_view_t *v);
 struct pumma_grid;

@@ -73,6 +73,15 @@ double pumma_plan_predict(const pumma_type_t *t, char ta, char tb, int m,
                           int n, int k, int nb, int nprow, int npcol,
                           const pumma_model_t *mo, const pumma_opts_t *force,
                           char *plan, size_t len);
+/* The same on grid g as it is: its model (pumma_grid_model), its shape,
+ * and the clusters it found (PUMMA_CLUSTERS, pumma_grid_hier), priced as
+ * its planner prices them -- each line's collectives on its own links,
+ * the rest under the slowest link. Collective over g the first time (the
+ * model and the clusters are measured at their first use). */
+double pumma_plan_predict_on(const pumma_grid_t *g, const pumma_type_t *t,
+                             char ta, char tb, int m, int n, int k, int nb,
+                             const pumma_opts_t *force, char *plan,
+                             size_t len);
 #define PUMMA_WORKSPACE_FACTOR 2.0
 #define PUMMA_WORKSPACE_FLOOR (256.0 * 1024 * 1024)
 enum { PUMMA_LIMIT_NONE = 0, PUMMA_LIMIT_FIT = 1, PUMMA_LIMIT_LEAST = 2 };

@@ -202,6 +202,48 @@ static void measure_net(MPI_Comm comm, int with, double *v)
 
 
 /*
+ * mo->slow (pumma_base.h): on a grid that spans hosts, every process
+ * times the same local multiply at once (256^3, best of three, slowed as
+ * PUMMA_SPEEDS says: some 3 ms), and slow is the slowest time over the
+ * first process's. Hosts may differ there (a cluster of two generations,
+ * a grid over sites); the cores of one host are taken alike. A gap under
+ * SLOW_NOISE is the measurement's noise, not a slower host: 1. Blocking
+ * collectives, not pumma_grid_rates' napping Iallgather: SMPI completes
+ * a nonblocking collective message by message (at 256 simulated ranks
+ * the latter took minutes). Collective over g->all.
+ */
+#define SLOW_NOISE 1.1
+static void measure_slow(const pumma_grid_t *g, pumma_model_t *mo)
+{
+    enum { N = 256, REPS = 3 };
+    mo->slow = 1;
+    const pumma_type_t *t = &pumma_type_d;
+    const size_t bytes = (size_t)N * N * sizeof(double);
+    char *a = malloc(3 * bytes);
+    int me, ok = a != NULL, all_ok = 0;
+    MPI_Comm_rank(g->all, &me);
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, g->all);
+    if (!all_ok) { free(a); return; }
+    fill(a, a + bytes, bytes, 0);
+    const int n = N;
+    double best = 1e30;
+    MPI_Barrier(g->all);
+    for (int r = 0; r < REPS; r++) {
+        const double t0 = now(), c0 = pumma_cpu_time();
+        t->gemm("N", "N", &n, &n, &n, t->one, a, &n, a + bytes, &n, t->zero,
+                a + 2 * bytes, &n, 1, 1);
+        pumma_speed_pad(now() - t0, pumma_cpu_time() - c0, NULL, NULL);
+        const double dt = now() - t0;
+        if (dt < best) best = dt;
+    }
+    free(a);
+    double mine[2] = {best, me == 0 ? best : 0}, most[2];
+    MPI_Allreduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, g->all);
+    if (most[1] > 0 && most[0] / most[1] >= SLOW_NOISE)
+        mo->slow = most[0] / most[1];
+}
+
+/*
  * mo->share (pumma_base.h): the grid's processes on this host (MPI's
  * shared-memory split), the distinct grid columns and rows among them,
  * the most over the hosts. Collective over g->all.
@@ -209,6 +251,7 @@ static void measure_net(MPI_Comm comm, int with, double *v)
 static void measure_share(const pumma_grid_t *g, pumma_model_t *mo)
 {
     mo->share[0] = mo->share[1] = 1;
+    mo->slow = 1;
     int np, nn = 0, here[2] = {0, 0}, most[2];
     MPI_Comm_size(g->all, &np);
     if (np < 2) return;
@@ -231,9 +274,12 @@ static void measure_share(const pumma_grid_t *g, pumma_model_t *mo)
         free(all);
     }
     if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
+    int spans = nn > 0 && nn < np, any = 0;
     MPI_Allreduce(here, most, 2, MPI_INT, MPI_MAX, g->all);
+    MPI_Allreduce(&spans, &any, 1, MPI_INT, MPI_MAX, g->all);
     for (int d = 0; d < 2; d++)
         if (most[d] > 1) mo->share[d] = most[d];
+    if (any) measure_slow(g, mo);
 }
 
 /* The values PUMMA_MODEL sets into v; which (bit i: value i). */

@@ -38,8 +38,9 @@
  * memory pumma may use is less than (mnk/P)^(2/3) words
  * (pumma_words_bound, as PUMMA_STATS). info: the routine's INFO.
  * pred_s (pumma's PDGEMM rows): what pumma's own simulator says of the
- * call, pumma_plan_predict under the model pumma measured on this
- * simulated platform at its first call (pumma_grid_model), of the plan
+ * call, pumma_plan_predict_on the grid as pumma measured it on this
+ * simulated platform at its first call (its model, host speeds and
+ * clusters), of the plan
  * its planner chooses, pred_plan, beside the plan that ran (plan).
  * mem_max (PDGEMM rows): the most bytes of workspace one process of
  * pumma's held at once during the call (pumma_mem_peak; empty for
@@ -213,11 +214,10 @@ static run_t run(const case_t *c, int use, int fill)
         snprintf(res.plan, sizeof res.plan, "%s", pumma_last_plan());
         pumma_opts_t force = {0};
         force.algo = impl_algo[use] ? impl_name[use] : NULL;
-        res.pred = pumma_plan_predict(&pumma_type_d, c->ta, c->tb, c->m, c->n,
-                                      c->k, nb, P, Q,
-                                      pumma_grid_model(pumma_grid_enter(ctxt)),
-                                      impl_algo[use] ? &force : NULL,
-                                      res.pred_plan, sizeof res.pred_plan);
+        res.pred = pumma_plan_predict_on(pumma_grid_enter(ctxt), &pumma_type_d,
+                                         c->ta, c->tb, c->m, c->n, c->k, nb,
+                                         impl_algo[use] ? &force : NULL,
+                                         res.pred_plan, sizeof res.pred_plan);
     }
     res.wall = wall() - w0;
     res.words = pumma_smpi_recv_max(MPI_COMM_WORLD) / sizeof(double);
