@@ -19,9 +19,10 @@
 #   hetero     single-core hosts, 10 GbE      p = 8, 64
 #   sites      4 sites of 8 hosts, WAN        p = 8, 32
 # At 256 ranks only COLL_SIZES_256 (64 and 8192 bytes), at each variant's
-# default segment: a 256 KiB broadcast's candidates there took SimGrid's
-# solver more than 20 minutes of wall time here (its max-min system
-# couples every flow through the shared switch links).
+# default segment, pLogP and the poly-model's training to 64 KiB: a 256
+# KiB broadcast's candidates there took SimGrid's solver more than 20
+# minutes of wall time here (its max-min system couples every flow
+# through the shared switch links).
 # Variables: COLL_PLATFORMS, COLL_SIZES (64,8192,262144,2097152 bytes: one
 # size in each of the poly-model's classes and a large one),
 # COLL_SIZES_256, COLL_SEGMAX (64), REPS (1: simulated times repeat
@@ -44,14 +45,14 @@ d=out/coll-smpi
 mkdir -p "$d"
 rm -f "$d"/*.csv "$d"/*.log
 
-run() {   # platform tag np communicators sizes platform.py-args...
-    local plat=$1 tag=$2 np=$3 comms=$4 sizes=$5
-    shift 5
+run() {   # platform tag np communicators sizes maxbytes platform.py-args...
+    local plat=$1 tag=$2 np=$3 comms=$4 sizes=$5 maxb=$6
+    shift 6
     python3 smpi/platform.py "$plat" "$d/$tag" "$@" > /dev/null
     local t0
     t0=$(date +%s)
     smpirun -np "$np" -platform "$d/$tag.xml" -hostfile "$d/$tag.hosts" "${SMPI_CFG[@]}" \
-        "$sim" -r "$REPS" -w 0 -G "$SEGMAX" -s "$sizes" -p "$comms" -P "$plat" \
+        "$sim" -r "$REPS" -w 0 -G "$SEGMAX" -s "$sizes" -m "$maxb" -p "$comms" -P "$plat" \
         -c "$d/$tag.csv" > "$d/$tag.log" 2>&1 || true
     # smpirun's status says nothing: the summary line does
     grep -q '^poly ' "$d/$tag.log" || { tail -n 20 "$d/$tag.log"; echo "models-coll.sh: $tag failed"; return 1; }
@@ -61,11 +62,11 @@ run() {   # platform tag np communicators sizes platform.py-args...
 runs=()
 for p in $COLL_PLATFORMS; do
     case $p in
-    hpc) runs+=("hpc hpc 64 4,16,64 $SIZES nodes=16" "hpc hpc-256 256 256 $SIZES_256 nodes=64") ;;
-    commodity) runs+=("commodity commodity 64 4,16,64 $SIZES nodes=32"
-                      "commodity commodity-256 256 256 $SIZES_256 nodes=128") ;;
-    hetero) runs+=("hetero hetero 64 8,64 $SIZES nodes=64") ;;
-    sites) runs+=("sites sites 32 8,32 $SIZES sites=4 nodes=8") ;;
+    hpc) runs+=("hpc hpc-256 256 256 $SIZES_256 65536 nodes=64" "hpc hpc 64 4,16,64 $SIZES 4194304 nodes=16") ;;
+    commodity) runs+=("commodity commodity-256 256 256 $SIZES_256 65536 nodes=128"
+                      "commodity commodity 64 4,16,64 $SIZES 4194304 nodes=32") ;;
+    hetero) runs+=("hetero hetero 64 8,64 $SIZES 4194304 nodes=64") ;;
+    sites) runs+=("sites sites 32 8,32 $SIZES 4194304 sites=4 nodes=8") ;;
     *) echo "models-coll.sh: unknown platform $p (hpc commodity hetero sites)"; exit 1 ;;
     esac
 done

@@ -15,7 +15,8 @@
 #   clusters  the two-level broadcasts and layouts across clusters
 #             (smpi/models-clusters.sh: out/clusters-{bcast,gemm}-smpi.*)
 #
-# STAGES picks them (default: all, in that order). smpirun's settings are
+# STAGES picks them (default: all, in that order). Then the charts of
+# every stage's file there is (models_charts.py: out/*-smpi.png). smpirun's settings are
 # smpi/simenv.sh's SMPI_CFG for all. Run from TIMING/ after `make smpi` at
 # the top and `make -C TIMING smpi-calibrate`.
 set -euo pipefail
@@ -31,5 +32,12 @@ for s in $ALL; do
     case " $STAGES " in *" $s "*) ;; *) continue ;; esac
     echo "== models-smpi: stage $s ($(( $(date +%s) - t0 )) s)"
     bash "smpi/models-$s.sh"
+done
+# the charts, where matplotlib is (Debian's python3-matplotlib: make deps)
+for py in ${PYTHON:-} python3 /usr/bin/python3; do
+    if $py -c 'import matplotlib' > /dev/null 2>&1; then
+        $py models_charts.py out
+        break
+    fi
 done
 echo "== models-smpi: $STAGES done in $(( $(date +%s) - t0 )) s"
