@@ -5,7 +5,9 @@
 # every evaluation size's optimum found (the estimation error of Ichikawa
 # and Kawai 2008 is 0), predictions exact -- and recommend, which must name
 # the optimum eval measured. The optimum moves with N: one process at 500,
-# four on 2x2 from 900, eight at 6000. Prints PASSED/FAILED lines and
+# four on 2x2 from 900, eight at 6000. Then a machine whose fast kinds
+# have two processors each (exec-synth-net.models): their casts priced by
+# the message coefficients all kinds share. Prints PASSED/FAILED lines and
 # "N passed, N failed".
 tool=${1:-../TIMING/xexectool}
 kinds=1:4:2,0.5:4:1
@@ -49,5 +51,17 @@ unbound() {   # 12 processes, predicted below the 8-process optimum
 check "... and without the bound, all 12 processes, predicted faster" unbound
 $tool recommend $dir/fitted.models 1:4:2,0.25:4:1 -N 1000 > $dir/bad.txt 2>&1
 check "recommend refuses kinds of other speeds" test $? -ne 0
+# Kinds of two processors each: alone they never cast (1 x 1, 1 x 2), so
+# the casts of their configurations on 2 x 2 must be priced by the message
+# coefficients the kinds share (fitted together with kind 2's 2 x 2 runs).
+nk=2:2:1,1:2:1,0.5:4:1
+$tool synth $nk 8 400,800,1200,1600,500,700,900,3000,6000 \
+    exec-synth-net.models > $dir/net-runs.csv
+$tool eval $nk 400,800,1200,1600 $dir/net-runs.csv > $dir/net-eval.txt
+check "kinds of two processors: casts priced, every run predicted, every optimum found" \
+    grep -q '^NP-T: error <= 5% at 5 of 5 sizes (worst 0.0%); mean |prediction error| over all [0-9]* runs 0.0%' $dir/net-eval.txt
+check "... on a machine where 2x1+2x1+0x0 on 2x2 (casts) is not the optimum at 900 and 3000" \
+    bash -c "grep -qE '^ +900 +[0-9]+ +1x1\+0x0\+0x0 1x1 ' $dir/net-eval.txt &&
+             grep -qE '^ +3000 +[0-9]+ +2x1\+0x0\+0x0 1x2 ' $dir/net-eval.txt"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
