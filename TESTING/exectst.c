@@ -17,11 +17,9 @@
  * fits   N-T and NP-T coefficients recovered from times they generate
  *        over sizes and grids (NP-T: square and panel shapes on 1 to 8
  *        processes), and a model of fewer terms fitted to them errs.
- * shared three kinds fitted together, their message coefficients one:
- *        two kinds that alone run on 1 x 1 and 1 x 2 only (no casts)
- *        get the casts' coefficients from the third's 2 x 2 runs, and
- *        kind 0's model prices 2 x 2 exactly, where fitted alone it
- *        casts for free.
+ * npt    NP-T fitted with a cast element priced as a rolled one: from
+ *        1 x q runs only (no casts) a machine is recovered and 2 x 2
+ *        priced exactly, where the fit term by term casts for free.
  * search every configuration of two processor kinds, against a search by
  *        hand over the same space: the optimum, the order of the kept
  *        few, the count; the estimation error of Ichikawa and Kawai
@@ -315,74 +313,58 @@ static void test_fits(void)
     group_end(G);
 }
 
-/* NP-T of three kinds fitted together (pumma_npt_fit_shared), as
- * xexectool fit does for the kinds of one processes-per-processor count:
- * kinds 0 and 1 have two processors, so their runs are on 1 x 1 and 1 x 2
- * only, where nothing is cast (t5 = t6 = 0); kind 2 has four and runs on
- * 2 x 2 as well. The message coefficients k4..k7 are the network's, the
- * same for all three (NP-T's definition, pumma_model.h): fitted together,
- * every kind's model is recovered and prices its casts on 2 x 2; kind 0
- * fitted alone (the fit before issue 31) leaves its cast coefficients at 0
- * and underprices 2 x 2. */
-static void test_shared_fit(void)
+/* pumma_npt_fit: NP-T with one coefficient for rolled and cast elements
+ * (k5 = k4). A kind of three processors runs alone on 1 x 1, 1 x 2 and
+ * 1 x 3 only, where nothing is cast (t5 = t6 = 0). On a machine that
+ * follows NP-T with k5 = k4 (and no cast latency, k6 = 0, which no such
+ * run can show), its model is recovered from those runs and prices 2 x 2,
+ * casts included, exactly; fitted term by term (pumma_exec_fit, the fit
+ * before issue 31) k5 stays 0 and 2 x 2 is underpriced. */
+static void test_npt_fit(void)
 {
-    const char *G = "NP-T fitted over kinds, message terms shared";
-    enum { NK = 3, NPT = PUMMA_NPT_TERMS };
-    const double truth[NK][NPT] = {
-        {1e-11, 1e-9, 1e-7, 1e-4, 2e-8, 2e-8, 2e-6, 1e-3, 1e-6, 2e-4},
-        {2e-11, 1.2e-9, 1.2e-7, 1.2e-4, 2e-8, 2e-8, 2e-6, 1e-3, 1.2e-6, 2e-4},
-        {4e-11, 1.5e-9, 1.5e-7, 1.5e-4, 2e-8, 2e-8, 2e-6, 1e-3, 1.5e-6, 3e-4}};
-    const int grids[][2] = {{1, 1}, {1, 2}, {1, 3}, {1, 4}, {2, 2}};
-    const int ngrid[NK] = {2, 2, 5};         /* kinds 0, 1: 1x1, 1x2 only */
+    const char *G = "NP-T fit, cast priced as roll";
+    enum { NPT = PUMMA_NPT_TERMS, NS = 3 * 4 };
+    const double truth[NPT] = {1e-11, 1e-9, 1e-7, 1e-4, 3e-8,
+                               3e-8,  0,    1e-3, 1e-6, 2e-4};
     const double sizes[] = {1000, 2000, 3000, 4000};
-    enum { MAXS = NK * 5 * 4 };
-    double rows[MAXS * NPT], T[MAXS], k[NK * NPT];
-    int kind[MAXS], ns = 0;
-    for (int i = 0; i < NK; i++)
-        for (int g = 0; g < ngrid[i]; g++)
-            for (int n = 0; n < 4; n++, ns++) {
-                pumma_npt_terms(sizes[n], sizes[n], sizes[n], grids[g][0],
-                                grids[g][1], rows + ns * NPT);
-                T[ns] = pumma_exec_eval(truth[i], rows + ns * NPT, NPT);
-                kind[ns] = i;
-            }
-    int rc = pumma_npt_fit_shared(NK, ns, kind, rows, T, k);
-    int ok = rc == 0;
-    for (int i = 0; i < NK; i++)
-        for (int j = 0; j < NPT; j++)
-            ok &= rel_close(k[i * NPT + j], truth[i][j], 1e-6);
-    check(ok, G, "recovered: rc %d, kind 0 k5 %g k6 %g, kind 1 k3 %g k9 %g",
-          rc, k[5], k[6], k[NPT + 3], k[NPT + 9]);
-    for (int i = 0; i < NK; i++)
-        for (int j = PUMMA_NPT_NET_FIRST; j <= PUMMA_NPT_NET_LAST; j++)
-            check(k[i * NPT + j] == k[j], G, "kind %d k%d %g, kind 0's %g", i,
-                  j, k[i * NPT + j], k[j]);
-    /* the configurations of kind 0 on 2 x 2, which its own runs never saw */
+    double rows[NS * NPT], T[NS], k[NPT], alone[NPT];
+    int s = 0;
+    for (int q = 1; q <= 3; q++)
+        for (int n = 0; n < 4; n++, s++) {
+            pumma_npt_terms(sizes[n], sizes[n], sizes[n], 1, q,
+                            rows + s * NPT);
+            T[s] = pumma_exec_eval(truth, rows + s * NPT, NPT);
+        }
+    int rc = pumma_npt_fit(NS, rows, T, k);
+    int ok = rc == 0 && k[5] == k[4];
+    for (int j = 0; j < NPT; j++) ok &= rel_close(k[j], truth[j], 1e-6);
+    check(ok, G, "1 x 1..3: rc %d, k4 %g k5 %g k7 %g", rc, k[4], k[5], k[7]);
     double t22[NPT];
     pumma_npt_terms(3000, 3000, 3000, 2, 2, t22);
-    const double want = pumma_exec_eval(truth[0], t22, NPT);
-    const double got = pumma_exec_eval(k, t22, NPT);
-    check(rel_close(got, want, 1e-6), G, "kind 0 on 2 x 2, N 3000: %.6e, "
-          "truth %.6e", got, want);
-    /* kind 0 alone: its 8 runs, no cast among them */
-    double alone[NPT];
-    pumma_exec_fit(8, NPT, rows, T, alone);
-    const double under = pumma_exec_eval(alone, t22, NPT);
-    check(alone[5] == 0 && alone[6] == 0 && under < 0.9 * want, G,
-          "kind 0 fitted alone: k5 %g k6 %g, 2 x 2 at %.6e (truth %.6e)",
-          alone[5], alone[6], under, want);
-    /* a kind without samples gets 0 of its own; bad arguments refused */
-    for (int i = 0; i < ns; i++) kind[i] = kind[i] == 2 ? 3 : kind[i];
-    rc = pumma_npt_fit_shared(4, ns, kind, rows, T, k);
+    const double want = pumma_exec_eval(truth, t22, NPT),
+                 got = pumma_exec_eval(k, t22, NPT);
+    check(t22[5] > 0 && rel_close(got, want, 1e-6), G,
+          "2 x 2, N 3000: %.6e, truth %.6e", got, want);
+    pumma_exec_fit(NS, NPT, rows, T, alone);
+    const double free_cast = pumma_exec_eval(alone, t22, NPT);
+    check(alone[5] == 0 && free_cast < 0.95 * want, G,
+          "term by term: k5 %g, 2 x 2 at %.6e (truth %.6e)", alone[5],
+          free_cast, want);
+    /* every grid seen: the same coefficients */
+    const int grids[][2] = {{1, 1}, {1, 2}, {2, 2}, {1, 4}, {2, 3}, {1, 6}};
+    double r6[6 * 4 * NPT], T6[6 * 4];
+    s = 0;
+    for (int g = 0; g < 6; g++)
+        for (int n = 0; n < 4; n++, s++) {
+            pumma_npt_terms(sizes[n], sizes[n], sizes[n], grids[g][0],
+                            grids[g][1], r6 + s * NPT);
+            T6[s] = pumma_exec_eval(truth, r6 + s * NPT, NPT);
+        }
+    rc = pumma_npt_fit(s, r6, T6, k);
     ok = rc == 0;
-    for (int j = 0; j < NPT; j++)
-        ok &= j >= PUMMA_NPT_NET_FIRST && j <= PUMMA_NPT_NET_LAST
-                  ? rel_close(k[2 * NPT + j], truth[2][j], 1e-6)
-                  : k[2 * NPT + j] == 0;
-    check(ok, G, "a kind without samples: rc %d", rc);
-    check(pumma_npt_fit_shared(3, ns, kind, rows, T, k) == -1 &&
-              pumma_npt_fit_shared(0, ns, kind, rows, T, k) == -1,
-          G, "a sample of no kind refused");
+    for (int j = 0; j < NPT; j++) ok &= rel_close(k[j], truth[j], 1e-6);
+    check(ok, G, "grids to 2 x 3: rc %d, k4 %g k5 %g", rc, k[4], k[5]);
+    check(pumma_npt_fit(0, rows, T, k) == -1, G, "no samples refused");
     group_end(G);
 }
 
@@ -595,7 +577,7 @@ int main(void)
     test_nnls();
     test_terms();
     test_fits();
-    test_shared_fit();
+    test_npt_fit();
     test_search();
     test_simulator();
     printf("%d passed, %d failed\n", npass, nfail);

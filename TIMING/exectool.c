@@ -10,8 +10,9 @@
  *   xexectool fit KINDS BUILD CSV [MODELS]
  *       the models from the rows of CSV at the sizes BUILD (N,N,..):
  *       NP-T per kind, processes per processor and algorithm from the
- *       homogeneous configurations (one kind only), N-T per configuration,
- *       grid and algorithm; printed, and written to MODELS
+ *       homogeneous configurations (one kind only; pumma_npt_fit, a cast
+ *       element priced as a rolled one), N-T per configuration, grid and
+ *       algorithm; printed, and written to MODELS
  *   xexectool eval KINDS BUILD CSV [OUT PLATFORM]
  *       fit as above, then for every other size of CSV: the measured
  *       optimum, the optimum each model estimates among the measured
@@ -218,87 +219,43 @@ static double fit_error(int ns, int nt, const double *rows, const double *T,
     return ns ? s / ns : 0;
 }
 
-/* NP-T per kind and processes per processor M from the homogeneous
- * configurations at the build sizes: for each M (and algorithm) the kinds
- * with runs of M processes a processor (at least 4) are fitted together
- * (pumma_npt_fit_shared), their message coefficients k4..k7 shared. The
- * messages cross the platform's network, not a kind's, and a kind of few
- * processors sees few grids: with two, only 1 x 1 and 1 x 2, where no
- * panel is cast (t5 = t6 = 0), so fitted alone it would price every cast
- * as free. M stays apart: the M processes of a processor share its link
- * (and talk among themselves over its memory). */
 static void fit_npt(models_t *m, const row_t *r, int nr, const int *build,
                     int nbuild, FILE *out)
 {
     const int nk = m->kinds.n;
     double *rows = malloc(sizeof(double) * (size_t)nr * NPT);
     double *T = malloc(sizeof(double) * (size_t)nr);
-    int *kind = malloc(sizeof(int) * (size_t)nr);
-    if (!rows || !T || !kind) die("out of memory", NULL);
-    for (int per = 1; per <= MAXPER; per++)
-        for (int a = 0; a < nalgo; a++) {
-            int n[MAXK] = {0}, pmax[MAXK] = {0}, g[MAXK], ng = 0, ns = 0;
-            for (int pass = 0; pass < 2; pass++)
+    if (!rows || !T) die("out of memory", NULL);
+    for (int i = 0; i < nk; i++)
+        for (int per = 1; per <= m->kinds.k[i].maxper; per++)
+            for (int a = 0; a < nalgo; a++) {
+                int ns = 0, pmax = 0;
                 for (int j = 0; j < nr; j++) {
                     const row_t *x = &r[j];
-                    int i = 0;
-                    while (i < nk && !only(x, nk, i)) i++;
-                    if (i == nk || x->per[i] != per || x->algo != a ||
-                        !has(build, nbuild, x->n))
+                    if (!only(x, nk, i) || x->per[i] != per ||
+                        x->algo != a || !has(build, nbuild, x->n))
                         continue;
-                    if (!pass) {
-                        n[i]++;
-                        if (x->pe[i] > pmax[i]) pmax[i] = x->pe[i];
-                        continue;
-                    }
-                    if (n[i] < 4) continue;   /* too few runs for a model */
                     pumma_npt_terms(x->n, x->n, x->n, x->p, x->q,
                                     rows + (size_t)ns * NPT);
-                    kind[ns] = i;
                     T[ns++] = x->t;
+                    if (x->pe[i] > pmax) pmax = x->pe[i];
                 }
-            if (!ns) continue;
-            double k[MAXK][NPT];
-            pumma_npt_fit_shared(nk, ns, kind, rows, T, &k[0][0]);
-            for (int i = 0; i < nk; i++)
-                if (n[i] >= 4) g[ng++] = i;
-            printf("NP-T x%d %-9s message terms k4..k7 of kinds", per,
-                   algos[a]);
-            for (int j = 0; j < ng; j++) printf("%s%d", j ? "," : " ", g[j]);
-            printf(" fitted together: %.3e %.3e %.3e %.3e\n", k[g[0]][4],
-                   k[g[0]][5], k[g[0]][6], k[g[0]][7]);
-            for (int j = 0; j < ng; j++) {
-                const int i = g[j];
-                memcpy(m->npt[i][per][a], k[i], sizeof k[i]);
+                if (ns < 4) continue;     /* too few runs for a model */
+                pumma_npt_fit(ns, rows, T, m->npt[i][per][a]);
                 m->have[i][per][a] = 1;
-                /* the kind's own runs, packed to the front */
-                double *ri = malloc(sizeof(double) * (size_t)n[i] * NPT);
-                double *Ti = malloc(sizeof(double) * (size_t)n[i]);
-                if (!ri || !Ti) die("out of memory", NULL);
-                int c = 0;
-                for (int s = 0; s < ns; s++)
-                    if (kind[s] == i) {
-                        memcpy(ri + (size_t)c * NPT, rows + (size_t)s * NPT,
-                               sizeof(double) * NPT);
-                        Ti[c++] = T[s];
-                    }
                 printf("NP-T kind %d (speed %g) x%d %-9s from %2d runs on "
                        "1..%d processors: mean |error| %.1f%%\n", i,
-                       m->kinds.speed[i], per, algos[a], c, pmax[i],
-                       100 * fit_error(c, NPT, ri, Ti, k[i]));
-                free(ri);
-                free(Ti);
+                       m->kinds.speed[i], per, algos[a], ns, pmax,
+                       100 * fit_error(ns, NPT, rows, T, m->npt[i][per][a]));
                 if (out) {
                     fprintf(out, "npt %d %d %s", i, per, algos[a]);
                     for (int t = 0; t < NPT; t++)
-                        fprintf(out, " %.9e", k[i][t]);
+                        fprintf(out, " %.9e", m->npt[i][per][a][t]);
                     fprintf(out, "\n");
                 }
             }
-        }
     free(rows);
     free(T);
-    free(kind);
 }
 
 /* T = max_i T_i of the configuration (pe, per) on p x q; < 0: a kind it

@@ -577,21 +577,13 @@ double pumma_exec_eval(const double *k, const double *t, int nt);
  * return code. */
 int pumma_exec_fit(int ns, int nt, const double *rows, const double *T,
                    double *k);
-/* NP-T of several processor kinds (with the same processes per
- * processor) fitted together, as one weighted NNLS: the message terms
- * t4..t7 (PUMMA_NPT_NET_FIRST .. PUMMA_NPT_NET_LAST) get one coefficient
- * each for all of them, the others one per kind. The messages cross the
- * platform's network, not a kind's: a kind with few processors sees few
- * grids (on 1 x q no cast, t5 = t6 = 0), and fitted alone it would price
- * casts as free on every other grid; fitted together it takes the
- * network's coefficients from the kinds that do see them. Sample i
- * (rows: ns x PUMMA_NPT_TERMS, times T) belongs to kind kind[i] in
- * 0..nkind-1; k gets nkind models of PUMMA_NPT_TERMS coefficients (a
- * kind without samples: its own coefficients 0). pumma_nnls's return
- * code, or -1. */
-enum { PUMMA_NPT_NET_FIRST = 4, PUMMA_NPT_NET_LAST = 7 };
-int pumma_npt_fit_shared(int nkind, int ns, const int *kind,
-                         const double *rows, const double *T, double *k);
+/* NP-T's coefficients k (PUMMA_NPT_TERMS) fitted as pumma_exec_fit does,
+ * with one coefficient for rolled and cast elements: k5 = k4. An element
+ * cast one tree level crosses the same links, and is packed and copied the
+ * same way, as an element rolled. Fitted apart, k5 is left at 0 by the
+ * runs of a kind with few processors (on 1 x q grids nothing is cast,
+ * t5 = 0), which then prices every cast on p > 1 as free (issue 31). */
+int pumma_npt_fit(int ns, const double *rows, const double *T, double *k);
 
 /*
  * Configurations (Ichikawa and Kawai 2008): per processor kind i, P_i of

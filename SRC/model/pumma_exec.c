@@ -70,37 +70,24 @@ int pumma_exec_fit(int ns, int nt, const double *rows, const double *T,
     return rc;
 }
 
-int pumma_npt_fit_shared(int nkind, int ns, const int *kind,
-                         const double *rows, const double *T, double *k)
+int pumma_npt_fit(int ns, const double *rows, const double *T, double *k)
 {
-    enum { NPT = PUMMA_NPT_TERMS,
-           NNET = PUMMA_NPT_NET_LAST - PUMMA_NPT_NET_FIRST + 1,
-           NOWN = NPT - NNET };
-    if (nkind < 1 || ns < 1) return -1;
-    for (int i = 0; i < ns; i++)
-        if (kind[i] < 0 || kind[i] >= nkind) return -1;
-    /* the columns: the shared message terms, then each kind's own */
-    const int nc = NNET + NOWN * nkind;
-    double *x = calloc((size_t)ns * nc + nc, sizeof(double));
+    enum { NPT = PUMMA_NPT_TERMS, NC = NPT - 1 };
+    if (ns < 1) return -1;
+    double *x = malloc(sizeof(double) * ((size_t)ns * NC + NC));
     if (!x) return -1;
-    double *c = x + (size_t)ns * nc;
+    double *c = x + (size_t)ns * NC;
+    /* column 4 the elements moved into a process, rolled or cast (t4 +
+     * t5); t5's own column dropped */
     for (int i = 0; i < ns; i++) {
         const double *t = rows + (size_t)i * NPT;
-        double *r = x + (size_t)i * nc;
-        for (int j = 0, own = 0; j < NPT; j++) {
-            if (j >= PUMMA_NPT_NET_FIRST && j <= PUMMA_NPT_NET_LAST)
-                r[j - PUMMA_NPT_NET_FIRST] = t[j];
-            else
-                r[NNET + NOWN * kind[i] + own++] = t[j];
-        }
+        double *r = x + (size_t)i * NC;
+        for (int j = 0, at = 0; j < NPT; j++)
+            if (j != 5) r[at++] = j == 4 ? t[4] + t[5] : t[j];
     }
-    const int rc = pumma_exec_fit(ns, nc, x, T, c);
-    for (int g = 0; g < nkind; g++)
-        for (int j = 0, own = 0; j < NPT; j++)
-            k[(size_t)g * NPT + j] =
-                j >= PUMMA_NPT_NET_FIRST && j <= PUMMA_NPT_NET_LAST
-                    ? c[j - PUMMA_NPT_NET_FIRST]
-                    : c[NNET + NOWN * g + own++];
+    const int rc = pumma_exec_fit(ns, NC, x, T, c);
+    for (int j = 0, at = 0; j < NPT; j++)
+        k[j] = j == 5 ? c[4] : c[at++];
     free(x);
     return rc;
 }
