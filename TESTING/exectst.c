@@ -17,6 +17,9 @@
  * fits   N-T and NP-T coefficients recovered from times they generate
  *        over sizes and grids (NP-T: square and panel shapes on 1 to 8
  *        processes), and a model of fewer terms fitted to them errs.
+ * npt    NP-T fitted with a cast element priced as a rolled one: from
+ *        1 x q runs only (no casts) a machine is recovered and 2 x 2
+ *        priced exactly, where the fit term by term casts for free.
  * search every configuration of two processor kinds, against a search by
  *        hand over the same space: the optimum, the order of the kept
  *        few, the count; the estimation error of Ichikawa and Kawai
@@ -310,6 +313,61 @@ static void test_fits(void)
     group_end(G);
 }
 
+/* pumma_npt_fit: NP-T with one coefficient for rolled and cast elements
+ * (k5 = k4). A kind of three processors runs alone on 1 x 1, 1 x 2 and
+ * 1 x 3 only, where nothing is cast (t5 = t6 = 0). On a machine that
+ * follows NP-T with k5 = k4 (and no cast latency, k6 = 0, which no such
+ * run can show), its model is recovered from those runs and prices 2 x 2,
+ * casts included, exactly; fitted term by term (pumma_exec_fit, the fit
+ * before issue 31) k5 stays 0 and 2 x 2 is underpriced. */
+static void test_npt_fit(void)
+{
+    const char *G = "NP-T fit, cast priced as roll";
+    enum { NPT = PUMMA_NPT_TERMS, NS = 3 * 4 };
+    const double truth[NPT] = {1e-11, 1e-9, 1e-7, 1e-4, 3e-8,
+                               3e-8,  0,    1e-3, 1e-6, 2e-4};
+    const double sizes[] = {1000, 2000, 3000, 4000};
+    double rows[NS * NPT], T[NS], k[NPT], alone[NPT];
+    int s = 0;
+    for (int q = 1; q <= 3; q++)
+        for (int n = 0; n < 4; n++, s++) {
+            pumma_npt_terms(sizes[n], sizes[n], sizes[n], 1, q,
+                            rows + s * NPT);
+            T[s] = pumma_exec_eval(truth, rows + s * NPT, NPT);
+        }
+    int rc = pumma_npt_fit(NS, rows, T, k);
+    int ok = rc == 0 && k[5] == k[4];
+    for (int j = 0; j < NPT; j++) ok &= rel_close(k[j], truth[j], 1e-6);
+    check(ok, G, "1 x 1..3: rc %d, k4 %g k5 %g k7 %g", rc, k[4], k[5], k[7]);
+    double t22[NPT];
+    pumma_npt_terms(3000, 3000, 3000, 2, 2, t22);
+    const double want = pumma_exec_eval(truth, t22, NPT),
+                 got = pumma_exec_eval(k, t22, NPT);
+    check(t22[5] > 0 && rel_close(got, want, 1e-6), G,
+          "2 x 2, N 3000: %.6e, truth %.6e", got, want);
+    pumma_exec_fit(NS, NPT, rows, T, alone);
+    const double free_cast = pumma_exec_eval(alone, t22, NPT);
+    check(alone[5] == 0 && free_cast < 0.95 * want, G,
+          "term by term: k5 %g, 2 x 2 at %.6e (truth %.6e)", alone[5],
+          free_cast, want);
+    /* every grid seen: the same coefficients */
+    const int grids[][2] = {{1, 1}, {1, 2}, {2, 2}, {1, 4}, {2, 3}, {1, 6}};
+    double r6[6 * 4 * NPT], T6[6 * 4];
+    s = 0;
+    for (int g = 0; g < 6; g++)
+        for (int n = 0; n < 4; n++, s++) {
+            pumma_npt_terms(sizes[n], sizes[n], sizes[n], grids[g][0],
+                            grids[g][1], r6 + s * NPT);
+            T6[s] = pumma_exec_eval(truth, r6 + s * NPT, NPT);
+        }
+    rc = pumma_npt_fit(s, r6, T6, k);
+    ok = rc == 0;
+    for (int j = 0; j < NPT; j++) ok &= rel_close(k[j], truth[j], 1e-6);
+    check(ok, G, "grids to 2 x 3: rc %d, k4 %g k5 %g", rc, k[4], k[5]);
+    check(pumma_npt_fit(0, rows, T, k) == -1, G, "no samples refused");
+    group_end(G);
+}
+
 /* Two kinds: kind 1 runs at 0.4 of kind 0; M processes on a processor
  * share it; messages cost per process and per grid dimension. */
 static double toy(void *ctx, int kind, int per, double m, double n, double k,
@@ -543,6 +601,7 @@ int main(void)
     test_nnls();
     test_terms();
     test_fits();
+    test_npt_fit();
     test_search();
     test_simulator();
     printf("%d passed, %d failed\n", npass, nfail);

@@ -10,8 +10,9 @@
  *   xexectool fit KINDS BUILD CSV [MODELS]
  *       the models from the rows of CSV at the sizes BUILD (N,N,..):
  *       NP-T per kind, processes per processor and algorithm from the
- *       homogeneous configurations (one kind only), N-T per configuration,
- *       grid and algorithm; printed, and written to MODELS
+ *       homogeneous configurations (one kind only; pumma_npt_fit, a cast
+ *       element priced as a rolled one), N-T per configuration, grid and
+ *       algorithm; printed, and written to MODELS
  *   xexectool eval KINDS BUILD CSV [OUT PLATFORM]
  *       fit as above, then for every other size of CSV: the measured
  *       optimum, the optimum each model estimates among the measured
@@ -240,7 +241,7 @@ static void fit_npt(models_t *m, const row_t *r, int nr, const int *build,
                     if (x->pe[i] > pmax) pmax = x->pe[i];
                 }
                 if (ns < 4) continue;     /* too few runs for a model */
-                pumma_exec_fit(ns, NPT, rows, T, m->npt[i][per][a]);
+                pumma_npt_fit(ns, rows, T, m->npt[i][per][a]);
                 m->have[i][per][a] = 1;
                 printf("NP-T kind %d (speed %g) x%d %-9s from %2d runs on "
                        "1..%d processors: mean |error| %.1f%%\n", i,

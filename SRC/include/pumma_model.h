@@ -577,6 +577,13 @@ double pumma_exec_eval(const double *k, const double *t, int nt);
  * return code. */
 int pumma_exec_fit(int ns, int nt, const double *rows, const double *T,
                    double *k);
+/* NP-T's coefficients k (PUMMA_NPT_TERMS) fitted as pumma_exec_fit does,
+ * with one coefficient for rolled and cast elements: k5 = k4. An element
+ * cast one tree level crosses the same links, and is packed and copied the
+ * same way, as an element rolled. Fitted apart, k5 is left at 0 by the
+ * runs of a kind with few processors (on 1 x q grids nothing is cast,
+ * t5 = 0), which then prices every cast on p > 1 as free (issue 31). */
+int pumma_npt_fit(int ns, const double *rows, const double *T, double *k);
 
 /*
  * Configurations (Ichikawa and Kawai 2008): per processor kind i, P_i of

@@ -70,6 +70,28 @@ int pumma_exec_fit(int ns, int nt, const double *rows, const double *T,
     return rc;
 }
 
+int pumma_npt_fit(int ns, const double *rows, const double *T, double *k)
+{
+    enum { NPT = PUMMA_NPT_TERMS, NC = NPT - 1 };
+    if (ns < 1) return -1;
+    double *x = malloc(sizeof(double) * ((size_t)ns * NC + NC));
+    if (!x) return -1;
+    double *c = x + (size_t)ns * NC;
+    /* column 4 the elements moved into a process, rolled or cast (t4 +
+     * t5); t5's own column dropped */
+    for (int i = 0; i < ns; i++) {
+        const double *t = rows + (size_t)i * NPT;
+        double *r = x + (size_t)i * NC;
+        for (int j = 0, at = 0; j < NPT; j++)
+            if (j != 5) r[at++] = j == 4 ? t[4] + t[5] : t[j];
+    }
+    const int rc = pumma_exec_fit(ns, NC, x, T, c);
+    for (int j = 0, at = 0; j < NPT; j++)
+        k[j] = j == 5 ? c[4] : c[at++];
+    free(x);
+    return rc;
+}
+
 double pumma_exec_error(double tau, double T)
 {
     return T > 0 ? (tau - T) / T : 0;
