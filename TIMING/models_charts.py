@@ -64,6 +64,7 @@ def coll(src, png):
             share.append(100.0 * ok / len(c) if c else 0)
         ax.bar([j + i * w for j in range(len(plats))], share, w, label=m)
     ax.axhline(90, color="k", lw=0.8, ls="--")
+    ax.set_ylim(0, 100)
     ax.set_xticks([j + 0.4 - w / 2 for j in range(len(plats))])
     ax.set_xticklabels(plats)
     ax.set_ylabel("picks within 10% of the best (%)")
