@@ -979,6 +979,124 @@ static void test_fair(void)
     group_end(G);
 }
 
+/* On a fair network a node's processes share its link (SimGrid's
+ * clusters and a real NIC alike): whatever the schedule, it cannot end
+ * before each node's link has carried the messages that leave it (and,
+ * its link in, those that reach it), each its gap of the link (beta m
+ * under Hockney, whose alpha is latency). Trees whose
+ * inner processes share a node (binomial, binary) send several messages
+ * out of a node at once; given a link each, they would look as fast as
+ * the minimum spanning tree, whose senders each have a node. */
+static void test_nic(void)
+{
+    const char *G = "a node's processes share its link";
+    pumma_netmodel_t nm[PUMMA_NM_COUNT];
+    machines(nm);
+    const char *names[] = {"binomial", "binary", "ring-split", "mst", "linear",
+                           "pipeline"};
+    for (int k = PUMMA_NM_HOCKNEY; k < PUMMA_NM_COUNT; k++) {
+        pumma_netmodel_t x = nm[k], in = nm[k];
+        x.s.fair = in.s.fair = 1;
+        x.local = &in;
+        const char *mn = pumma_nm_name(k);
+        for (int v = 0; v < 6; v++)
+            for (int np = 4; np <= 16; np *= 2)
+                for (int per = 2; per <= 4 && per < np; per *= 2)
+                    for (int sg = 0; sg < 2; sg++) {
+                        const double m = 1 << 20, seg = sg ? 65536 : 0;
+                        x.per = per;
+                        const double T = pumma_sim_bcast(bcast(names[v]), &x, k,
+                                                          np, 0, m, seg, 8);
+                        double out[16] = {0}, into[16] = {0}, most = 0;
+                        for (int me = 0; me < np; me++) {
+                            int dest[4096];
+                            double by[4096];
+                            const int ns = pumma_sim_sends(
+                                bcast(names[v]), 0, np, 0, me,
+                                (int64_t)(m / 8), 8, (int)(seg / 8), dest, by,
+                                4096);
+                            for (int q = 0; q < ns && q < 4096; q++) {
+                                if (dest[q] / per == me / per) continue;
+                                pumma_nm_cost_t c;
+                                pumma_nm_msg(&x, k, by[q], &c);
+                                /* Hockney's alpha is latency, not link */
+                                const double w = k == PUMMA_NM_HOCKNEY
+                                                     ? x.beta * by[q]
+                                                     : c.gap;
+                                out[me / per] += w;
+                                into[dest[q] / per] += w;
+                            }
+                        }
+                        for (int n = 0; n < np / per; n++)
+                            most = fmax(most, fmax(out[n], into[n]));
+                        check(T > 0 && T >= most * (1 - 1e-9), G,
+                              "%s %s np %d, %d a node, pieces of %g: %g, before "
+                              "its busiest node's link has carried its "
+                              "messages (%g)", mn, names[v], np, per, seg, T,
+                              most);
+                    }
+    }
+    group_end(G);
+}
+
+/* The planner's prices on a fair network (pumma_model_t.fair): pieces
+ * posted together arrive together, so a pipeline broadcast and a ring
+ * reduce cost np - 1 hops of the whole message (and the reduce its sums),
+ * whatever the segment; one after another they pipeline, (np - 2 + s)
+ * hops of a piece (s pieces, at most PUMMA_MAX_PIECES). */
+static void test_fair_prices(void)
+{
+    const char *G = "the planner's prices on a fair network";
+    pumma_model_t mo;
+    memset(&mo, 0, sizeof mo);
+    mo.alpha = 2e-6, mo.beta = 1e-9, mo.delta = 1e-10;
+    const pumma_coll_ops_t *pipe = pumma_comm_find(PUMMA_BCAST_TABLE, "pipeline"),
+                           *ring = pumma_comm_find(PUMMA_REDUCE_TABLE, "ring");
+    for (int np = 2; np <= 32; np *= 2)
+        for (double seg = 8192; seg <= 1 << 20; seg *= 8) {
+            const double m = 1 << 22;
+            mo.fair = 1;
+            const double whole = (np - 1) * pumma_model_msg(&mo, m),
+                         bp = pipe->cost(&mo, np, m, seg),
+                         rr = ring->cost(&mo, np, m, seg);
+            check(close_to(bp, whole), G, "pipeline np %d seg %g: %g, want %g",
+                  np, seg, bp, whole);
+            check(close_to(rr, whole + (np - 1) * pumma_model_copy(&mo, m, 0)),
+                  G, "ring reduce np %d seg %g: %g", np, seg, rr);
+            mo.fair = 0;
+            const double s = fmin(ceil(m / seg), PUMMA_MAX_PIECES),
+                         piped = (np - 2 + s) * pumma_model_msg(&mo, m / s);
+            check(close_to(pipe->cost(&mo, np, m, seg), piped), G,
+                  "pipeline np %d seg %g one after another: %g, want %g", np,
+                  seg, pipe->cost(&mo, np, m, seg), piped);
+        }
+    group_end(G);
+}
+
+/* A redistribution posts its messages at once (pumma_redist): over a
+ * grid's slowest link (alpha, pumma_grid_price_model) the first pays its
+ * latency and each further one the fastest link's (alpha_post); on one
+ * network (alpha_post 0) each pays alpha. */
+static void test_redist_latency(void)
+{
+    const char *G = "a redistribution's latencies";
+    pumma_model_t mo;
+    memset(&mo, 0, sizeof mo);
+    mo.alpha = 10e-3, mo.beta = 1e-8;
+    const double bytes = 1e6, np = 32, bw = mo.beta * bytes * (np - 1) / np;
+    for (int partners = 1; partners <= 31; partners += 5) {
+        mo.alpha_post = 0;
+        const double one = pumma_model_redist_among(&mo, np, partners, bytes, 0);
+        check(close_to(one, partners * mo.alpha + bw), G,
+              "%d partners on one network: %g", partners, one);
+        mo.alpha_post = 25e-6;
+        const double two = pumma_model_redist_among(&mo, np, partners, bytes, 0);
+        check(close_to(two, mo.alpha + (partners - 1) * 25e-6 + bw), G,
+              "%d partners over a slow link: %g", partners, two);
+    }
+    group_end(G);
+}
+
 /* Messages within a node priced by the node's own model
  * (pumma_netmodel_t.local): a communicator inside one node takes the local
  * model's time, one spread one process a node the network's; one of two
@@ -1042,6 +1160,9 @@ int main(int argc, char **argv)
         test_shared();
         test_link_share();
         test_fair();
+        test_nic();
+        test_fair_prices();
+        test_redist_latency();
         test_local();
         test_decide();
         test_search();

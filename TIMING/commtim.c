@@ -153,19 +153,20 @@ static double predict(int kind, const cand_t *c, const pumma_netmodel_t *nm,
 }
 
 /* The candidate model k picks, as auto picks from the models
- * (pumma_decide_by_model): pumma's own (MPI's are simulated only as a
- * binomial tree), the first in the table's order predicted within
+ * (pumma_decide_by_model): those whose schedule the simulator knows
+ * (pumma_sim_knows: pumma's own; MPI's too in an SMPI build), the first
+ * in the table's order predicted within
  * PUMMA_MODEL_MARGIN of the fastest. */
 static int pick_of(int kind, const cand_t *c, int nv,
                    double (*pred)[PUMMA_NM_COUNT + 1], int k)
 {
     double best = INFINITY;
     for (int v = 0; v < nv; v++)
-        if ((kind == KIND_SHIFT || ((const pumma_coll_ops_t *)c[v].v)->shape) &&
+        if ((kind == KIND_SHIFT || pumma_sim_knows(c[v].v)) &&
             pred[v][k] < best)
             best = pred[v][k];
     for (int v = 0; v < nv; v++)
-        if ((kind == KIND_SHIFT || ((const pumma_coll_ops_t *)c[v].v)->shape) &&
+        if ((kind == KIND_SHIFT || pumma_sim_knows(c[v].v)) &&
             pred[v][k] <= best * (1 + PUMMA_MODEL_MARGIN))
             return v;
     return 0;

@@ -56,10 +56,12 @@ double pumma_model_copy(const pumma_model_t *mo, double bytes, int transposed)
     return bytes * (transposed ? mo->delta_t : mo->delta);
 }
 
-/* Pieces of a segmented collective (as pumma_bcast_tree.c cuts them). */
-int pumma_model_pieces(double bytes, double seg_bytes)
+/* Pieces of a segmented collective (as pumma_bcast_tree.c cuts them), as
+ * far as they pipeline: on a fair network (mo->fair) the pieces a process
+ * posts together share its link and arrive together, one piece's worth. */
+int pumma_model_pieces(const pumma_model_t *mo, double bytes, double seg_bytes)
 {
-    if (seg_bytes <= 0 || seg_bytes >= bytes) return 1;
+    if (seg_bytes <= 0 || seg_bytes >= bytes || mo->fair > 0.5) return 1;
     double n = ceil(bytes / seg_bytes);
     return n > 256 ? 256 : (int)n;
 }
@@ -69,7 +71,8 @@ double pumma_model_redist_among(const pumma_model_t *mo, int np,
                                 int transposed)
 {
     const double msgs = partners < np - 1 ? partners : np - 1;
-    double net = np > 1 ? mo->alpha * (msgs > 0 ? msgs : 0) +
+    const double more = mo->alpha_post > 0 ? mo->alpha_post : mo->alpha;
+    double net = np > 1 ? (msgs > 0 ? mo->alpha + (msgs - 1) * more : 0) +
                               mo->beta * bytes * (np - 1) / np
                         : 0;
     return net + pumma_model_copy(mo, bytes, transposed) +

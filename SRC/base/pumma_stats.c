@@ -117,6 +117,9 @@ static void report_all(void)
         printf("pumma-stats: model link share_col=%g share_row=%g\n",
                model.share[0] > 1 ? model.share[0] : 1,
                model.share[1] > 1 ? model.share[1] : 1);
+    if (model.valid && model.fair > 0.5)
+        printf("pumma-stats: model fair network (pieces posted together "
+               "share the link)\n");
     if (model.valid)          /* where the values came from */
         printf("pumma-stats: model source local=%s net=%s seconds=%.4f\n",
                model.from_env & PUMMA_LOCAL_BITS ? "PUMMA_MODEL"

@@ -35,7 +35,7 @@ static int start(pumma_coll_t *c)
 static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 {
     if (np <= 1) return 0;
-    int s = pumma_model_pieces(bytes, seg > 0 ? seg : DEFAULT_SEGMENT_BYTES);
+    int s = pumma_model_pieces(mo, bytes, seg > 0 ? seg : DEFAULT_SEGMENT_BYTES);
     return (np - 2 + s) * pumma_model_msg(mo, bytes / s);
 }
 

@@ -109,7 +109,7 @@ void pumma_grid_price_model(const pumma_grid_t *g, const pumma_model_t *mo,
     const pumma_hier_grid_t *h = g->hier;
     *out = *mo;
     if (!h) return;
-    double a = 0, b = 0;
+    double a = 0, b = 0, near = INFINITY;
     for (int c = 0; c < h->nc; c++) {
         /* inside c: a link only when c has two processes or more */
         int n = 0;
@@ -118,11 +118,14 @@ void pumma_grid_price_model(const pumma_grid_t *g, const pumma_model_t *mo,
         for (int d = 0; d < h->nc; d++) {
             if (c == d && n < 2) continue;
             a = fmax(a, c == d ? h->inside[c].alpha : h->lat[c * h->nc + d]);
+            near = fmin(near,
+                        c == d ? h->inside[c].alpha : h->lat[c * h->nc + d]);
             b = fmax(b, c == d ? h->inside[c].beta : h->beta[c * h->nc + d]);
         }
     }
     out->alpha = a;
     out->beta = b;
+    if (near < a) out->alpha_post = near;
 }
 
 /* hier's time on L: its plan's, the mean over the line's roots (a root's

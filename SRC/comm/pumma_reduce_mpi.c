@@ -12,6 +12,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#ifdef PUMMA_SMPI
+#include <xbt/config.h>
+#endif
 
 #include "pumma_comm.h"
 
@@ -100,10 +103,19 @@ static int wait(pumma_coll_t *c)
     return rc;
 }
 
+int pumma_reduce_mpi_adds(void)
+{
+#ifdef PUMMA_SMPI
+    return sg_cfg_get_boolean("smpi/simulate-computation");
+#else
+    return 1;
+#endif
+}
+
 /* A binomial tree (SMPI's MPI_Ireduce, in an SMPI build: a flat one, the
- * root receiving from every other process, colls::ireduce in 3.32), plus
- * the zeroed contribution of a root that has none and the library's own
- * copy of the message. */
+ * root receiving from every other process, colls::ireduce in 3.32), its
+ * sums (pumma_reduce_mpi_adds), plus the zeroed contribution of a root
+ * that has none and the library's own copy of the message. */
 static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 {
     (void)seg;
@@ -113,7 +125,9 @@ static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 #else
     const double steps = pumma_model_log2(np);
 #endif
-    return steps * (pumma_model_msg(mo, bytes) + pumma_model_copy(mo, bytes, 0)) +
+    return steps * (pumma_model_msg(mo, bytes) +
+                    (pumma_reduce_mpi_adds() ? pumma_model_copy(mo, bytes, 0)
+                                             : 0)) +
            2 * pumma_model_copy(mo, bytes, 0);
 }
 

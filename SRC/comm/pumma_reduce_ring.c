@@ -27,7 +27,7 @@ static int start(pumma_coll_t *c)
 static double cost(const pumma_model_t *mo, int np, double bytes, double seg)
 {
     if (np <= 1) return 0;
-    int s = pumma_model_pieces(bytes, seg);
+    int s = pumma_model_pieces(mo, bytes, seg);
     return (np - 2 + s) * (pumma_model_msg(mo, bytes / s) +
                            pumma_model_copy(mo, bytes / s, 0));
 }

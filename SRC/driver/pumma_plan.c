@@ -378,6 +378,8 @@ static void plan_key(const pumma_problem_t *h, const pumma_opts_t *o,
     k->model.share[0] = mo->share[0];
     k->model.share[1] = mo->share[1];
     k->model.slow = mo->slow;
+    k->model.fair = mo->fair;
+    k->model.alpha_post = mo->alpha_post;
     k->model.dec = mo->dec;
     k->algo = forced;
     k->bcast = o->bcast; k->reduce = o->reduce; k->shift = o->shift;

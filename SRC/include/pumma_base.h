@@ -88,6 +88,19 @@ typedef struct pumma_model {
      * grid that spans hosts (pumma_grid_rates), not kept in the tune
      * file (it is the grid's). */
     double slow;
+    /* fair: 1 where the messages a process has in flight at once share
+     * its link (pumma_plogp_t.fair): pieces posted together arrive
+     * together, so a segmented chain or ring does not pipeline and is
+     * priced as unsegmented (pumma_model_pieces); 0, one after another.
+     * The tune file's (pumma-tune's samples, through the decider) or
+     * measured with the model (pumma_plogp_fair); not kept apart. */
+    double fair;
+    /* alpha_post: on a grid that spans clusters, where alpha is its
+     * slowest link's (pumma_grid_price_model), the fastest link's: what
+     * each further message of a redistribution, all posted at once, adds
+     * to the first's latency (their latencies overlap; their overheads
+     * are a near link's at most). 0: alpha each, as on one network. */
+    double alpha_post;
     /* (a value added above must join the plan key, pumma_plan.c) */
     /* Who decides auto's broadcasts and reduces (pumma_model.h); NULL:
      * no decision file and no models, the planner chooses per call. */
@@ -124,7 +137,7 @@ double pumma_model_hide(const pumma_model_t *mo, double work, double comm);
 /* mo as a block-cyclic plan meets it: local work (gamma, delta,
  * delta_t) at the slowest process's pace, mo->slow times the first's. */
 void pumma_model_paced(const pumma_model_t *mo, pumma_model_t *out);
-int pumma_model_pieces(double bytes, double seg_bytes);
+int pumma_model_pieces(const pumma_model_t *mo, double bytes, double seg_bytes);
 /* A redistribution of `bytes` per process over np processes (Alltoallv,
  * packing copy transposed or not, unpacking copy). */
 double pumma_model_redist(const pumma_model_t *mo, int np, double bytes,

@@ -366,6 +366,11 @@ pumma_decider_ops(const struct pumma_decider *d)
 /* The auto pseudo-variants (pumma_coll_auto.c): start() decides, then
  * runs the chosen variant (c->via); cost() prices the choice. */
 extern const pumma_coll_ops_t pumma_bcast_auto, pumma_reduce_auto;
+/* Whether the MPI library's own reduce (variant "mpi") takes time for its
+ * sums: not in an SMPI build that does not simulate computation (SMPI
+ * applies its operations uncharged; pumma's own sums are charged by their
+ * model there, INSTALL/smpi/pumma_smpi_blas.c). */
+int pumma_reduce_mpi_adds(void);
 
 /* --------------------------------------------- grids that span clusters */
 
@@ -450,8 +455,10 @@ enum { PUMMA_ALONG_COL = 0, PUMMA_ALONG_ROW = 1 };
 /* The model the other exchanges of a call are priced under (the
  * redistributions, among every process of the grid): mo, or on a grid
  * that spans clusters mo with the slowest link between any two of its
- * processes. The line prices below replace mo's network values with the
- * line's own, so this model may be theirs too. */
+ * processes, and the fastest's latency as alpha_post (a redistribution's
+ * further messages, posted with the first). The line prices below
+ * replace mo's network values with the line's own, so this model may be
+ * theirs too. */
 void pumma_grid_price_model(const pumma_grid_t *g, const pumma_model_t *mo,
                             pumma_model_t *out);
 double pumma_coll_price(const pumma_grid_t *g, const pumma_coll_ops_t *v,

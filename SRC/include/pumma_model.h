@@ -157,6 +157,11 @@ void pumma_nm_msg(const pumma_netmodel_t *nm, int kind, double m,
 /* A sampled value at m bytes (x: one of s->os, orv, g, rtt). */
 double pumma_plogp_at(const pumma_plogp_t *s, const double *x, double m);
 
+/* Whether the messages a posts at once to b share the link (1) or leave
+ * one after another (0): pumma_plogp_t.fair's probe alone, NP pieces of
+ * bytes/NP (at least 1 KiB each, else 0). Called by a and b (others
+ * return 0 at once); both return it. */
+double pumma_plogp_fair(MPI_Comm comm, int a, int b, double bytes);
 /* Measure the pLogP samples between processes a and b of comm (pumma_plogp.c:
  * Kielmann's method), sizes 0 and powers of two up to max_bytes, within
  * about `budget` seconds. Collective over comm (only a and b talk until
@@ -195,6 +200,12 @@ double pumma_sim_bcast(const pumma_coll_ops_t *v, const pumma_netmodel_t *nm,
 double pumma_sim_reduce(const pumma_coll_ops_t *v,
                         const pumma_netmodel_t *nm, int kind, int np,
                         int root, double bytes, double seg_bytes, int esize);
+/* Whether the simulator knows v's schedule: pumma's variants (their
+ * shape), and in an SMPI build MPI's own too (SMPI's MPI_Ibcast and
+ * MPI_Ireduce are flat trees, whatever its collective selector); Open
+ * MPI's are its tuned choices, simulated as a binomial tree for a price
+ * but not for a choice. */
+int pumma_sim_knows(const pumma_coll_ops_t *v);
 /* For tests: run PLOGPC on the shared-processor engine even where no node
  * has more processes than processors (it must agree with the fast one). */
 extern int pumma_sim_always_shared;

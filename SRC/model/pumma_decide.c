@@ -245,8 +245,9 @@ static const pumma_rule_t *file_rule(const pumma_decider_t *d,
 
 /*
  * The models' choice: among the candidates (pumma_search_cands) of the
- * variants the simulator runs as pumma does (not MPI's own: its schedule
- * is MPI's, unknown here), the first -- in the table's order, larger
+ * variants whose schedule the simulator knows (pumma_sim_knows: not
+ * Open MPI's own, whose schedule is its tuned choice), the first -- in
+ * the table's order, larger
  * pieces first -- predicted within PUMMA_MODEL_MARGIN of the fastest.
  */
 void pumma_decide_by_model(const pumma_netmodel_t *nm, int kind,

@@ -282,6 +282,32 @@ static void measure_share(const pumma_grid_t *g, pumma_model_t *mo)
     if (any) measure_slow(g, mo);
 }
 
+/*
+ * mo->fair (pumma_base.h): pumma-tune's measurement, where the decider
+ * has the tune file's samples; 0 where PUMMA_MODEL sets the network's
+ * values (the closed forms as they stand); else probed between process 0
+ * and the tune keys' peer (8 pieces of 128 KiB posted at once, three
+ * times: about a millisecond). Process 0's value. Collective over g->all.
+ */
+static void measure_fair(const pumma_grid_t *g, const pumma_tune_keys_t *k,
+                         int env_net, pumma_model_t *mo)
+{
+    int me, np;
+    MPI_Comm_rank(g->all, &me);
+    MPI_Comm_size(g->all, &np);
+    mo->fair = 0;
+    if (np < 2 || env_net) return;
+    double f[2] = {0, 0};                /* known, the value */
+    if (me == 0 && mo->dec && mo->dec->have_nm)
+        f[0] = 1, f[1] = mo->dec->nm.s.fair;
+    MPI_Bcast(f, 2, MPI_DOUBLE, 0, g->all);
+    if (!f[0]) {
+        f[1] = pumma_plogp_fair(g->all, 0, k->peer, 1 << 20);
+        MPI_Bcast(&f[1], 1, MPI_DOUBLE, 0, g->all);
+    }
+    mo->fair = f[1] > 0.5;
+}
+
 /* The values PUMMA_MODEL sets into v; which (bit i: value i). */
 static unsigned parse_env(double *v)
 {
@@ -349,6 +375,7 @@ void pumma_model_measure(const pumma_grid_t *g, pumma_model_t *mo)
     mo->valid = 1;
     /* after the values: the defaults' decisions price with them */
     mo->dec = pumma_decider_load(g, &k, mo);
+    measure_fair(g, &k, (set & PUMMA_NET_BITS) == PUMMA_NET_BITS, mo);
     mo->seconds = now() - t0;
     pumma_stats_model(mo);
 }

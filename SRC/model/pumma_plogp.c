@@ -248,6 +248,25 @@ static double share_probe(pair_t *p, double top)
     return share(p, 1, med > 0.5 * (1 + 1.0 / NP) ? 1 : 0);
 }
 
+double pumma_plogp_fair(MPI_Comm comm, int a, int b, double bytes)
+{
+    int me;
+    MPI_Comm_rank(comm, &me);
+    if ((me != a && me != b) || a == b) return 0;
+    pair_t p;
+    p.comm = comm;
+    p.me = me == a ? 0 : 1;
+    p.peer = me == a ? b : a;
+    p.deadline = MPI_Wtime() + 1;
+    p.buf = calloc(1, bytes > 1 ? (size_t)bytes : 1);
+    int ok = p.buf != NULL, both = 0;
+    MPI_Sendrecv(&ok, 1, MPI_INT, p.peer, TAG, &both, 1, MPI_INT, p.peer, TAG,
+                 comm, MPI_STATUS_IGNORE);
+    const double f = ok && both ? share_probe(&p, bytes) : 0;
+    free(p.buf);
+    return f;
+}
+
 int pumma_plogp_measure(MPI_Comm comm, int a, int b, double max_bytes,
                         double budget, pumma_plogp_t *s)
 {

@@ -26,7 +26,7 @@ int pumma_search_cands(pumma_table_kind_t op, double bytes, int model_only,
     int n = 0;
     const pumma_coll_ops_t *v;
     for (int i = 0; (v = pumma_comm_at(op, i)) != NULL; i++) {
-        if (model_only && !v->shape) continue;
+        if (model_only && !pumma_sim_knows(v)) continue;
         if (v->asked_only) continue;
         /* hier is another variant's choice on one cluster, and on several
          * priced by its own plan: nothing of its own to measure */
@@ -257,14 +257,14 @@ void pumma_search_model(pumma_search_t *s, const pumma_netmodel_t *nm,
         return;
     }
     for (int i = 0; i < s->n; i++) {
-        p[i] = s->c[i].v->shape
+        p[i] = pumma_sim_knows(s->c[i].v)
                    ? pumma_search_predict(nm, kind, s->op, s->np, s->bytes,
                                           s->esize, &s->c[i])
                    : -1;
         order[i] = i;
     }
-    /* MPI's own variants have no schedule the simulator knows: each is
-     * measured, as one candidate */
+    /* MPI's own variants, where the simulator does not know their
+     * schedule (pumma_sim_knows): each is measured, as one candidate */
     for (int i = 0; i < s->n; i++)
         if (p[i] < 0) try_one(s, i);
     /* each variant's predicted best candidate, the variants in order */

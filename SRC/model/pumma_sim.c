@@ -264,103 +264,194 @@ out:
     return end;
 }
 
-/* The sends a process posts between two waits, on a fair network: each
- * through its sender's link from `start`, needing `work` of it, then
- * `tail` more to its destination's arrival slot arr[q][slot]. */
+/*
+ * A fair network (pumma_plogp_t.fair): the messages in flight share the
+ * links they cross, max-min fairly, as a fluid network's do. A message
+ * between two nodes crosses its sender node's link out and its receiver
+ * node's link in, which all processes of those nodes share; one within a
+ * node crosses the node's memory, once. Nodes hold pumma_netmodel_t.per
+ * consecutive ranks where the model has a node's own pair (local), else a
+ * process is a node. Alone on its links a message holds them for its gap,
+ * then takes the rest of its time to be complete at its destination
+ * (Hockney's message holds them for beta m: alpha is its latency).
+ * The sends a process posts between two waits are posted at one instant,
+ * when it last waited (SimGrid starts them so), and every message shares
+ * its links from its post on: pieces posted together arrive together, so
+ * a segmented chain does not pipeline (SimGrid's chain of 16 hpc ranks
+ * takes its unsegmented time, whatever the segment). Event driven, in
+ * time order: the clock moves to the first message to be through its
+ * links or the first process to post; at each, the links' shares are
+ * filled anew. Sends over a model that is not fair are gated one after
+ * another as sim_run's.
+ */
 typedef struct flow {
-    double start, work, tail;
-    int q, slot;
+    double rem, tail, rate;
+    int q, slot, lk[2], nl;
 } flow_t;
 
-typedef struct burst {
-    flow_t *f;
-    int n, cap;
-} burst_t;
-
-/* A min-heap of flow indices keyed by their finish tags. */
-static void heap_push(int *h, int *n, const double *key, int x)
+static double sim_run_fluid(sim_t *s, const pumma_netmodel_t *nm, int kind)
 {
-    int i = (*n)++;
-    while (i > 0 && key[h[(i - 1) / 2]] > key[x]) {
-        h[i] = h[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h[i] = x;
-}
-
-static int heap_pop(int *h, int *n, const double *key)
-{
-    const int top = h[0], x = h[--*n];
-    int i = 0;
+    const int np = s->np, charge_or = kind == PUMMA_NM_PLOGPC;
+    const int per = nm->local && nm->per > 1 ? nm->per : 1;
+    const int nn = (np + per - 1) / per, nl = 3 * nn;
+    flow_t *f = NULL;
+    int nf = 0, cf = 0, nact = 0;
+    int *ib = calloc((size_t)(np * 2 + 2 * nl + 2), sizeof(int));
+    double *d = calloc((size_t)(np * 5 + nl), sizeof(double));
+    int *act = NULL;
+    double end = -1;
+    if (!ib || !d) goto out;
+    int *pc = ib, *wait_send = pc + np, *cnt = wait_send + np,
+        *used = cnt + nl;            /* the links with messages, this fill */
+    double *t = d, *tw = d + np, *sgate = d + 2 * np, *rlast = d + 3 * np,
+           *cap = d + 5 * np;
+    for (int p = 0; p < np; p++) rlast[p] = -INFINITY;
+    double now = 0;
+    int dirty = 0;
     for (;;) {
-        int c = 2 * i + 1;
-        if (c >= *n) break;
-        if (c + 1 < *n && key[h[c + 1]] < key[h[c]]) c++;
-        if (key[h[c]] >= key[x]) break;
-        h[i] = h[c];
-        i = c;
-    }
-    if (*n > 0) h[i] = x;
-    return top;
-}
-
-/*
- * Processor sharing of one link by the burst's flows (in order of their
- * starts): each of the n in flight goes at 1/n of the link. In virtual
- * time V (the service each flow in flight has had so far), flow i is
- * through when V reaches its tag, V at its start plus its work; flows
- * finish in the order of their tags, and V advances at 1/n of real time.
- * Writes each arrival; returns when the link is free again.
- */
-static double burst_flush(sim_t *s, burst_t *b)
-{
-    const int n = b->n;
-    if (n == 0) return -INFINITY;
-    double *tag = malloc(sizeof(double) * (size_t)n);
-    int *heap = malloc(sizeof(int) * (size_t)n);
-    if (!tag || !heap) {
-        free(tag);
-        free(heap);
-        s->fail = 1;
-        b->n = 0;
-        return -INFINITY;
-    }
-    double T = b->f[0].start, V = 0;
-    int next = 0, live = 0;
-    while (next < n || live > 0) {
-        const double t_end =
-            live > 0 ? T + (tag[heap[0]] - V) * live : INFINITY;
-        if (next < n && b->f[next].start <= t_end) {
-            if (live > 0) V += (b->f[next].start - T) / live;
-            if (b->f[next].start > T) T = b->f[next].start;
-            tag[next] = V + b->f[next].work;
-            heap_push(heap, &live, tag, next);
-            next++;
-        } else {
-            const int j = heap_pop(heap, &live, tag);
-            V = tag[j];
-            T = t_end;
-            const flow_t *f = &b->f[j];
-            s->arr[f->q][f->slot] = T + f->tail;
+        /* every process as far as it can go now */
+        for (int moved = 1; moved;) {
+            moved = 0;
+            for (int p = 0; p < np; p++) {
+                wait_send[p] = 0;
+                for (; pc[p] < s->nops[p]; pc[p]++) {
+                    const op_t *o = &s->ops[p][pc[p]];
+                    pumma_nm_cost_t c;
+                    if (o->kind == ADD) {
+                        t[p] += o->bytes * nm->add;
+                        tw[p] = t[p];
+                    } else if (o->kind == RECV) {
+                        const int q = o->peer * np + p;
+                        if (s->nrecv[q] == s->nsent[q] ||
+                            isnan(s->arr[q][s->nrecv[q]]))
+                            break;                     /* not yet sent */
+                        const pumma_netmodel_t *ln = link_of(nm, o->peer, p);
+                        pumma_nm_msg(ln, kind, o->bytes, &c);
+                        double done = s->arr[q][s->nrecv[q]++];
+                        /* a fair link's sharing is its receiver's too */
+                        if (ln->s.fair <= 0.5 && done < rlast[p] + c.gap)
+                            done = rlast[p] + c.gap;
+                        rlast[p] = done;
+                        if (t[p] < done) t[p] = done;
+                        if (charge_or) t[p] += recv_cpu(ln, o->bytes, &c);
+                        if (done > tw[p]) tw[p] = done;
+                    } else {
+                        const pumma_netmodel_t *ln = link_of(nm, p, o->peer);
+                        pumma_nm_msg(ln, kind, o->bytes, &c);
+                        const double orc =
+                            charge_or ? recv_cpu(ln, o->bytes, &c) : 0;
+                        const int q = p * np + o->peer;
+                        if (ln->s.fair <= 0.5) {
+                            const double st = t[p] > sgate[p] ? t[p] : sgate[p];
+                            if (push_arrival(s, p, o->peer, st + c.arrive - orc))
+                                goto out;
+                            t[p] = st + c.busy;
+                            sgate[p] = st + c.gap;
+                        } else {
+                            if (tw[p] > now) {
+                                wait_send[p] = 1;   /* posts later */
+                                break;
+                            }
+                            if (push_arrival(s, p, o->peer, NAN)) goto out;
+                            if (nf == cf) {
+                                cf = cf ? 2 * cf : 256;
+                                flow_t *x = realloc(f, sizeof(flow_t) * (size_t)cf);
+                                int *y = realloc(act, sizeof(int) * (size_t)cf);
+                                if (x) f = x;
+                                if (y) act = y;
+                                if (!x || !y) goto out;
+                            }
+                            const int l = ln != nm, a = p / per,
+                                      b = o->peer / per;
+                            /* Hockney's alpha is latency, not the link's
+                             * time: there a message holds it for beta m */
+                            const double work = kind == PUMMA_NM_HOCKNEY
+                                                    ? ln->beta * o->bytes
+                                                    : c.gap;
+                            flow_t *x = &f[nf];
+                            *x = (flow_t){work, c.arrive - work - orc, 0,
+                                          q, s->nsent[q] - 1, {0, 0}, 1};
+                            if (l || a == b)
+                                x->lk[0] = 3 * a + 2;
+                            else
+                                x->lk[0] = 3 * a, x->lk[1] = 3 * b + 1,
+                                x->nl = 2;
+                            act[nact++] = nf++;
+                            dirty = 1;
+                            t[p] += c.busy;
+                        }
+                    }
+                    moved = 1;
+                }
+            }
+        }
+        /* the links' shares: max-min, by progressive filling */
+        if (dirty) {
+            int nu = 0;
+            for (int i = 0; i < nact; i++) {
+                flow_t *x = &f[act[i]];
+                x->rate = -1;
+                for (int j = 0; j < x->nl; j++)
+                    if (cnt[x->lk[j]]++ == 0) used[nu++] = x->lk[j], cap[x->lk[j]] = 1;
+            }
+            for (int left = nact; left > 0;) {
+                double share = INFINITY;
+                int bl = -1;
+                for (int u = 0; u < nu; u++)
+                    if (cnt[used[u]] > 0 && cap[used[u]] / cnt[used[u]] < share)
+                        share = cap[used[u]] / cnt[used[u]], bl = used[u];
+                if (share < 1e-12) share = 1e-12;
+                for (int i = 0; i < nact; i++) {
+                    flow_t *x = &f[act[i]];
+                    if (x->rate >= 0 || (x->lk[0] != bl &&
+                                         (x->nl < 2 || x->lk[1] != bl)))
+                        continue;
+                    x->rate = share;
+                    left--;
+                    for (int j = 0; j < x->nl; j++)
+                        cap[x->lk[j]] -= share, cnt[x->lk[j]]--;
+                }
+            }
+            dirty = 0;
+        }
+        /* the next event */
+        double next = INFINITY;
+        for (int i = 0; i < nact; i++) {
+            const double e = now + f[act[i]].rem / f[act[i]].rate;
+            if (e < next) next = e;
+        }
+        for (int p = 0; p < np; p++)
+            if (wait_send[p] && tw[p] < next) next = tw[p];
+        if (next == INFINITY) break;
+        const double dt = next - now;
+        now = next;
+        for (int i = 0; i < nact;) {
+            flow_t *x = &f[act[i]];
+            if (x->rem > x->rate * dt * (1 + 1e-12) + 1e-18) {
+                x->rem -= x->rate * dt;
+                i++;
+                continue;
+            }
+            /* through its links: complete after its tail */
+            s->arr[x->q][x->slot] = now + x->tail;
+            act[i] = act[--nact];
+            dirty = 1;
         }
     }
-    free(tag);
-    free(heap);
-    b->n = 0;
-    return T;
-}
-
-static int burst_add(burst_t *b, flow_t f)
-{
-    if (b->n == b->cap) {
-        int c = b->cap ? 2 * b->cap : 64;
-        flow_t *x = realloc(b->f, sizeof(flow_t) * (size_t)c);
-        if (!x) return -1;
-        b->f = x;
-        b->cap = c;
+    end = 0;
+    for (int p = 0; p < np; p++) {
+        if (pc[p] < s->nops[p]) {
+            end = -1;
+            break;
+        }
+        if (t[p] > end) end = t[p];
     }
-    b->f[b->n++] = f;
-    return 0;
+out:
+    free(ib);
+    free(d);
+    free(f);
+    free(act);
+    return end;
 }
 
 /* Run every process's list; the time the last one finishes, or -1 if some
@@ -377,19 +468,17 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
     if (charge_or && (pumma_sim_always_shared ||
                       (nm->s.cores > 0 && nm->s.cores < per)))
         return sim_run_shared(s, nm, kind);
-    int *pc = calloc((size_t)np * 2, sizeof(int));
-    double *t = calloc((size_t)np * 6, sizeof(double));
-    burst_t b[2] = {{0}, {0}};          /* the network link's, the memory's */
+    if (nm->s.fair > 0.5 || (nm->local && nm->per > 1 && nm->local->s.fair > 0.5))
+        return sim_run_fluid(s, nm, kind);
+    int *pc = calloc((size_t)np, sizeof(int));
+    double *t = calloc((size_t)np * 3, sizeof(double));
     if (!pc || !t) {
         free(pc);
         free(t);
         return -1;
     }
-    double *sgate = t + np, *rlast = t + 2 * np, *lfree = t + 3 * np,
-           *tw = t + 5 * np;      /* when it last waited (fair bursts) */
-    int *rfrom = pc + np;
-    for (int p = 0; p < np; p++) rlast[p] = -INFINITY, rfrom[p] = -1;
-    for (int i = 0; i < 2 * np; i++) lfree[i] = -INFINITY;
+    double *sgate = t + np, *rlast = t + 2 * np;
+    for (int p = 0; p < np; p++) rlast[p] = -INFINITY;
     double end = 0;
     for (int moved = 1; moved;) {
         moved = 0;
@@ -399,32 +488,6 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
                 pumma_nm_cost_t c;
                 if (o->kind == ADD) {
                     t[p] += o->bytes * nm->add;
-                    tw[p] = t[p];
-                } else if (o->kind == SEND &&
-                           link_of(nm, p, o->peer)->s.fair > 0.5) {
-                    /* through its link (the node's memory, or its network
-                     * link) with the others posted meanwhile (burst_flush,
-                     * when this process waits) */
-                    const pumma_netmodel_t *ln = link_of(nm, p, o->peer);
-                    const int l = ln != nm;
-                    pumma_nm_msg(ln, kind, o->bytes, &c);
-                    const double orc =
-                        charge_or ? recv_cpu(ln, o->bytes, &c) : 0;
-                    const int q = p * np + o->peer;
-                    /* posted together: from when it last waited, not
-                     * a send overhead after the one before (SimGrid
-                     * starts a burst's messages at one instant, and so
-                     * they finish together) */
-                    const double free_at = lfree[2 * p + l],
-                                 posted = tw[p];
-                    if (push_arrival(s, p, o->peer, 0) ||
-                        burst_add(&b[l], (flow_t){posted > free_at ? posted : free_at,
-                                                  c.gap, c.arrive - c.gap - orc,
-                                                  q, s->nsent[q] - 1})) {
-                        end = -1;
-                        goto out;
-                    }
-                    t[p] += c.busy;
                 } else if (o->kind == SEND) {
                     const pumma_netmodel_t *ln = link_of(nm, p, o->peer);
                     pumma_nm_msg(ln, kind, o->bytes, &c);
@@ -443,27 +506,12 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
                     const pumma_netmodel_t *ln = link_of(nm, o->peer, p);
                     pumma_nm_msg(ln, kind, o->bytes, &c);
                     double done = s->arr[q][s->nrecv[q]++];
-                    if ((ln->s.fair <= 0.5 || rfrom[p] != o->peer) &&
-                        done < rlast[p] + c.gap)
-                        done = rlast[p] + c.gap;
+                    if (done < rlast[p] + c.gap) done = rlast[p] + c.gap;
                     rlast[p] = done;
-                    rfrom[p] = o->peer;
                     if (t[p] < done) t[p] = done;
                     if (charge_or) t[p] += recv_cpu(ln, o->bytes, &c);
-                    if (done > tw[p]) tw[p] = done;
                 }
                 moved = 1;
-            }
-            /* this process waits (or is done): its sends' arrivals, before
-             * anyone looks for them */
-            for (int l = 0; l < 2; l++) {
-                if (b[l].n == 0) continue;
-                const double f = burst_flush(s, &b[l]);
-                if (f > lfree[2 * p + l]) lfree[2 * p + l] = f;
-                if (s->fail) {
-                    end = -1;
-                    goto out;
-                }
             }
         }
     }
@@ -477,13 +525,20 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
 out:
     free(pc);
     free(t);
-    free(b[0].f);
-    free(b[1].f);
     return end;
 }
 
 /* The MPI variants have no tree of pumma's: simulated as Open MPI's
  * binomial, or in an SMPI build as SMPI's flat tree (pumma_bcast_mpi.c). */
+int pumma_sim_knows(const pumma_coll_ops_t *v)
+{
+#ifdef PUMMA_SMPI
+    return 1;
+#else
+    return v->shape != NULL;
+#endif
+}
+
 static const pumma_coll_ops_t *tree_of(const pumma_coll_ops_t *v)
 {
 #ifdef PUMMA_SMPI
@@ -508,6 +563,7 @@ static void build(sim_t *s, const pumma_coll_ops_t *v, int reduce, int np,
     int npc, piece, parent;
     pumma_coll_cut(count, seg, &npc, &piece);
     const int nk = tv->shape(np, root, me, &parent, kids);
+    const int adds = tv == v || pumma_reduce_mpi_adds();
     for (int k = 0; k < npc; k++) {
         int64_t rest = count - (int64_t)k * piece;
         double len = (double)(rest < piece ? rest : piece) * esize;
@@ -517,7 +573,7 @@ static void build(sim_t *s, const pumma_coll_ops_t *v, int reduce, int np,
         } else {
             for (int j = 0; j < nk; j++) {
                 emit(s, me, RECV, kids[j], len);
-                emit(s, me, ADD, -1, len);
+                if (adds) emit(s, me, ADD, -1, len);
             }
             if (parent >= 0) emit(s, me, SEND, parent, len);
         }

@@ -454,7 +454,7 @@ static const pumma_cand_t *choose(tuning_t *tu, MPI_Comm comm, int p,
         printf("%4d %-6s %9.0f  %-12s %9.0f %11.3e %11.3e\n", p,
                op ? "reduce" : "bcast", bytes, c[best].v->name, c[best].seg,
                t[best],
-               c[best].v->shape
+               pumma_sim_knows(c[best].v)
                    ? pumma_search_predict(&tu->nm, kind, op, p, bytes, 8,
                                           &c[best])
                    : NAN);
