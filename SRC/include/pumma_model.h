@@ -200,11 +200,11 @@ double pumma_sim_bcast(const pumma_coll_ops_t *v, const pumma_netmodel_t *nm,
 double pumma_sim_reduce(const pumma_coll_ops_t *v,
                         const pumma_netmodel_t *nm, int kind, int np,
                         int root, double bytes, double seg_bytes, int esize);
-/* Whether the simulator knows v's schedule: pumma's variants (their
- * shape), and in an SMPI build MPI's own too (SMPI's MPI_Ibcast and
- * MPI_Ireduce are flat trees, whatever its collective selector); Open
- * MPI's are its tuned choices, simulated as a binomial tree for a price
- * but not for a choice. */
+/* Whether the simulator knows v's schedule: pumma's variants with a
+ * shape (not scatter's or hier's), and in an SMPI build MPI's own too
+ * ("mpi": SMPI's MPI_Ibcast and MPI_Ireduce are flat trees, whatever its
+ * collective selector); Open MPI's are its tuned choices, simulated as a
+ * binomial tree for a price but not for a choice. */
 int pumma_sim_knows(const pumma_coll_ops_t *v);
 /* For tests: run PLOGPC on the shared-processor engine even where no node
  * has more processes than processors (it must agree with the fast one). */

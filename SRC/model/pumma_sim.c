@@ -39,6 +39,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pumma_model.h"
 
@@ -533,10 +534,10 @@ out:
 int pumma_sim_knows(const pumma_coll_ops_t *v)
 {
 #ifdef PUMMA_SMPI
-    return 1;
-#else
-    return v->shape != NULL;
+    if (!v->shape && v->seg_default < 0 && strcmp(v->name, "mpi") == 0)
+        return 1;
 #endif
+    return v->shape != NULL;
 }
 
 static const pumma_coll_ops_t *tree_of(const pumma_coll_ops_t *v)
