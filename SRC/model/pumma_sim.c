@@ -290,6 +290,112 @@ typedef struct flow {
     int q, slot, lk[2], nl;
 } flow_t;
 
+/* Progressive filling's work space: per link its capacity left, its
+ * flows not yet fixed and where its list of flows starts; the lists; a
+ * heap of links keyed by their fair share. */
+typedef struct fillw {
+    double *cap, *key;
+    int *cnt, *start, *list, *heap;
+    int nf;                    /* flows the lists and heap have room for */
+} fillw_t;
+
+static void heap_up(fillw_t *w, int n)
+{
+    int i = n, x = w->heap[i];
+    const double k = w->key[i];
+    while (i > 0 && w->key[(i - 1) / 2] > k) {
+        w->heap[i] = w->heap[(i - 1) / 2];
+        w->key[i] = w->key[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    w->heap[i] = x;
+    w->key[i] = k;
+}
+
+static void heap_down(fillw_t *w, int n)
+{
+    const int x = w->heap[n];
+    const double k = w->key[n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && w->key[c + 1] < w->key[c]) c++;
+        if (w->key[c] >= k) break;
+        w->heap[i] = w->heap[c];
+        w->key[i] = w->key[c];
+        i = c;
+    }
+    w->heap[i] = x;
+    w->key[i] = k;
+}
+
+/*
+ * Max-min fair rates of the flows in flight (each link a capacity of 1):
+ * the link of least share cap/cnt fixes its flows at that share, which
+ * leaves the others' shares no smaller; so a heap whose stale keys are
+ * low, each looked at again when it comes up. O((flows + links) log).
+ */
+static int fill(flow_t *f, const int *act, int nact, int nl, fillw_t *w)
+{
+    if (w->nf < nact) {
+        const int n = 2 * nact;
+        int *list = realloc(w->list, sizeof(int) * 2 * (size_t)n);
+        if (list) w->list = list;
+        int *heap = realloc(w->heap, sizeof(int) * ((size_t)nl + 2 * (size_t)n + 1));
+        if (heap) w->heap = heap;
+        double *key = realloc(w->key, sizeof(double) * ((size_t)nl + 2 * (size_t)n + 1));
+        if (key) w->key = key;
+        if (!list || !heap || !key) return -1;
+        w->nf = n;
+    }
+    for (int l = 0; l <= nl; l++) w->start[l] = 0;
+    for (int i = 0; i < nact; i++) {
+        flow_t *x = &f[act[i]];
+        x->rate = -1;
+        for (int j = 0; j < x->nl; j++) w->start[x->lk[j] + 1]++;
+    }
+    int nh = 0;
+    for (int l = 0; l < nl; l++) {
+        w->cnt[l] = w->start[l + 1];
+        w->cap[l] = 1;
+        w->start[l + 1] += w->start[l];
+        if (w->cnt[l] > 0) {
+            w->heap[nh] = l;
+            w->key[nh] = 1.0 / w->cnt[l];
+            heap_up(w, nh++);
+        }
+    }
+    int *pos = w->cnt + nl;                 /* fill cursors: cnt's twin */
+    for (int l = 0; l < nl; l++) pos[l] = w->start[l];
+    for (int i = 0; i < nact; i++) {
+        const flow_t *x = &f[act[i]];
+        for (int j = 0; j < x->nl; j++) w->list[pos[x->lk[j]]++] = act[i];
+    }
+    while (nh > 0) {
+        const int l = w->heap[0];
+        const double k = w->key[0];
+        heap_down(w, --nh);
+        if (w->cnt[l] <= 0) continue;
+        double share = w->cap[l] / w->cnt[l];
+        if (share > k * (1 + 1e-12)) {         /* stale: its share grew */
+            w->heap[nh] = l;
+            w->key[nh] = share;
+            heap_up(w, nh++);
+            continue;
+        }
+        if (share < 1e-12) share = 1e-12;
+        for (int e = w->start[l]; e < w->start[l + 1]; e++) {
+            flow_t *x = &f[w->list[e]];
+            if (x->rate >= 0) continue;
+            x->rate = share;
+            for (int j = 0; j < x->nl; j++)
+                w->cap[x->lk[j]] -= share, w->cnt[x->lk[j]]--;
+        }
+    }
+    return 0;
+}
+
 static double sim_run_fluid(sim_t *s, const pumma_netmodel_t *nm, int kind)
 {
     const int np = s->np, charge_or = kind == PUMMA_NM_PLOGPC;
@@ -297,15 +403,17 @@ static double sim_run_fluid(sim_t *s, const pumma_netmodel_t *nm, int kind)
     const int nn = (np + per - 1) / per, nl = 3 * nn;
     flow_t *f = NULL;
     int nf = 0, cf = 0, nact = 0;
-    int *ib = calloc((size_t)(np * 2 + 2 * nl + 2), sizeof(int));
+    int *ib = calloc((size_t)(np * 2 + 3 * nl + 2), sizeof(int));
     double *d = calloc((size_t)(np * 5 + nl), sizeof(double));
+    fillw_t w = {0};
     int *act = NULL;
     double end = -1;
     if (!ib || !d) goto out;
-    int *pc = ib, *wait_send = pc + np, *cnt = wait_send + np,
-        *used = cnt + nl;            /* the links with messages, this fill */
-    double *t = d, *tw = d + np, *sgate = d + 2 * np, *rlast = d + 3 * np,
-           *cap = d + 5 * np;
+    int *pc = ib, *wait_send = pc + np;
+    w.cnt = wait_send + np;          /* and its twin: 2 nl */
+    w.start = w.cnt + 2 * nl;        /* nl + 1 */
+    double *t = d, *tw = d + np, *sgate = d + 2 * np, *rlast = d + 3 * np;
+    w.cap = d + 5 * np;
     for (int p = 0; p < np; p++) rlast[p] = -INFINITY;
     double now = 0;
     int dirty = 0;
@@ -388,31 +496,7 @@ static double sim_run_fluid(sim_t *s, const pumma_netmodel_t *nm, int kind)
         }
         /* the links' shares: max-min, by progressive filling */
         if (dirty) {
-            int nu = 0;
-            for (int i = 0; i < nact; i++) {
-                flow_t *x = &f[act[i]];
-                x->rate = -1;
-                for (int j = 0; j < x->nl; j++)
-                    if (cnt[x->lk[j]]++ == 0) used[nu++] = x->lk[j], cap[x->lk[j]] = 1;
-            }
-            for (int left = nact; left > 0;) {
-                double share = INFINITY;
-                int bl = -1;
-                for (int u = 0; u < nu; u++)
-                    if (cnt[used[u]] > 0 && cap[used[u]] / cnt[used[u]] < share)
-                        share = cap[used[u]] / cnt[used[u]], bl = used[u];
-                if (share < 1e-12) share = 1e-12;
-                for (int i = 0; i < nact; i++) {
-                    flow_t *x = &f[act[i]];
-                    if (x->rate >= 0 || (x->lk[0] != bl &&
-                                         (x->nl < 2 || x->lk[1] != bl)))
-                        continue;
-                    x->rate = share;
-                    left--;
-                    for (int j = 0; j < x->nl; j++)
-                        cap[x->lk[j]] -= share, cnt[x->lk[j]]--;
-                }
-            }
+            if (fill(f, act, nact, nl, &w)) goto out;
             dirty = 0;
         }
         /* the next event */
@@ -452,6 +536,9 @@ out:
     free(d);
     free(f);
     free(act);
+    free(w.list);
+    free(w.heap);
+    free(w.key);
     return end;
 }
 
