@@ -45,18 +45,78 @@
 
 enum { SEND, RECV, ADD };
 typedef struct op {
-    int kind, peer;
+    int kind, peer, q;        /* q: the pair the message goes between */
     double bytes;
 } op_t;
 
+/* The pairs of processes that exchange messages (a collective's few,
+ * not np^2): pair q's arrivals arr[q], in order, nsent[q] of them so far
+ * (room for acap[q]), nrecv[q] received; found by (from, to) in an open
+ * addressed table of hcap slots (hq: the pair + 1, 0 empty). */
 typedef struct sim {
     int np;
     op_t **ops;               /* ops[p]: process p's list */
     int *nops, *cap;
-    double **arr;             /* arr[s*np+d]: arrivals of s's messages to d */
-    int *nsent, *acap, *nrecv;
+    double **arr;
+    int *nsent, *acap, *nrecv, *from, *to;
+    int npair, cpair;
+    int *hq, hcap;
     int fail;
 } sim_t;
+
+static unsigned pair_hash(const sim_t *s, int from, int to)
+{
+    return ((unsigned)from * 2654435761u ^ (unsigned)to * 40503u) &
+           (unsigned)(s->hcap - 1);
+}
+
+/* The pair from -> to's index, made if new; -1 out of memory. */
+static int pair_of(sim_t *s, int from, int to)
+{
+    if (2 * (s->npair + 1) > s->hcap) {          /* grow: rehash */
+        const int hc = s->hcap ? 2 * s->hcap : 64;
+        int *hq = calloc((size_t)hc, sizeof(int));
+        if (!hq) return -1;
+        free(s->hq);
+        s->hq = hq;
+        s->hcap = hc;
+        for (int q = 0; q < s->npair; q++) {
+            unsigned h = pair_hash(s, s->from[q], s->to[q]);
+            while (s->hq[h]) h = (h + 1) & (unsigned)(hc - 1);
+            s->hq[h] = q + 1;
+        }
+    }
+    unsigned h = pair_hash(s, from, to);
+    for (; s->hq[h]; h = (h + 1) & (unsigned)(s->hcap - 1)) {
+        const int q = s->hq[h] - 1;
+        if (s->from[q] == from && s->to[q] == to) return q;
+    }
+    if (s->npair == s->cpair) {
+        const int c = s->cpair ? 2 * s->cpair : 64;
+        double **arr = realloc(s->arr, sizeof(double *) * (size_t)c);
+        if (arr) s->arr = arr;
+        int *ints = realloc(s->nsent, sizeof(int) * 5 * (size_t)c);
+        if (!arr || !ints) return -1;
+        /* the five int arrays are one block: spread them to their new
+         * places, the last first */
+        for (int k = 4; k >= 1; k--)
+            memmove(ints + k * c, ints + k * s->cpair,
+                    sizeof(int) * (size_t)s->npair);
+        s->nsent = ints;
+        s->acap = ints + c;
+        s->nrecv = ints + 2 * c;
+        s->from = ints + 3 * c;
+        s->to = ints + 4 * c;
+        s->cpair = c;
+    }
+    const int q = s->npair++;
+    s->arr[q] = NULL;
+    s->nsent[q] = s->acap[q] = s->nrecv[q] = 0;
+    s->from[q] = from;
+    s->to[q] = to;
+    s->hq[h] = q + 1;
+    return q;
+}
 
 static void emit(sim_t *s, int p, int kind, int peer, double bytes)
 {
@@ -68,7 +128,14 @@ static void emit(sim_t *s, int p, int kind, int peer, double bytes)
         s->ops[p] = o;
         s->cap[p] = c;
     }
-    s->ops[p][s->nops[p]++] = (op_t){kind, peer, bytes};
+    const int q = kind == SEND   ? pair_of(s, p, peer)
+                  : kind == RECV ? pair_of(s, peer, p)
+                                 : -1;
+    if (kind != ADD && q < 0) {
+        s->fail = 1;
+        return;
+    }
+    s->ops[p][s->nops[p]++] = (op_t){kind, peer, q, bytes};
 }
 
 static int sim_init(sim_t *s, int np)
@@ -77,28 +144,27 @@ static int sim_init(sim_t *s, int np)
     s->fail = 0;
     s->ops = calloc((size_t)np, sizeof(op_t *));
     s->nops = calloc((size_t)np * 2, sizeof(int));
-    s->arr = calloc((size_t)np * np, sizeof(double *));
-    s->nsent = calloc((size_t)np * np * 3, sizeof(int));
-    if (!s->ops || !s->nops || !s->arr || !s->nsent) return -1;
+    s->arr = NULL;
+    s->nsent = s->acap = s->nrecv = s->from = s->to = s->hq = NULL;
+    s->npair = s->cpair = s->hcap = 0;
+    if (!s->ops || !s->nops) return -1;
     s->cap = s->nops + np;
-    s->acap = s->nsent + np * np;
-    s->nrecv = s->acap + np * np;
     return 0;
 }
 
 static void sim_free(sim_t *s)
 {
     for (int p = 0; s->ops && p < s->np; p++) free(s->ops[p]);
-    for (int i = 0; s->arr && i < s->np * s->np; i++) free(s->arr[i]);
+    for (int q = 0; s->arr && q < s->npair; q++) free(s->arr[q]);
     free(s->ops);
     free(s->nops);
     free(s->arr);
     free(s->nsent);
+    free(s->hq);
 }
 
-static int push_arrival(sim_t *s, int from, int to, double t)
+static int push_arrival(sim_t *s, int q, double t)
 {
-    const int q = from * s->np + to;
     if (s->nsent[q] == s->acap[q]) {
         int c = s->acap[q] ? 2 * s->acap[q] : 8;
         double *a = realloc(s->arr[q], sizeof(double) * (size_t)c);
@@ -189,7 +255,7 @@ static double sim_run_shared(sim_t *s, const pumma_netmodel_t *nm, int kind)
                         rem[p] = c.busy;
                         wire[p] = c.arrive - c.busy - recv_cpu(ln, o->bytes, &c);
                     } else {
-                        const int q = o->peer * np + p;
+                        const int q = o->q;
                         if (s->nrecv[q] == s->nsent[q]) {
                             st[p] = BLOCKED;
                             break;
@@ -212,7 +278,7 @@ static double sim_run_shared(sim_t *s, const pumma_netmodel_t *nm, int kind)
                     if (rem[p] > 0) break;
                     /* an empty burst ends at once */
                     if (o->kind == SEND &&
-                        push_arrival(s, p, o->peer, T + wire[p])) {
+                        push_arrival(s, o->q, T + wire[p])) {
                         end = -1;
                         goto out;
                     }
@@ -248,7 +314,7 @@ static double sim_run_shared(sim_t *s, const pumma_netmodel_t *nm, int kind)
             }
             const op_t *o = &s->ops[p][pc[p]];
             if (o->kind == SEND &&
-                push_arrival(s, p, o->peer, T + dt + wire[p])) {
+                push_arrival(s, o->q, T + dt + wire[p])) {
                 end = -1;
                 goto out;
             }
@@ -403,26 +469,37 @@ static double sim_run_fluid(sim_t *s, const pumma_netmodel_t *nm, int kind)
     const int nn = (np + per - 1) / per, nl = 3 * nn;
     flow_t *f = NULL;
     int nf = 0, cf = 0, nact = 0;
-    int *ib = calloc((size_t)(np * 2 + 3 * nl + 2), sizeof(int));
+    int *ib = calloc((size_t)(np * 5 + 3 * nl + 2), sizeof(int));
     double *d = calloc((size_t)(np * 5 + nl), sizeof(double));
     fillw_t w = {0};
     int *act = NULL;
     double end = -1;
     if (!ib || !d) goto out;
-    int *pc = ib, *wait_send = pc + np;
-    w.cnt = wait_send + np;          /* and its twin: 2 nl */
+    int *pc = ib, *wait_send = pc + np,
+        *rq = wait_send + np, *inq = rq + np, /* to run: a stack, flags */
+        *wl = inq + np, nrq = 0, nwl = 0;      /* waiting to post */
+    w.cnt = wl + np;                 /* and its twin: 2 nl */
     w.start = w.cnt + 2 * nl;        /* nl + 1 */
     double *t = d, *tw = d + np, *sgate = d + 2 * np, *rlast = d + 3 * np;
     w.cap = d + 5 * np;
-    for (int p = 0; p < np; p++) rlast[p] = -INFINITY;
+    for (int p = 0; p < np; p++) {
+        rlast[p] = -INFINITY;
+        rq[nrq++] = np - 1 - p;
+        inq[p] = 1;
+    }
+#define WAKE(r)                                                              \
+    do {                                                                     \
+        if (!inq[r]) inq[r] = 1, rq[nrq++] = (r);                            \
+    } while (0)
     double now = 0;
     int dirty = 0;
     for (;;) {
-        /* every process as far as it can go now */
-        for (int moved = 1; moved;) {
-            moved = 0;
-            for (int p = 0; p < np; p++) {
-                wait_send[p] = 0;
+        /* every process that may go on, as far as it can go now: those
+         * whose message came or whose time to post came */
+        while (nrq > 0) {
+            const int p = rq[--nrq];
+            inq[p] = 0;
+            {
                 for (; pc[p] < s->nops[p]; pc[p]++) {
                     const op_t *o = &s->ops[p][pc[p]];
                     pumma_nm_cost_t c;
@@ -430,7 +507,7 @@ static double sim_run_fluid(sim_t *s, const pumma_netmodel_t *nm, int kind)
                         t[p] += o->bytes * nm->add;
                         tw[p] = t[p];
                     } else if (o->kind == RECV) {
-                        const int q = o->peer * np + p;
+                        const int q = o->q;
                         if (s->nrecv[q] == s->nsent[q] ||
                             isnan(s->arr[q][s->nrecv[q]]))
                             break;                     /* not yet sent */
@@ -449,19 +526,20 @@ static double sim_run_fluid(sim_t *s, const pumma_netmodel_t *nm, int kind)
                         pumma_nm_msg(ln, kind, o->bytes, &c);
                         const double orc =
                             charge_or ? recv_cpu(ln, o->bytes, &c) : 0;
-                        const int q = p * np + o->peer;
+                        const int q = o->q;
                         if (ln->s.fair <= 0.5) {
                             const double st = t[p] > sgate[p] ? t[p] : sgate[p];
-                            if (push_arrival(s, p, o->peer, st + c.arrive - orc))
+                            if (push_arrival(s, o->q, st + c.arrive - orc))
                                 goto out;
+                            WAKE(o->peer);
                             t[p] = st + c.busy;
                             sgate[p] = st + c.gap;
                         } else {
-                            if (tw[p] > now) {
-                                wait_send[p] = 1;   /* posts later */
+                            if (tw[p] > now) {      /* posts later */
+                                if (!wait_send[p]) wait_send[p] = 1, wl[nwl++] = p;
                                 break;
                             }
-                            if (push_arrival(s, p, o->peer, NAN)) goto out;
+                            if (push_arrival(s, o->q, NAN)) goto out;
                             if (nf == cf) {
                                 cf = cf ? 2 * cf : 256;
                                 flow_t *x = realloc(f, sizeof(flow_t) * (size_t)cf);
@@ -490,7 +568,6 @@ static double sim_run_fluid(sim_t *s, const pumma_netmodel_t *nm, int kind)
                             t[p] += c.busy;
                         }
                     }
-                    moved = 1;
                 }
             }
         }
@@ -505,11 +582,21 @@ static double sim_run_fluid(sim_t *s, const pumma_netmodel_t *nm, int kind)
             const double e = now + f[act[i]].rem / f[act[i]].rate;
             if (e < next) next = e;
         }
-        for (int p = 0; p < np; p++)
-            if (wait_send[p] && tw[p] < next) next = tw[p];
+        for (int i = 0; i < nwl; i++)
+            if (tw[wl[i]] < next) next = tw[wl[i]];
         if (next == INFINITY) break;
         const double dt = next - now;
         now = next;
+        for (int i = 0; i < nwl;) {
+            const int p = wl[i];
+            if (tw[p] > now) {
+                i++;
+                continue;
+            }
+            wait_send[p] = 0;
+            wl[i] = wl[--nwl];
+            WAKE(p);
+        }
         for (int i = 0; i < nact;) {
             flow_t *x = &f[act[i]];
             if (x->rem > x->rate * dt * (1 + 1e-12) + 1e-18) {
@@ -519,10 +606,12 @@ static double sim_run_fluid(sim_t *s, const pumma_netmodel_t *nm, int kind)
             }
             /* through its links: complete after its tail */
             s->arr[x->q][x->slot] = now + x->tail;
+            WAKE(s->to[x->q]);
             act[i] = act[--nact];
             dirty = 1;
         }
     }
+#undef WAKE
     end = 0;
     for (int p = 0; p < np; p++) {
         if (pc[p] < s->nops[p]) {
@@ -582,14 +671,14 @@ static double sim_run(sim_t *s, const pumma_netmodel_t *nm, int kind)
                     double start = t[p] > sgate[p] ? t[p] : sgate[p];
                     const double orc =
                         charge_or ? recv_cpu(ln, o->bytes, &c) : 0;
-                    if (push_arrival(s, p, o->peer, start + c.arrive - orc)) {
+                    if (push_arrival(s, o->q, start + c.arrive - orc)) {
                         end = -1;
                         goto out;
                     }
                     t[p] = start + c.busy;
                     sgate[p] = start + c.gap;
                 } else {
-                    const int q = o->peer * np + p;
+                    const int q = o->q;
                     if (s->nrecv[q] == s->nsent[q]) break;  /* not sent yet */
                     const pumma_netmodel_t *ln = link_of(nm, o->peer, p);
                     pumma_nm_msg(ln, kind, o->bytes, &c);
