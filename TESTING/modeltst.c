@@ -957,6 +957,19 @@ static void test_fair(void)
             check(fabs(a - b) <= 1e-9 * a, G, "%s linear np %d: %g, %g "
                   "one after another", mn, np, b, a);
         }
+        /* late in a long run, a message shorter than the clock's
+         * rounding still arrives (it once left the engine spinning) */
+        {
+            pumma_netmodel_t late = fair;
+            late.s.L = 1000;
+            for (int i = 0; i < late.s.n; i++)
+                late.s.g[i] = 1e-16, late.s.rtt[i] = 2000;
+            const double t = pumma_sim_bcast(bcast("pipeline"), &late, k, 3,
+                                             0, 512, 64, 8);
+            check(t >= 2000 && t < 2000 * (1 + 1e-9), G, "%s a pipeline "
+                  "of tiny pieces after a 1000 s latency: %g, want 2000",
+                  mn, t);
+        }
         /* posted at one instant: no send overhead between the pieces */
         for (int i = 0; i < fair.s.n; i++) fair.s.os[i] = fifo.s.os[i] = 0;
         const double m = 65536;

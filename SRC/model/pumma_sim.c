@@ -585,7 +585,7 @@ static double sim_run_fluid(sim_t *s, const pumma_netmodel_t *nm, int kind)
         for (int i = 0; i < nwl; i++)
             if (tw[wl[i]] < next) next = tw[wl[i]];
         if (next == INFINITY) break;
-        const double dt = next - now;
+        const double dt = next - now, was = now;
         now = next;
         for (int i = 0; i < nwl;) {
             const int p = wl[i];
@@ -599,7 +599,9 @@ static double sim_run_fluid(sim_t *s, const pumma_netmodel_t *nm, int kind)
         }
         for (int i = 0; i < nact;) {
             flow_t *x = &f[act[i]];
-            if (x->rem > x->rate * dt * (1 + 1e-12) + 1e-18) {
+            /* through by now: judged by its end as the clock saw it (a
+             * remainder below the clock's rounding would never be) */
+            if (was + x->rem / x->rate > now) {
                 x->rem -= x->rate * dt;
                 i++;
                 continue;
