@@ -69,7 +69,9 @@ def coll(src, png):
     ax.set_xticklabels(plats)
     ax.set_ylabel("picks within 10% of the best (%)")
     ax.set_title("The communication models' picks of variant and segment")
-    ax.legend(fontsize=8, ncol=3)
+    # below the axes: the bars reach the top
+    ax.legend(fontsize=8, ncol=6, loc="upper center",
+              bbox_to_anchor=(0.5, -0.08))
     fig.tight_layout()
     fig.savefig(png, dpi=110)
 
