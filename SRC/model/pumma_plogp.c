@@ -216,7 +216,7 @@ static double share_probe(pair_t *p, double top)
     enum { NP = 8 };
     int m = (int)(top / NP);
     if (m < 1024) return 0;               /* too small to tell: pLogP's */
-    double r[3];
+    double r[3] = {0, 0, 0};           /* b's, which it tells a */
     for (int k = 0; k < 3; k++) {
         MPI_Request q[NP];
         if (p->me == 1) {
