@@ -499,74 +499,72 @@ static double sim_run_fluid(sim_t *s, const pumma_netmodel_t *nm, int kind)
         while (nrq > 0) {
             const int p = rq[--nrq];
             inq[p] = 0;
-            {
-                for (; pc[p] < s->nops[p]; pc[p]++) {
-                    const op_t *o = &s->ops[p][pc[p]];
-                    pumma_nm_cost_t c;
-                    if (o->kind == ADD) {
-                        t[p] += o->bytes * nm->add;
-                        tw[p] = t[p];
-                    } else if (o->kind == RECV) {
-                        const int q = o->q;
-                        if (s->nrecv[q] == s->nsent[q] ||
-                            isnan(s->arr[q][s->nrecv[q]]))
-                            break;                     /* not yet sent */
-                        const pumma_netmodel_t *ln = link_of(nm, o->peer, p);
-                        pumma_nm_msg(ln, kind, o->bytes, &c);
-                        double done = s->arr[q][s->nrecv[q]++];
-                        /* a fair link's sharing is its receiver's too */
-                        if (ln->s.fair <= 0.5 && done < rlast[p] + c.gap)
-                            done = rlast[p] + c.gap;
-                        rlast[p] = done;
-                        if (t[p] < done) t[p] = done;
-                        if (charge_or) t[p] += recv_cpu(ln, o->bytes, &c);
-                        if (done > tw[p]) tw[p] = done;
+            for (; pc[p] < s->nops[p]; pc[p]++) {
+                const op_t *o = &s->ops[p][pc[p]];
+                pumma_nm_cost_t c;
+                if (o->kind == ADD) {
+                    t[p] += o->bytes * nm->add;
+                    tw[p] = t[p];
+                } else if (o->kind == RECV) {
+                    const int q = o->q;
+                    if (s->nrecv[q] == s->nsent[q] ||
+                        isnan(s->arr[q][s->nrecv[q]]))
+                        break;                     /* not yet sent */
+                    const pumma_netmodel_t *ln = link_of(nm, o->peer, p);
+                    pumma_nm_msg(ln, kind, o->bytes, &c);
+                    double done = s->arr[q][s->nrecv[q]++];
+                    /* a fair link's sharing is its receiver's too */
+                    if (ln->s.fair <= 0.5 && done < rlast[p] + c.gap)
+                        done = rlast[p] + c.gap;
+                    rlast[p] = done;
+                    if (t[p] < done) t[p] = done;
+                    if (charge_or) t[p] += recv_cpu(ln, o->bytes, &c);
+                    if (done > tw[p]) tw[p] = done;
+                } else {
+                    const pumma_netmodel_t *ln = link_of(nm, p, o->peer);
+                    pumma_nm_msg(ln, kind, o->bytes, &c);
+                    const double orc =
+                        charge_or ? recv_cpu(ln, o->bytes, &c) : 0;
+                    const int q = o->q;
+                    if (ln->s.fair <= 0.5) {
+                        const double st = t[p] > sgate[p] ? t[p] : sgate[p];
+                        if (push_arrival(s, o->q, st + c.arrive - orc))
+                            goto out;
+                        WAKE(o->peer);
+                        t[p] = st + c.busy;
+                        sgate[p] = st + c.gap;
                     } else {
-                        const pumma_netmodel_t *ln = link_of(nm, p, o->peer);
-                        pumma_nm_msg(ln, kind, o->bytes, &c);
-                        const double orc =
-                            charge_or ? recv_cpu(ln, o->bytes, &c) : 0;
-                        const int q = o->q;
-                        if (ln->s.fair <= 0.5) {
-                            const double st = t[p] > sgate[p] ? t[p] : sgate[p];
-                            if (push_arrival(s, o->q, st + c.arrive - orc))
-                                goto out;
-                            WAKE(o->peer);
-                            t[p] = st + c.busy;
-                            sgate[p] = st + c.gap;
-                        } else {
-                            if (tw[p] > now) {      /* posts later */
-                                if (!wait_send[p]) wait_send[p] = 1, wl[nwl++] = p;
-                                break;
-                            }
-                            if (push_arrival(s, o->q, NAN)) goto out;
-                            if (nf == cf) {
-                                cf = cf ? 2 * cf : 256;
-                                flow_t *x = realloc(f, sizeof(flow_t) * (size_t)cf);
-                                int *y = realloc(act, sizeof(int) * (size_t)cf);
-                                if (x) f = x;
-                                if (y) act = y;
-                                if (!x || !y) goto out;
-                            }
-                            const int l = ln != nm, a = p / per,
-                                      b = o->peer / per;
-                            /* Hockney's alpha is latency, not the link's
-                             * time: there a message holds it for beta m */
-                            const double work = kind == PUMMA_NM_HOCKNEY
-                                                    ? ln->beta * o->bytes
-                                                    : c.gap;
-                            flow_t *x = &f[nf];
-                            *x = (flow_t){work, c.arrive - work - orc, 0,
-                                          q, s->nsent[q] - 1, {0, 0}, 1};
-                            if (l || a == b)
-                                x->lk[0] = 3 * a + 2;
-                            else
-                                x->lk[0] = 3 * a, x->lk[1] = 3 * b + 1,
-                                x->nl = 2;
-                            act[nact++] = nf++;
-                            dirty = 1;
-                            t[p] += c.busy;
+                        if (tw[p] > now) {      /* posts later */
+                            if (!wait_send[p]) wait_send[p] = 1, wl[nwl++] = p;
+                            break;
                         }
+                        if (push_arrival(s, o->q, NAN)) goto out;
+                        if (nf == cf) {
+                            cf = cf ? 2 * cf : 256;
+                            flow_t *x = realloc(f, sizeof(flow_t) * (size_t)cf);
+                            int *y = realloc(act, sizeof(int) * (size_t)cf);
+                            if (x) f = x;
+                            if (y) act = y;
+                            if (!x || !y) goto out;
+                        }
+                        const int l = ln != nm, a = p / per,
+                                  b = o->peer / per;
+                        /* Hockney's alpha is latency, not the link's
+                         * time: there a message holds it for beta m */
+                        const double work = kind == PUMMA_NM_HOCKNEY
+                                                ? ln->beta * o->bytes
+                                                : c.gap;
+                        flow_t *x = &f[nf];
+                        *x = (flow_t){work, c.arrive - work - orc, 0,
+                                      q, s->nsent[q] - 1, {0, 0}, 1};
+                        if (l || a == b)
+                            x->lk[0] = 3 * a + 2;
+                        else
+                            x->lk[0] = 3 * a, x->lk[1] = 3 * b + 1,
+                            x->nl = 2;
+                        act[nact++] = nf++;
+                        dirty = 1;
+                        t[p] += c.busy;
                     }
                 }
             }

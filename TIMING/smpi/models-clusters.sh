@@ -44,7 +44,7 @@ CL_SITES=${CL_SITES:-4x8 4x16 4x32 8x8 8x16}
 CL_BYTES=${CL_BYTES:-65536 1048576}
 CL_GEMM_N=${CL_GEMM_N:-4096 8192}
 REPS=${CL_REPS:-1}
-# shellcheck source=simenv.sh
+# shellcheck source=smpi/simenv.sh
 . smpi/simenv.sh
 mkdir -p out/clusters-smpi
 d=out/clusters-smpi

@@ -39,7 +39,7 @@ SIZES_256=${COLL_SIZES_256:-64,8192}
 SEGMAX=${COLL_SEGMAX:-64}
 REPS=${REPS:-1}
 JOBS=${MODELS_JOBS:-$(nproc 2>/dev/null || echo 1)}
-# shellcheck source=simenv.sh
+# shellcheck source=smpi/simenv.sh
 . smpi/simenv.sh
 d=out/coll-smpi
 mkdir -p "$d"
@@ -70,15 +70,11 @@ for p in $COLL_PLATFORMS; do
     *) echo "models-coll.sh: unknown platform $p (hpc commodity hetero sites)"; exit 1 ;;
     esac
 done
-n=0 fail=0
 for r in "${runs[@]}"; do
     # shellcheck disable=SC2086
-    run $r &
-    n=$((n + 1))
-    if [ "$n" -ge "$JOBS" ]; then wait -n || fail=1; n=$((n - 1)); fi
+    job run $r
 done
-while [ "$n" -gt 0 ]; do wait -n || fail=1; n=$((n - 1)); done
-[ "$fail" = 0 ] || exit 1
+jobs_wait || exit 1
 csvs=()
 for r in "${runs[@]}"; do set -- $r; csvs+=("$d/$2.csv"); done
 python3 smpi/models.py coll out/coll-smpi.csv "${csvs[@]}" | tee out/coll-smpi.txt

@@ -53,7 +53,7 @@ REPS=${EXEC_REPS:-1}
 BW=${EXEC_BW:-10Gbps}
 LAT=${EXEC_LAT:-25us}
 PLATFORM=${EXEC_PLATFORM:-hetero}
-# shellcheck source=simenv.sh
+# shellcheck source=smpi/simenv.sh
 . smpi/simenv.sh
 unset PUMMA_SPEEDS PUMMA_SPEED_BASE
 mkdir -p out

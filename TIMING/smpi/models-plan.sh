@@ -43,7 +43,7 @@ NB=${NB:-64}
 REPS=${REPS:-2}
 JOBS=${MODELS_JOBS:-$(nproc 2>/dev/null || echo 1)}
 CASES=${CASES:-${N}x${N}x${N},${N}x${N}x${NB},${N}x${N}x$((4 * NB)),${N}x${NB}x${N},$((4 * NB))x${N}x${N},$((4 * N))x$((N / 8))x$((N / 8))}
-# shellcheck source=simenv.sh
+# shellcheck source=smpi/simenv.sh
 . smpi/simenv.sh
 mkdir -p out
 rm -f out/models-plan-*.csv out/models-plan-*.log
@@ -83,16 +83,11 @@ run() {   # platform grid
 }
 
 for p in $PLATFORMS; do platform "$p"; done
-jobs_now=0
 for p in $PLATFORMS; do
     var=GRIDS_$p
-    for g in ${!var}; do
-        run "$p" "$g" &
-        jobs_now=$((jobs_now + 1))
-        if [ "$jobs_now" -ge "$JOBS" ]; then wait -n; jobs_now=$((jobs_now - 1)); fi
-    done
+    for g in ${!var}; do job run "$p" "$g"; done
 done
-wait
+jobs_wait
 PY=python3
 for p in python3 /usr/bin/python3; do $p -c 'import csv' >/dev/null 2>&1 && { PY=$p; break; }; done
 $PY smpi/models.py plan out/plan-smpi.csv out/models-plan-*.csv | tee out/plan-smpi.txt

@@ -29,7 +29,7 @@ NPS=${SEARCH_NPS:-8,64}
 MAXB=${SEARCH_MAXB:-1048576}
 REPS=${REPS:-1}
 JOBS=${MODELS_JOBS:-$(nproc 2>/dev/null || echo 1)}
-# shellcheck source=simenv.sh
+# shellcheck source=smpi/simenv.sh
 . smpi/simenv.sh
 d=out/search-smpi
 mkdir -p "$d"
@@ -48,18 +48,14 @@ run() {   # platform platform.py-args...
     echo "== search $plat: $most ranks ($(( $(date +%s) - t0 )) s)"
 }
 
-n=0 fail=0
 for p in $SEARCH_PLATFORMS; do
     case $p in
-    hpc) run hpc nodes=$(( (most + 3) / 4 )) & ;;
-    commodity) run commodity nodes=$(( (most + 1) / 2 )) & ;;
+    hpc) job run hpc nodes=$(( (most + 3) / 4 )) ;;
+    commodity) job run commodity nodes=$(( (most + 1) / 2 )) ;;
     *) echo "models-search.sh: unknown platform $p (hpc commodity)"; exit 1 ;;
     esac
-    n=$((n + 1))
-    if [ "$n" -ge "$JOBS" ]; then wait -n || fail=1; n=$((n - 1)); fi
 done
-while [ "$n" -gt 0 ]; do wait -n || fail=1; n=$((n - 1)); done
-[ "$fail" = 0 ] || exit 1
+jobs_wait || exit 1
 {
     first=1
     for p in $SEARCH_PLATFORMS; do

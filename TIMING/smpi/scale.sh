@@ -75,7 +75,7 @@ SCALE_JOBS=${SCALE_JOBS:-$(nproc 2>/dev/null || echo 1)}
 PY=${PYTHON:-}
 if [ -z "$PY" ]; then for p in python3 /usr/bin/python3; do
     $p -c 'import matplotlib' >/dev/null 2>&1 && { PY=$p; break; }; done; fi
-# shellcheck source=simenv.sh
+# shellcheck source=smpi/simenv.sh
 . smpi/simenv.sh
 mkdir -p out
 csv=out/smpi-scale.csv

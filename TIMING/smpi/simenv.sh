@@ -25,6 +25,25 @@ export PUMMA_DECISION_FILE=${PUMMA_DECISION_FILE:-off}
 # messages up to 64 KiB sent eagerly, as an MPI's eager protocol sends them
 # (SMPI's default starts every transfer when its receive is posted: a
 # stream of small messages then pays the latency each, g(0) = L).
+# At most JOBS runs at once (smpi/models*.sh): `job CMD ARGS...` starts
+# one in the background, first waiting for a slot; `jobs_wait` waits for
+# the rest, and fails if any of them did.
+jobs_n=0 jobs_fail=0
+job() {
+    if [ "$jobs_n" -ge "${JOBS:-1}" ]; then
+        wait -n || jobs_fail=1
+        jobs_n=$((jobs_n - 1))
+    fi
+    "$@" &
+    jobs_n=$((jobs_n + 1))
+}
+jobs_wait() {
+    while [ "$jobs_n" -gt 0 ]; do
+        wait -n || jobs_fail=1
+        jobs_n=$((jobs_n - 1))
+    done
+    [ "$jobs_fail" = 0 ]
+}
 SMPI_CFG=(--cfg=smpi/test:1e-7 "--cfg=smpi/host-speed:${ref}f"
           --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1
           --cfg=smpi/coll-selector:mpich --cfg=smpi/simulate-computation:no
