@@ -23,19 +23,17 @@
  * process finishes. PLOGPC runs the same lists on shared processors
  * (sim_run_shared below).
  *
- * On a network whose messages in flight at once share their sender's
- * link (pumma_plogp_t.fair, measured), the sends a process posts without
- * waiting are not gated one after another: they share its link, each
- * needing its gap of it (processor sharing: every message in flight at a
- * rate of 1/n), and arrive when through it plus the rest of their
- * pLogP time; the next sends after a wait start once the link is free.
- * A receiver then takes a sender's messages as they arrive (their sharing
- * is the sender's); a message from another sender than its last still
- * waits out the receiver's gap.
+ * On a network whose messages in flight at once share the links they
+ * cross (pumma_plogp_t.fair, measured), sends are not gated one after
+ * another: the lists run on a fluid network instead (sim_run_fluid
+ * below), a node's processes sharing its links, and a receiver takes
+ * messages as they arrive.
  *
  * Where the model has one of its own for processes of one node
  * (pumma_netmodel_t.local), a message between two of them is priced by
- * it, and on a fair network shares its sender's memory, not its link.
+ * it, and on a fair network crosses the node's memory, not its links.
+ * The process pairs that exchange messages are kept as the lists are
+ * built (a collective has some 2 np of them, not np^2).
  */
 #include <math.h>
 #include <stdlib.h>
