@@ -248,21 +248,33 @@ static double share_probe(pair_t *p, double top)
     return share(p, 1, med > 0.5 * (1 + 1.0 / NP) ? 1 : 0);
 }
 
+/* The pair a, b of comm as process me (one of them) sees it, with a
+ * buffer of `bytes` filled with ones and `budget` seconds; whether both
+ * sides have their buffer (they agree: both must be able to go on). */
+static int pair_open(pair_t *p, MPI_Comm comm, int me, int a, int b,
+                     double bytes, double budget)
+{
+    p->comm = comm;
+    p->me = me == a ? 0 : 1;
+    p->peer = me == a ? b : a;
+    p->deadline = MPI_Wtime() + budget;
+    p->buf = malloc((size_t)bytes);
+    int ok = p->buf != NULL, both = 0;
+    MPI_Sendrecv(&ok, 1, MPI_INT, p->peer, TAG, &both, 1, MPI_INT, p->peer,
+                 TAG, comm, MPI_STATUS_IGNORE);
+    if (ok) memset(p->buf, 1, (size_t)bytes);
+    return ok && both;
+}
+
 double pumma_plogp_fair(MPI_Comm comm, int a, int b, double bytes)
 {
     int me;
     MPI_Comm_rank(comm, &me);
     if ((me != a && me != b) || a == b) return 0;
     pair_t p;
-    p.comm = comm;
-    p.me = me == a ? 0 : 1;
-    p.peer = me == a ? b : a;
-    p.deadline = MPI_Wtime() + 1;
-    p.buf = calloc(1, bytes > 1 ? (size_t)bytes : 1);
-    int ok = p.buf != NULL, both = 0;
-    MPI_Sendrecv(&ok, 1, MPI_INT, p.peer, TAG, &both, 1, MPI_INT, p.peer, TAG,
-                 comm, MPI_STATUS_IGNORE);
-    const double f = ok && both ? share_probe(&p, bytes) : 0;
+    const double f = pair_open(&p, comm, me, a, b, bytes > 1 ? bytes : 1, 1)
+                         ? share_probe(&p, bytes)
+                         : 0;
     free(p.buf);
     return f;
 }
@@ -275,19 +287,9 @@ int pumma_plogp_measure(MPI_Comm comm, int a, int b, double max_bytes,
     memset(s, 0, sizeof *s);
     if (me == a || me == b) {
         pair_t p;
-        p.comm = comm;
-        p.me = me == a ? 0 : 1;
-        p.peer = me == a ? b : a;
-        p.deadline = MPI_Wtime() + budget;
         double top = max_bytes < 1 ? 1 : max_bytes;
         if (top > 1 << 30) top = 1 << 30;
-        p.buf = malloc((size_t)top);
-        int ok = p.buf != NULL, both = 0;
-        /* both must be able to go on */
-        MPI_Sendrecv(&ok, 1, MPI_INT, p.peer, TAG, &both, 1, MPI_INT, p.peer,
-                     TAG, comm, MPI_STATUS_IGNORE);
-        if (ok && both) {
-            memset(p.buf, 1, (size_t)top);
+        if (pair_open(&p, comm, me, a, b, top, budget)) {
             double rtt0 = 0;
             for (double m = 0; m <= top && s->n < PUMMA_PLOGP_MAXS;
                  m = m > 0 ? 2 * m : 1) {
