@@ -148,3 +148,23 @@ const pumma_type_t pumma_type_c = {'C', "PCGEMM", sizeof(float complex), 1,
 const pumma_type_t pumma_type_z = {'Z', "PZGEMM", sizeof(double complex), 1,
     MPI_C_DOUBLE_COMPLEX, &z_zero, &z_one, (pumma_gemm_fn)zgemm_F77, geadd_z,
     is_zero_z, is_one_z};
+
+/* Indexed [rout][S D C Z]; a name ScaLAPACK lacks (PCTRAN, PSTRANU) is
+ * never asked for. */
+#define PUMMA_R4(x) {"PS" x, "PD" x, "PC" x, "PZ" x}
+static const char *const rout_names[PUMMA_NROUT][4] = {
+    [PUMMA_R_GEMM] = PUMMA_R4("GEMM"),   [PUMMA_R_SYMM] = PUMMA_R4("SYMM"),
+    [PUMMA_R_HEMM] = PUMMA_R4("HEMM"),   [PUMMA_R_SYRK] = PUMMA_R4("SYRK"),
+    [PUMMA_R_HERK] = PUMMA_R4("HERK"),   [PUMMA_R_SYR2K] = PUMMA_R4("SYR2K"),
+    [PUMMA_R_HER2K] = PUMMA_R4("HER2K"), [PUMMA_R_TRMM] = PUMMA_R4("TRMM"),
+    [PUMMA_R_TRSM] = PUMMA_R4("TRSM"),   [PUMMA_R_GEADD] = PUMMA_R4("GEADD"),
+    [PUMMA_R_TRADD] = PUMMA_R4("TRADD"), [PUMMA_R_TRAN] = PUMMA_R4("TRAN"),
+    [PUMMA_R_TRANU] = PUMMA_R4("TRANU"), [PUMMA_R_TRANC] = PUMMA_R4("TRANC"),
+};
+
+const char *pumma_rout_name(int rout, const pumma_type_t *t)
+{
+    const int i = t->letter == 'S' ? 0 : t->letter == 'D' ? 1
+                : t->letter == 'C' ? 2 : 3;
+    return rout >= 0 && rout < PUMMA_NROUT ? rout_names[rout][i] : "P?";
+}

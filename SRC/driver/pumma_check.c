@@ -202,3 +202,166 @@ int pumma_check_gemr2d(int m, int n, int ia, int ja, const int *desca,
     if (err == NONE) return 0;
     return (err % MULT == 0) ? -(err / MULT) : -err;
 }
+
+/* ------------------------------------------- the rest of the Level 3 */
+
+/*
+ * The other Level-3 routines, as ScaLAPACK 2.2.1's p?xxx_.c check them:
+ * the grid of DESCA's context (-(100*position of DESCA + 2) when it is
+ * none, nothing else checked), the options in order (the first bad one
+ * wins; P?TRMM's DIAG is the exception: a bad DIAG replaces an earlier
+ * option's code), then each matrix operand (chkmat) in argument order.
+ * Only block-cyclic descriptors: a heterogeneous one is a bad DTYPE here
+ * (-(100*position + 1)), as in ScaLAPACK.
+ */
+static char up(const char *c) { return (char)(*c & ~0x20); }
+
+static int finish(int err)
+{
+    if (err == NONE) return 0;
+    return (err % MULT == 0) ? -(err / MULT) : -err;
+}
+
+/* The grid of d's context, or 0 when it has none. */
+static int grid_of(const int *d11, int *nprow, int *npcol, int *myrow,
+                   int *mycol)
+{
+    Cblacs_gridinfo(d11[CTXT_], nprow, npcol, myrow, mycol);
+    return *nprow != -1;
+}
+
+#define GRID int nprow, npcol, myrow, mycol
+#define GRID_ARGS int nprow, int npcol, int myrow, int mycol
+#define G nprow, npcol, myrow, mycol
+
+/* A's operand: rows x cols at argument positions rp, cp when op is 'N',
+ * else cols x rows (an illegal op takes the second form, as ScaLAPACK). */
+static void chk_op(int ctxt, GRID_ARGS, char op, int rows, int rp, int cols,
+                   int cp, int i, int j, const int *d, int dpos, int *err)
+{
+    if (op == 'N')
+        chkmat(ctxt, G, rows, rp, cols, cp, i, j, d, dpos, err);
+    else
+        chkmat(ctxt, G, cols, cp, rows, rp, i, j, d, dpos, err);
+}
+
+/* P?GEADD (uplo NULL), P?TRADD, and P?TRAN* (uplo and trans NULL): s
+ * options first, then M N ALPHA A IA JA DESCA BETA C IC JC DESCC. */
+int pumma_check_geadd(const char *uplo, const char *trans, int m, int n,
+                      int ia, int ja, const int *desca, int ic, int jc,
+                      const int *descc, int dA[11], int dC[11], int *ctxt)
+{
+    GRID;
+    const int s = (uplo != NULL) + (trans != NULL);
+    to11(desca, dA);
+    to11(descc, dC);
+    *ctxt = dA[CTXT_];
+    if (!grid_of(dA, &nprow, &npcol, &myrow, &mycol))
+        return -((s + 7) * MULT + 1 + CTXT_);
+    int err = NONE;
+    const char tr = trans ? up(trans) : 'T';
+    if (uplo && up(uplo) != 'U' && up(uplo) != 'L')
+        err = 1 * MULT;
+    else if (tr != 'N' && tr != 'T' && tr != 'C')
+        err = s * MULT;
+    chk_op(*ctxt, G, tr, m, s + 1, n, s + 2, ia - 1, ja - 1, dA, s + 7, &err);
+    chkmat(*ctxt, G, m, s + 1, n, s + 2, ic - 1, jc - 1, dC, s + 12, &err);
+    return finish(err);
+}
+
+/* P?SYRK, P?HERK (descb NULL), P?SYR2K, P?HER2K: UPLO TRANS N K ALPHA A IA
+ * JA DESCA [B IB JB DESCB] BETA C IC JC DESCC. TRANS: N, T or C for the
+ * real types (C is T); N or T for complex SYRK and SYR2K; N or C for HERK
+ * and HER2K. */
+int pumma_check_syrk(const pumma_type_t *t, int herm, const char *uplo,
+                     const char *trans, int n, int k, int ia, int ja,
+                     const int *desca, int ib, int jb, const int *descb,
+                     int ic, int jc, const int *descc, int dA[11],
+                     int dB[11], int dC[11], int *ctxt)
+{
+    GRID;
+    to11(desca, dA);
+    if (descb) to11(descb, dB);
+    to11(descc, dC);
+    *ctxt = dA[CTXT_];
+    if (!grid_of(dA, &nprow, &npcol, &myrow, &mycol))
+        return -(9 * MULT + 1 + CTXT_);
+    int err = NONE;
+    const char u = up(uplo), tr = up(trans);
+    const int legal = tr == 'N' ||
+                      (tr == 'T' && (!t->is_complex || !herm)) ||
+                      (tr == 'C' && (!t->is_complex || herm));
+    if (u != 'U' && u != 'L')
+        err = 1 * MULT;
+    else if (!legal)
+        err = 2 * MULT;
+    const char op = tr == 'N' ? 'N' : 'T';
+    chk_op(*ctxt, G, op, n, 3, k, 4, ia - 1, ja - 1, dA, 9, &err);
+    if (descb) chk_op(*ctxt, G, op, n, 3, k, 4, ib - 1, jb - 1, dB, 13, &err);
+    chkmat(*ctxt, G, n, 3, n, 3, ic - 1, jc - 1, dC, descb ? 18 : 14, &err);
+    return finish(err);
+}
+
+/* P?SYMM, P?HEMM: SIDE UPLO M N ALPHA A IA JA DESCA B IB JB DESCB BETA C IC
+ * JC DESCC; sub(A) M x M (SIDE L) or N x N. */
+int pumma_check_symm(const char *side, const char *uplo, int m, int n,
+                     int ia, int ja, const int *desca, int ib, int jb,
+                     const int *descb, int ic, int jc, const int *descc,
+                     int dA[11], int dB[11], int dC[11], int *ctxt)
+{
+    GRID;
+    to11(desca, dA);
+    to11(descb, dB);
+    to11(descc, dC);
+    *ctxt = dA[CTXT_];
+    if (!grid_of(dA, &nprow, &npcol, &myrow, &mycol))
+        return -(9 * MULT + 1 + CTXT_);
+    int err = NONE;
+    const char sd = up(side), u = up(uplo);
+    if (sd != 'L' && sd != 'R')
+        err = 1 * MULT;
+    else if (u != 'U' && u != 'L')
+        err = 2 * MULT;
+    if (sd == 'L')
+        chkmat(*ctxt, G, m, 3, m, 3, ia - 1, ja - 1, dA, 9, &err);
+    else
+        chkmat(*ctxt, G, n, 4, n, 4, ia - 1, ja - 1, dA, 9, &err);
+    chkmat(*ctxt, G, m, 3, n, 4, ib - 1, jb - 1, dB, 13, &err);
+    chkmat(*ctxt, G, m, 3, n, 4, ic - 1, jc - 1, dC, 18, &err);
+    return finish(err);
+}
+
+/* P?TRMM, P?TRSM: SIDE UPLO TRANSA DIAG M N ALPHA A IA JA DESCA B IB JB
+ * DESCB; sub(A) M x M (SIDE L) or N x N. P?TRMM checks DIAG apart, so a
+ * bad DIAG replaces an earlier option's code (pdtrmm_.c); P?TRSM does
+ * not. */
+int pumma_check_trmm(int rout, const char *side, const char *uplo,
+                     const char *transa, const char *diag, int m, int n,
+                     int ia, int ja, const int *desca, int ib, int jb,
+                     const int *descb, int dA[11], int dB[11], int *ctxt)
+{
+    GRID;
+    to11(desca, dA);
+    to11(descb, dB);
+    *ctxt = dA[CTXT_];
+    if (!grid_of(dA, &nprow, &npcol, &myrow, &mycol))
+        return -(11 * MULT + 1 + CTXT_);
+    int err = NONE;
+    const char sd = up(side), u = up(uplo), tr = up(transa), dg = up(diag);
+    const int bad_diag = dg != 'N' && dg != 'U';
+    if (sd != 'L' && sd != 'R')
+        err = 1 * MULT;
+    else if (u != 'U' && u != 'L')
+        err = 2 * MULT;
+    else if (tr != 'N' && tr != 'T' && tr != 'C')
+        err = 3 * MULT;
+    else if (bad_diag && rout == PUMMA_R_TRSM)
+        err = 4 * MULT;
+    if (bad_diag && rout == PUMMA_R_TRMM) err = 4 * MULT;
+    if (sd == 'L')
+        chkmat(*ctxt, G, m, 5, m, 5, ia - 1, ja - 1, dA, 11, &err);
+    else
+        chkmat(*ctxt, G, n, 6, n, 6, ia - 1, ja - 1, dA, 11, &err);
+    chkmat(*ctxt, G, m, 5, n, 6, ib - 1, jb - 1, dB, 15, &err);
+    return finish(err);
+}

@@ -161,10 +161,10 @@ static void problem_init(pumma_problem_t *p, const pumma_type_t *t,
 
 /* The grid of ctxt with its MPI communicators (made on first use), for a
  * call that communicates; fatal when MPI cannot give them. */
-static const pumma_grid_t *enter(const pumma_type_t *t, int ctxt)
+const pumma_grid_t *pumma_driver_enter(const char *rout, int ctxt)
 {
     const pumma_grid_t *g = pumma_grid_enter(ctxt);
-    if (!g) pumma_fatal(MPI_COMM_NULL, t->rout, "no MPI communicator for the grid",
+    if (!g) pumma_fatal(MPI_COMM_NULL, rout, "no MPI communicator for the grid",
                         PUMMA_EGRID);
     return g;
 }
@@ -303,7 +303,7 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
     pumma_het_opnd_t h[3];
     pumma_grid_t shape = {0};
     if (het) {
-        have.g = enter(t, ctxt);
+        have.g = pumma_driver_enter(t->rout, ctxt);
         /* the BLAS's buffer before any temporary (pumma_memlimit.c); the
          * schedules give no estimate to bound by a limit's room */
         pumma_memlimit_enter(have.g, t->rout);
@@ -341,7 +341,7 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
     }
     pumma_memlimit_t why;
     if (pumma_plan_kind(&have) == PUMMA_CALL_BLOCK) {
-        have.g = enter(t, ctxt);
+        have.g = pumma_driver_enter(t->rout, ctxt);
         /* its clusters, if it spans some (two-level collectives) */
         pumma_grid_hier(have.g);
         /* Under a memory limit, the room it leaves bounds the plan

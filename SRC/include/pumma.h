@@ -76,6 +76,104 @@ void pzgemm_F77(const char *transa, const char *transb, const int *m,
                 double *c, const int *ic, const int *jc, const int *descc);
 
 /*
+ * The rest of ScaLAPACK's Level-3 PBLAS, with its calling sequences, every
+ * argument by address (doc/routines.md): T is float for S and C, double
+ * for D and Z, complex arrays and scalars interleaved (re, im) pairs;
+ * P?HERK's ALPHA and BETA and P?HER2K's BETA are real (one T). Only the
+ * first character of an option is read.
+ */
+#define PUMMA_DECL_SYMM(name, T)                                             \
+    void name(const char *side, const char *uplo, const int *m, const int *n, \
+              const T *alpha, const T *a, const int *ia, const int *ja,     \
+              const int *desca, const T *b, const int *ib, const int *jb,   \
+              const int *descb, const T *beta, T *c, const int *ic,         \
+              const int *jc, const int *descc);
+#define PUMMA_DECL_SYRK(name, T)                                             \
+    void name(const char *uplo, const char *trans, const int *n,             \
+              const int *k, const T *alpha, const T *a, const int *ia,       \
+              const int *ja, const int *desca, const T *beta, T *c,          \
+              const int *ic, const int *jc, const int *descc);
+#define PUMMA_DECL_SYR2K(name, T)                                            \
+    void name(const char *uplo, const char *trans, const int *n,             \
+              const int *k, const T *alpha, const T *a, const int *ia,       \
+              const int *ja, const int *desca, const T *b, const int *ib,    \
+              const int *jb, const int *descb, const T *beta, T *c,          \
+              const int *ic, const int *jc, const int *descc);
+#define PUMMA_DECL_TRMM(name, T)                                             \
+    void name(const char *side, const char *uplo, const char *transa,        \
+              const char *diag, const int *m, const int *n, const T *alpha,  \
+              const T *a, const int *ia, const int *ja, const int *desca,    \
+              T *b, const int *ib, const int *jb, const int *descb);
+#define PUMMA_DECL_GEADD(name, T)                                            \
+    void name(const char *trans, const int *m, const int *n, const T *alpha, \
+              const T *a, const int *ia, const int *ja, const int *desca,    \
+              const T *beta, T *c, const int *ic, const int *jc,             \
+              const int *descc);
+#define PUMMA_DECL_TRADD(name, T)                                            \
+    void name(const char *uplo, const char *trans, const int *m,             \
+              const int *n, const T *alpha, const T *a, const int *ia,       \
+              const int *ja, const int *desca, const T *beta, T *c,          \
+              const int *ic, const int *jc, const int *descc);
+#define PUMMA_DECL_TRAN(name, T)                                             \
+    void name(const int *m, const int *n, const T *alpha, const T *a,        \
+              const int *ia, const int *ja, const int *desca, const T *beta, \
+              T *c, const int *ic, const int *jc, const int *descc);
+
+/* sub(C) := alpha*sub(A)*sub(B) + beta*sub(C) (SIDE 'L') or alpha*sub(B)*sub(A)
+ * + beta*sub(C) ('R'), sub(A) symmetric (Hermitian), its UPLO triangle
+ * referenced. */
+PUMMA_DECL_SYMM(pssymm_F77, float)
+PUMMA_DECL_SYMM(pdsymm_F77, double)
+PUMMA_DECL_SYMM(pcsymm_F77, float)
+PUMMA_DECL_SYMM(pzsymm_F77, double)
+PUMMA_DECL_SYMM(pchemm_F77, float)
+PUMMA_DECL_SYMM(pzhemm_F77, double)
+/* UPLO's triangle of sub(C) := alpha*op(sub(A))*op(sub(A))' + beta*sub(C),
+ * ' the transpose (the conjugate transpose for P?HERK). */
+PUMMA_DECL_SYRK(pssyrk_F77, float)
+PUMMA_DECL_SYRK(pdsyrk_F77, double)
+PUMMA_DECL_SYRK(pcsyrk_F77, float)
+PUMMA_DECL_SYRK(pzsyrk_F77, double)
+PUMMA_DECL_SYRK(pcherk_F77, float)
+PUMMA_DECL_SYRK(pzherk_F77, double)
+/* The same, alpha*op(A)*op(B)' + alpha*op(B)*op(A)' (P?HER2K: conj(alpha)
+ * on the second). */
+PUMMA_DECL_SYR2K(pssyr2k_F77, float)
+PUMMA_DECL_SYR2K(pdsyr2k_F77, double)
+PUMMA_DECL_SYR2K(pcsyr2k_F77, float)
+PUMMA_DECL_SYR2K(pzsyr2k_F77, double)
+PUMMA_DECL_SYR2K(pcher2k_F77, float)
+PUMMA_DECL_SYR2K(pzher2k_F77, double)
+/* sub(B) := alpha*op(sub(A))*sub(B) or alpha*sub(B)*op(sub(A)), sub(A)
+ * triangular (P?TRMM); P?TRSM solves op(sub(A))*X = alpha*sub(B) or
+ * X*op(sub(A)) = alpha*sub(B) for X, over sub(B). */
+PUMMA_DECL_TRMM(pstrmm_F77, float)
+PUMMA_DECL_TRMM(pdtrmm_F77, double)
+PUMMA_DECL_TRMM(pctrmm_F77, float)
+PUMMA_DECL_TRMM(pztrmm_F77, double)
+PUMMA_DECL_TRMM(pstrsm_F77, float)
+PUMMA_DECL_TRMM(pdtrsm_F77, double)
+PUMMA_DECL_TRMM(pctrsm_F77, float)
+PUMMA_DECL_TRMM(pztrsm_F77, double)
+/* sub(C) := beta*sub(C) + alpha*op(sub(A)); P?TRADD on UPLO's trapezoid
+ * of sub(C) only; P?TRAN (P?TRANU) op = transpose, P?TRANC conjugate
+ * transpose. */
+PUMMA_DECL_GEADD(psgeadd_F77, float)
+PUMMA_DECL_GEADD(pdgeadd_F77, double)
+PUMMA_DECL_GEADD(pcgeadd_F77, float)
+PUMMA_DECL_GEADD(pzgeadd_F77, double)
+PUMMA_DECL_TRADD(pstradd_F77, float)
+PUMMA_DECL_TRADD(pdtradd_F77, double)
+PUMMA_DECL_TRADD(pctradd_F77, float)
+PUMMA_DECL_TRADD(pztradd_F77, double)
+PUMMA_DECL_TRAN(pstran_F77, float)
+PUMMA_DECL_TRAN(pdtran_F77, double)
+PUMMA_DECL_TRAN(pctranu_F77, float)
+PUMMA_DECL_TRAN(pztranu_F77, double)
+PUMMA_DECL_TRAN(pctranc_F77, float)
+PUMMA_DECL_TRAN(pztranc_F77, double)
+
+/*
  * Per-call choices. Zero (PUMMA_*_AUTO) in a field means: the environment
  * variable's choice if set (PUMMA_ALGO, PUMMA_BCAST, ...), else pumma's own.
  *   algo     PUMMA_ALGO_*   (an algorithm that cannot compute the call's

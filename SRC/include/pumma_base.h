@@ -55,6 +55,18 @@ typedef struct pumma_type {
 extern const pumma_type_t pumma_type_s, pumma_type_d, pumma_type_c,
     pumma_type_z;
 
+/* The routines pumma serves, one id each: P?GEMM and the rest of
+ * ScaLAPACK's Level-3 PBLAS (P?TRAN is PSTRAN/PDTRAN, P?TRANU and P?TRANC
+ * the complex ones). */
+enum {
+    PUMMA_R_GEMM, PUMMA_R_SYMM, PUMMA_R_HEMM, PUMMA_R_SYRK, PUMMA_R_HERK,
+    PUMMA_R_SYR2K, PUMMA_R_HER2K, PUMMA_R_TRMM, PUMMA_R_TRSM, PUMMA_R_GEADD,
+    PUMMA_R_TRADD, PUMMA_R_TRAN, PUMMA_R_TRANU, PUMMA_R_TRANC, PUMMA_NROUT
+};
+/* ScaLAPACK's name of routine `rout` in type t ("PDSYRK"): what its
+ * errors (PB_Cabort), pumma's messages and the statistics call it. */
+const char *pumma_rout_name(int rout, const pumma_type_t *t);
+
 /* Byte offset of element (i, j) in a column-major array with leading dim ld. */
 static inline char *pumma_at(const pumma_type_t *t, const void *base,
                              int64_t i, int64_t j, int64_t ld)

@@ -117,6 +117,28 @@ int pumma_redist_alloc(const pumma_type_t *t, const pumma_grid_t *g, int m,
  * every one). */
 int pumma_ilist_of_dist(const pumma_dist_t *d, int who, pumma_ilist_t *out);
 
+/* ------------------------------------------------------- trapezoids */
+
+/* The global index of local index l of process proc in d (pumma_trap.c). */
+int pumma_dist_global(const pumma_dist_t *d, int l, int proc);
+/* The local rows [*r0, *r1) of view v, in its column of global index gj
+ * (0-based in the view), that lie in its trapezoid: uplo 'U' keeps global
+ * rows i <= gj + off, 'L' rows i >= gj + off (off 0: the diagonal in). */
+void pumma_trap_rows(const pumma_view_t *v, int myrow, int gj, char uplo,
+                     int off, int *r0, int *r1);
+/* v's uplo trapezoid := beta * itself (beta 0: zeroed, never read); the
+ * rest of v not touched. */
+void pumma_trap_scale(const pumma_type_t *t, const pumma_view_t *v,
+                      int myrow, int mycol, char uplo, const void *beta);
+/* dst's uplo trapezoid := alpha*src + beta*dst (beta 0: dst not read), src
+ * a view of dst's distributions; the rest of dst not touched. */
+void pumma_trap_add(const pumma_type_t *t, const pumma_view_t *src,
+                    const pumma_view_t *dst, int myrow, int mycol, char uplo,
+                    const void *alpha, const void *beta);
+/* The imaginary parts of v's diagonal := 0 (complex t; P?HERK, P?HER2K). */
+void pumma_trap_real_diag(const pumma_type_t *t, const pumma_view_t *v,
+                          int myrow, int mycol);
+
 /* ------------------------------------------------------------ remaps */
 
 /*

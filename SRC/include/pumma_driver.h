@@ -128,12 +128,47 @@ void pumma_gemm(const pumma_type_t *t, const char *transa, const char *transb,
                 const int *descc, const struct pumma_options *opts,
                 int *info);
 
+/* The grid of ctxt with its MPI communicators (made on first use), for a
+ * call of routine rout that communicates; fatal when MPI cannot give
+ * them (pumma_gemm.c). */
+const pumma_grid_t *pumma_driver_enter(const char *rout, int ctxt);
+
+/* P?GEADD (uplo NULL), P?TRADD, P?TRAN, P?TRANU, P?TRANC (uplo, trans
+ * NULL; rout says which): ScaLAPACK's checks, errors through PB_Cabort,
+ * then sub(C) := beta*sub(C) + alpha*op(sub(A)) (pumma_geadd.c). */
+void pumma_geadd(const pumma_type_t *t, int rout, const char *uplo,
+                 const char *trans, const int *m, const int *n,
+                 const void *alpha, const void *a, const int *ia,
+                 const int *ja, const int *desca, const void *beta, void *c,
+                 const int *ic, const int *jc, const int *descc);
+
 /* ScaLAPACK's argument check; returns 0 or INFO (< 0). desc11 receives the
  * descriptors in their 11-entry form, i0/j0 the 0-based indices. */
 int pumma_check(const char *transa, const char *transb, int m, int n, int k,
                 int ia, int ja, const int *desca, int ib, int jb,
                 const int *descb, int ic, int jc, const int *descc,
                 int dA[11], int dB[11], int dC[11], int *ctxt);
+
+/* The other Level-3 routines' checks, ScaLAPACK's code for code
+ * (pumma_check.c): 0 or INFO; the descriptors' 11-entry forms and the
+ * context returned as pumma_check's. P?GEADD: uplo NULL; P?TRAN*: uplo
+ * and trans NULL. P?SYRK/P?HERK: descb NULL (herm: P?HERK, P?HER2K). */
+int pumma_check_geadd(const char *uplo, const char *trans, int m, int n,
+                      int ia, int ja, const int *desca, int ic, int jc,
+                      const int *descc, int dA[11], int dC[11], int *ctxt);
+int pumma_check_syrk(const pumma_type_t *t, int herm, const char *uplo,
+                     const char *trans, int n, int k, int ia, int ja,
+                     const int *desca, int ib, int jb, const int *descb,
+                     int ic, int jc, const int *descc, int dA[11],
+                     int dB[11], int dC[11], int *ctxt);
+int pumma_check_symm(const char *side, const char *uplo, int m, int n,
+                     int ia, int ja, const int *desca, int ib, int jb,
+                     const int *descb, int ic, int jc, const int *descc,
+                     int dA[11], int dB[11], int dC[11], int *ctxt);
+int pumma_check_trmm(int rout, const char *side, const char *uplo,
+                     const char *transa, const char *diag, int m, int n,
+                     int ia, int ja, const int *desca, int ib, int jb,
+                     const int *descb, int dA[11], int dB[11], int *ctxt);
 
 /* A plain P?GEMM entry point's signature (complex: interleaved pairs). */
 typedef void pumma_pgemm_fn(const char *, const char *, const int *,
@@ -146,6 +181,10 @@ typedef void pumma_pgemm_fn(const char *, const char *, const int *,
  * call, and under pumma_use(0) returns the definition to pass it to
  * (else NULL: pumma computes it). */
 pumma_pgemm_fn *pumma_entry(const pumma_type_t *t);
+/* The same for any routine (PUMMA_R_*): NULL, or the definition to pass
+ * the call to, cast by the caller to the routine's own type. */
+typedef void pumma_any_fn(void);
+pumma_any_fn *pumma_entry_of(int rout, const pumma_type_t *t);
 
 /* ScaLAPACK's error report of P?GEMM (PBLAS; from libscalapack). */
 void PB_Cabort(int ctxt, const char *rout, int info);
