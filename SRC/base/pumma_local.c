@@ -119,6 +119,20 @@ void pumma_blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
 
 int pumma_blas_ran(void) { return blas_ran; }
 
+/* No LDC workaround here: OpenBLAS's small-matrix kernels are GEMM's
+ * (see the top of this file); ?trsm and ?trmm go through its level-3
+ * drivers, whose kernels index with 64-bit BLASLONG. */
+void pumma_blas_trxm(const pumma_type_t *t, int solve, char side, char uplo,
+                     char ta, char diag, int m, int n, const void *alpha,
+                     const void *a, int lda, void *b, int ldb)
+{
+    pumma_fenv_data_begin();
+    (solve ? t->trsm : t->trmm)(&side, &uplo, &ta, &diag, &m, &n, alpha, a,
+                                &lda, b, &ldb, 1, 1, 1, 1);
+    pumma_fenv_data_end();
+    blas_ran = 1;
+}
+
 void pumma_local_scale(const pumma_type_t *t, int m, int n, const void *beta,
                        void *c, int ldc)
 {

@@ -23,6 +23,18 @@ PUMMA_DECL_GEMM(sgemm_F77, float)
 PUMMA_DECL_GEMM(dgemm_F77, double)
 PUMMA_DECL_GEMM(cgemm_F77, float complex)
 PUMMA_DECL_GEMM(zgemm_F77, double complex)
+#define PUMMA_DECL_TRXM(fn, T)                                               \
+    void fn(const char *, const char *, const char *, const char *,          \
+            const int *, const int *, const T *, const T *, const int *, T *, \
+            const int *, size_t, size_t, size_t, size_t);
+PUMMA_DECL_TRXM(strsm_F77, float)
+PUMMA_DECL_TRXM(dtrsm_F77, double)
+PUMMA_DECL_TRXM(ctrsm_F77, float complex)
+PUMMA_DECL_TRXM(ztrsm_F77, double complex)
+PUMMA_DECL_TRXM(strmm_F77, float)
+PUMMA_DECL_TRXM(dtrmm_F77, double)
+PUMMA_DECL_TRXM(ctrmm_F77, float complex)
+PUMMA_DECL_TRXM(ztrmm_F77, double complex)
 
 /*
  * Y := alpha*op(X) + beta*Y. The common cases (plain copy, plain add) get
@@ -138,16 +150,20 @@ static const float complex c_zero = 0.0f, c_one = 1.0f;
 static const double complex z_zero = 0.0, z_one = 1.0;
 
 const pumma_type_t pumma_type_s = {'S', "PSGEMM", sizeof(float), 0, MPI_FLOAT,
-    &s_zero, &s_one, (pumma_gemm_fn)sgemm_F77, geadd_s, is_zero_s, is_one_s};
+    &s_zero, &s_one, (pumma_gemm_fn)sgemm_F77, geadd_s, is_zero_s, is_one_s,
+    (pumma_trxm_fn)strsm_F77, (pumma_trxm_fn)strmm_F77};
 const pumma_type_t pumma_type_d = {'D', "PDGEMM", sizeof(double), 0,
     MPI_DOUBLE, &d_zero, &d_one, (pumma_gemm_fn)dgemm_F77, geadd_d,
-    is_zero_d, is_one_d};
+    is_zero_d, is_one_d,
+    (pumma_trxm_fn)dtrsm_F77, (pumma_trxm_fn)dtrmm_F77};
 const pumma_type_t pumma_type_c = {'C', "PCGEMM", sizeof(float complex), 1,
     MPI_C_FLOAT_COMPLEX, &c_zero, &c_one, (pumma_gemm_fn)cgemm_F77, geadd_c,
-    is_zero_c, is_one_c};
+    is_zero_c, is_one_c,
+    (pumma_trxm_fn)ctrsm_F77, (pumma_trxm_fn)ctrmm_F77};
 const pumma_type_t pumma_type_z = {'Z', "PZGEMM", sizeof(double complex), 1,
     MPI_C_DOUBLE_COMPLEX, &z_zero, &z_one, (pumma_gemm_fn)zgemm_F77, geadd_z,
-    is_zero_z, is_one_z};
+    is_zero_z, is_one_z,
+    (pumma_trxm_fn)ztrsm_F77, (pumma_trxm_fn)ztrmm_F77};
 
 /* Indexed [rout][S D C Z]; a name ScaLAPACK lacks (PCTRAN, PSTRANU) is
  * never asked for. */

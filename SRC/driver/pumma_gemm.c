@@ -170,10 +170,11 @@ const pumma_grid_t *pumma_driver_enter(const char *rout, int ctxt)
 }
 
 /* PUMMA_STATS=2's line for the call p, said by its grid's first process. */
-static void trace(const pumma_problem_t *p, const pumma_plan_t *pl)
+static void trace(const char *rout, const pumma_problem_t *p,
+                  const pumma_plan_t *pl)
 {
     char text[400];
-    pumma_stats_trace(p->g->myrow == 0 && p->g->mycol == 0, p->t->rout,
+    pumma_stats_trace(p->g->myrow == 0 && p->g->mycol == 0, rout,
                       p->transa, p->transb, p->m, p->n, p->k, p->g->nprow,
                       p->g->npcol, pumma_plan_format(pl, 1, text, sizeof text));
 }
@@ -259,11 +260,113 @@ static int run_plan(const pumma_problem_t *have, const pumma_plan_t *pl)
 }
 
 /*
- * One P?GEMM, every kind of call alike: ScaLAPACK's checks and quick
- * returns, the operands described, sub(C) := beta*sub(C) alone when
- * alpha = 0 or K = 0, the plan made (pumma_plan.c: the row of the
- * algorithm table, its variants and sizes), then run.
+ * A P?GEMM whose arguments are checked: ScaLAPACK's quick returns, the
+ * operands described, sub(C) := beta*sub(C) alone when alpha = 0 or K =
+ * 0, the plan made (pumma_plan.c: the row of the algorithm table, its
+ * variants and sizes), then run. rout names the routine the user called
+ * (P?GEMM, or the one this product is part of) in messages and
+ * statistics.
  */
+static void gemm_run(const pumma_type_t *t, const char *rout, int ctxt,
+                     pumma_opts_t opts, const operands_t *x, const char *transa,
+                     const char *transb, int m, int n, int k,
+                     const void *alpha, const void *beta)
+{
+    const int het = pumma_desc_is_layout(x->desca) ||
+                    pumma_desc_is_layout(x->descb) ||
+                    pumma_desc_is_layout(x->descc);
+    /* Columns between progress points, unless PUMMA_PANEL says: finer for
+     * the heterogeneous schedules, whose transfers wait for the receiver
+     * and stall between points (128 measured best against 64 and 512 on
+     * shaped 500 Mbit/s links). */
+    if (opts.panel == PANEL_UNSET) opts.panel = het ? 128 : 512;
+
+    /* Quick returns, exactly as ScaLAPACK. */
+    if (m == 0 || n == 0) return;
+    const int nowork = t->is_zero(alpha) || k == 0;
+    if (nowork && t->is_one(beta)) return;
+
+    pumma_problem_t have = {0};
+    pumma_het_opnd_t h[3];
+    pumma_grid_t shape = {0};
+    if (het) {
+        have.g = pumma_driver_enter(rout, ctxt);
+        /* the BLAS's buffer before any temporary (pumma_memlimit.c); the
+         * schedules give no estimate to bound by a limit's room */
+        pumma_memlimit_enter(have.g, rout);
+        problem_init(&have, t, have.g, transa, transb, m, n, k, alpha, beta);
+        het_operand(&have, x->descc, x->dC, x->ic, x->jc, m, n, x->c, &h[2]);
+        have.hc = &h[2];
+    } else {
+        /* The views need the grid's shape and this process's place only;
+         * communicators are made (pumma_grid_enter) for calls that talk. */
+        Cblacs_gridinfo(ctxt, &shape.nprow, &shape.npcol, &shape.myrow,
+                        &shape.mycol);
+        problem_init(&have, t, &shape, transa, transb, m, n, k, alpha, beta);
+        views(&have, x);
+    }
+    if (nowork) {              /* sub(C) := beta*sub(C), A and B unread */
+        if (het) {
+            pumma_het_scale(t, have.g, have.hc, m, n, beta);
+        } else {
+            pumma_local_scale(t, pumma_view_mloc(&have.c, shape.myrow),
+                              pumma_view_nloc(&have.c, shape.mycol), beta,
+                              have.c.data, have.c.ld);
+        }
+        return;
+    }
+    if (het) {
+        const int nota = have.transa == 'N', notb = have.transb == 'N';
+        het_operand(&have, x->desca, x->dA, x->ia, x->ja, nota ? m : k,
+                    nota ? k : m, x->a, &h[0]);
+        het_operand(&have, x->descb, x->dB, x->ib, x->jb, notb ? k : n,
+                    notb ? n : k, x->b, &h[1]);
+        have.ha = &h[0];
+        have.hb = &h[1];
+    }
+    pumma_memlimit_t why;
+    if (pumma_plan_kind(&have) == PUMMA_CALL_BLOCK) {
+        have.g = pumma_driver_enter(rout, ctxt);
+        /* its clusters, if it spans some (two-level collectives) */
+        pumma_grid_hier(have.g);
+        /* Under a memory limit, the room it leaves bounds the plan
+         * (doc/memory.md, "Memory limits"); 0: none. */
+        const double room = pumma_memlimit_room(
+            have.g, rout, pumma_plan_operands(&have), &why);
+        opts.room = room == INFINITY ? 0 : room > 1 ? room : 1;
+    }
+    static pumma_decided_t decided;
+    decided.n = 0;
+    pumma_plan_t plan = {.decided = &decided};
+    int rc = pumma_plan_make(&have, &opts, &plan);
+    const char *name = plan.algo ? plan.algo->name : "plan";
+    if (rc) pumma_fatal(have.g->all, rout, name, rc);
+    pumma_plan_format(&plan, 0, last_plan, sizeof last_plan);
+    last_workspace = plan.workspace;
+    /* Even the least plan would not fit: stop with the limit's name
+     * rather than fail a mapping, or leave the BLAS none (every process
+     * has the same room and estimate). */
+    if (opts.room > 0 && (double)plan.workspace > opts.room)
+        pumma_memlimit_stop(have.g, rout, (double)plan.workspace, opts.room,
+                            &why);
+    pumma_stats_begin(rout, last_plan);
+    pumma_stats_limited(plan.limited != PUMMA_LIMIT_NONE);
+    pumma_mem_call_begin();
+    rc = run_plan(&have, &plan);
+    trace(rout, &have, &plan);      /* with what auto decided as it ran */
+    if (!rc && have.g != &shape)   /* (a call that does not talk has none) */
+        pumma_stats_words(have.g->all, have.g->nprow * have.g->npcol,
+                          (double)t->size, have.m, have.n, have.k,
+                          /* the words a process may hold: its operands
+                           * and the temporaries the limit allows */
+                          (pumma_plan_operands(&have) + plan.limit) /
+                              (double)t->size);
+    pumma_stats_end();
+    if (rc) pumma_fatal(have.g->all, rout, name, rc);
+}
+
+/* One P?GEMM as called: ScaLAPACK's checks, the call's options over the
+ * environment's, then gemm_run. */
 static void gemm_call(const pumma_type_t *t, const char *transa,
                       const char *transb, const int *m, const int *n,
                       const int *k, const void *alpha, const void *a,
@@ -274,8 +377,6 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
                       const pumma_options_t *uopts, int *info_out)
 {
     int dA[11], dB[11], dC[11], ctxt;
-    const int het = pumma_desc_is_layout(desca) ||
-                    pumma_desc_is_layout(descb) || pumma_desc_is_layout(descc);
     int info = pumma_check(transa, transb, *m, *n, *k, *ia, *ja, desca, *ib,
                            *jb, descb, *ic, *jc, descc, dA, dB, dC, &ctxt);
     /* Per-call options > environment > pumma's choice. */
@@ -286,98 +387,23 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
         if (!info_out) PB_Cabort(ctxt, t->rout, info);
         return;
     }
-    /* Columns between progress points, unless PUMMA_PANEL says: finer for
-     * the heterogeneous schedules, whose transfers wait for the receiver
-     * and stall between points (128 measured best against 64 and 512 on
-     * shaped 500 Mbit/s links). */
-    if (opts.panel == PANEL_UNSET) opts.panel = het ? 128 : 512;
-
-    /* Quick returns, exactly as ScaLAPACK. */
-    if (*m == 0 || *n == 0) return;
-    const int nowork = t->is_zero(alpha) || *k == 0;
-    if (nowork && t->is_one(beta)) return;
-
     const operands_t x = {a, b, c, *ia, *ja, *ib, *jb, *ic, *jc,
                           desca, descb, descc, dA, dB, dC};
-    pumma_problem_t have = {0};
-    pumma_het_opnd_t h[3];
-    pumma_grid_t shape = {0};
-    if (het) {
-        have.g = pumma_driver_enter(t->rout, ctxt);
-        /* the BLAS's buffer before any temporary (pumma_memlimit.c); the
-         * schedules give no estimate to bound by a limit's room */
-        pumma_memlimit_enter(have.g, t->rout);
-        problem_init(&have, t, have.g, transa, transb, *m, *n, *k, alpha,
-                     beta);
-        het_operand(&have, descc, dC, *ic, *jc, *m, *n, c, &h[2]);
-        have.hc = &h[2];
-    } else {
-        /* The views need the grid's shape and this process's place only;
-         * communicators are made (pumma_grid_enter) for calls that talk. */
-        Cblacs_gridinfo(ctxt, &shape.nprow, &shape.npcol, &shape.myrow,
-                        &shape.mycol);
-        problem_init(&have, t, &shape, transa, transb, *m, *n, *k, alpha,
-                     beta);
-        views(&have, &x);
-    }
-    if (nowork) {              /* sub(C) := beta*sub(C), A and B unread */
-        if (het) {
-            pumma_het_scale(t, have.g, have.hc, *m, *n, beta);
-        } else {
-            pumma_local_scale(t, pumma_view_mloc(&have.c, shape.myrow),
-                              pumma_view_nloc(&have.c, shape.mycol), beta,
-                              have.c.data, have.c.ld);
-        }
-        return;
-    }
-    if (het) {
-        const int nota = have.transa == 'N', notb = have.transb == 'N';
-        het_operand(&have, desca, dA, *ia, *ja, nota ? *m : *k,
-                    nota ? *k : *m, a, &h[0]);
-        het_operand(&have, descb, dB, *ib, *jb, notb ? *k : *n,
-                    notb ? *n : *k, b, &h[1]);
-        have.ha = &h[0];
-        have.hb = &h[1];
-    }
-    pumma_memlimit_t why;
-    if (pumma_plan_kind(&have) == PUMMA_CALL_BLOCK) {
-        have.g = pumma_driver_enter(t->rout, ctxt);
-        /* its clusters, if it spans some (two-level collectives) */
-        pumma_grid_hier(have.g);
-        /* Under a memory limit, the room it leaves bounds the plan
-         * (doc/memory.md, "Memory limits"); 0: none. */
-        const double room = pumma_memlimit_room(
-            have.g, t->rout, pumma_plan_operands(&have), &why);
-        opts.room = room == INFINITY ? 0 : room > 1 ? room : 1;
-    }
-    static pumma_decided_t decided;
-    decided.n = 0;
-    pumma_plan_t plan = {.decided = &decided};
-    int rc = pumma_plan_make(&have, &opts, &plan);
-    const char *name = plan.algo ? plan.algo->name : "plan";
-    if (rc) pumma_fatal(have.g->all, t->rout, name, rc);
-    pumma_plan_format(&plan, 0, last_plan, sizeof last_plan);
-    last_workspace = plan.workspace;
-    /* Even the least plan would not fit: stop with the limit's name
-     * rather than fail a mapping, or leave the BLAS none (every process
-     * has the same room and estimate). */
-    if (opts.room > 0 && (double)plan.workspace > opts.room)
-        pumma_memlimit_stop(have.g, t->rout, (double)plan.workspace,
-                            opts.room, &why);
-    pumma_stats_begin(t->rout, last_plan);
-    pumma_stats_limited(plan.limited != PUMMA_LIMIT_NONE);
-    pumma_mem_call_begin();
-    rc = run_plan(&have, &plan);
-    trace(&have, &plan);      /* with what auto decided as it ran */
-    if (!rc && have.g != &shape)   /* (a call that does not talk has none) */
-        pumma_stats_words(have.g->all, have.g->nprow * have.g->npcol,
-                          (double)t->size, have.m, have.n, have.k,
-                          /* the words a process may hold: its operands
-                           * and the temporaries the limit allows */
-                          (pumma_plan_operands(&have) + plan.limit) /
-                              (double)t->size);
-    pumma_stats_end();
-    if (rc) pumma_fatal(have.g->all, t->rout, name, rc);
+    gemm_run(t, t->rout, ctxt, opts, &x, transa, transb, *m, *n, *k, alpha,
+             beta);
+}
+
+void pumma_gemm_inner(const pumma_type_t *t, const char *rout, char ta,
+                      char tb, int m, int n, int k, const void *alpha,
+                      const void *a, int ia, int ja, const int *dA,
+                      const void *b, int ib, int jb, const int *dB,
+                      const void *beta, void *c, int ic, int jc,
+                      const int *dC)
+{
+    const operands_t x = {a, b, c, ia, ja, ib, jb, ic, jc,
+                          dA, dB, dC, dA, dB, dC};
+    gemm_run(t, rout, dA[1], *env_opts(), &x, &ta, &tb, m, n, k, alpha,
+             beta);
 }
 
 /* Every P?GEMM form comes here: the caller's floating-point flags are

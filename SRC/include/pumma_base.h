@@ -35,6 +35,13 @@ typedef void (*pumma_gemm_fn)(const char *ta, const char *tb, const int *m,
                               const int *ldb, const void *beta, void *c,
                               const int *ldc, size_t la, size_t lb);
 
+/* The BLAS ?trsm and ?trmm (the same arguments). */
+typedef void (*pumma_trxm_fn)(const char *side, const char *uplo,
+                              const char *ta, const char *diag, const int *m,
+                              const int *n, const void *alpha, const void *a,
+                              const int *lda, void *b, const int *ldb,
+                              size_t l1, size_t l2, size_t l3, size_t l4);
+
 typedef struct pumma_type {
     char letter;              /* 'S', 'D', 'C' or 'Z' */
     const char *rout;         /* "PDGEMM", ... for error reports */
@@ -50,6 +57,7 @@ typedef struct pumma_type {
     /* 1 when the scalar equals zero / one (complex: both parts). */
     int (*is_zero)(const void *s);
     int (*is_one)(const void *s);
+    pumma_trxm_fn trsm, trmm;  /* Fortran BLAS ?trsm, ?trmm */
 } pumma_type_t;
 
 extern const pumma_type_t pumma_type_s, pumma_type_d, pumma_type_c,
@@ -187,6 +195,12 @@ void pumma_blas_gemm(const pumma_type_t *t, char ta, char tb, int m, int n,
                      int k, const void *alpha, const void *a, int lda,
                      const void *b, int ldb, const void *beta, void *c,
                      int ldc);
+/* The BLAS ?trsm (solve 1) or ?trmm (0) on a caller's B: B :=
+ * alpha*op(A)^-1*B, ... as the BLAS defines them, m, n > 0; only A's uplo
+ * triangle is read, and not its diagonal when diag is 'U'. */
+void pumma_blas_trxm(const pumma_type_t *t, int solve, char side, char uplo,
+                     char ta, char diag, int m, int n, const void *alpha,
+                     const void *a, int lda, void *b, int ldb);
 /* 1 once pumma_blas_gemm has run in this process (the BLAS has then
  * taken its buffer: no room need be asked for it), else 0. */
 int pumma_blas_ran(void);

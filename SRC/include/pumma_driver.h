@@ -142,6 +142,26 @@ void pumma_geadd(const pumma_type_t *t, int rout, const char *uplo,
                  const int *ja, const int *desca, const void *beta, void *c,
                  const int *ic, const int *jc, const int *descc);
 
+/* A product inside routine rout (its name in messages and statistics):
+ * sub(C) := alpha*op(sub(A))*op(sub(B)) + beta*sub(C) as P?GEMM computes
+ * it, planned and run alike, with arguments already checked: block-cyclic
+ * descriptors in 11-entry form, 1-based indices. Inside the caller's
+ * floating-point bracket (PUMMA_FENV_CALL). */
+void pumma_gemm_inner(const pumma_type_t *t, const char *rout, char ta,
+                      char tb, int m, int n, int k, const void *alpha,
+                      const void *a, int ia, int ja, const int *dA,
+                      const void *b, int ib, int jb, const int *dB,
+                      const void *beta, void *c, int ic, int jc,
+                      const int *dC);
+
+/* P?TRSM and P?TRMM (rout PUMMA_R_TRSM, PUMMA_R_TRMM): ScaLAPACK's checks,
+ * errors through PB_Cabort, then the recursion of pumma_trsm.c. */
+void pumma_trsm(const pumma_type_t *t, int rout, const char *side,
+                const char *uplo, const char *transa, const char *diag,
+                const int *m, const int *n, const void *alpha, const void *a,
+                const int *ia, const int *ja, const int *desca, void *b,
+                const int *ib, const int *jb, const int *descb);
+
 /* ScaLAPACK's argument check; returns 0 or INFO (< 0). desc11 receives the
  * descriptors in their 11-entry form, i0/j0 the 0-based indices. */
 int pumma_check(const char *transa, const char *transb, int m, int n, int k,

@@ -71,6 +71,14 @@
 #define dgemm_F77 PUMMA_F77(dgemm, DGEMM)
 #define cgemm_F77 PUMMA_F77(cgemm, CGEMM)
 #define zgemm_F77 PUMMA_F77(zgemm, ZGEMM)
+#define strsm_F77 PUMMA_F77(strsm, STRSM)
+#define dtrsm_F77 PUMMA_F77(dtrsm, DTRSM)
+#define ctrsm_F77 PUMMA_F77(ctrsm, CTRSM)
+#define ztrsm_F77 PUMMA_F77(ztrsm, ZTRSM)
+#define strmm_F77 PUMMA_F77(strmm, STRMM)
+#define dtrmm_F77 PUMMA_F77(dtrmm, DTRMM)
+#define ctrmm_F77 PUMMA_F77(ctrmm, CTRMM)
+#define ztrmm_F77 PUMMA_F77(ztrmm, ZTRMM)
 
 /* Only the public entry points leave the shared library (the build hides
  * everything else), so pumma's internals never clash with a program's. */
