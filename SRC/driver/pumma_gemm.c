@@ -270,8 +270,14 @@ static int run_plan(const pumma_problem_t *have, const pumma_plan_t *pl)
 static void gemm_run(const pumma_type_t *t, const char *rout, int ctxt,
                      pumma_opts_t opts, const operands_t *x, const char *transa,
                      const char *transb, int m, int n, int k,
-                     const void *alpha, const void *beta)
+                     const void *alpha, const void *beta, char uplo)
 {
+    /* One triangle of C: a row that keeps C where it is and honours the
+     * mask (pumma_algo.h, pumma_problem_t.uplo), its variants priced. */
+    if (uplo) {
+        opts.algo = "rankk";
+        opts.from[PUMMA_CH_ALGO] = PUMMA_FROM_DEFAULT;
+    }
     const int het = pumma_desc_is_layout(x->desca) ||
                     pumma_desc_is_layout(x->descb) ||
                     pumma_desc_is_layout(x->descc);
@@ -305,9 +311,12 @@ static void gemm_run(const pumma_type_t *t, const char *rout, int ctxt,
         problem_init(&have, t, &shape, transa, transb, m, n, k, alpha, beta);
         views(&have, x);
     }
+    have.uplo = uplo;
     if (nowork) {              /* sub(C) := beta*sub(C), A and B unread */
         if (het) {
             pumma_het_scale(t, have.g, have.hc, m, n, beta);
+        } else if (uplo) {
+            pumma_trap_scale(t, &have.c, shape.myrow, shape.mycol, uplo, beta);
         } else {
             pumma_local_scale(t, pumma_view_mloc(&have.c, shape.myrow),
                               pumma_view_nloc(&have.c, shape.mycol), beta,
@@ -390,7 +399,7 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
     const operands_t x = {a, b, c, *ia, *ja, *ib, *jb, *ic, *jc,
                           desca, descb, descc, dA, dB, dC};
     gemm_run(t, t->rout, ctxt, opts, &x, transa, transb, *m, *n, *k, alpha,
-             beta);
+             beta, 0);
 }
 
 void pumma_gemm_inner(const pumma_type_t *t, const char *rout, char ta,
@@ -398,12 +407,12 @@ void pumma_gemm_inner(const pumma_type_t *t, const char *rout, char ta,
                       const void *a, int ia, int ja, const int *dA,
                       const void *b, int ib, int jb, const int *dB,
                       const void *beta, void *c, int ic, int jc,
-                      const int *dC)
+                      const int *dC, char uplo)
 {
     const operands_t x = {a, b, c, ia, ja, ib, jb, ic, jc,
                           dA, dB, dC, dA, dB, dC};
     gemm_run(t, rout, dA[1], *env_opts(), &x, &ta, &tb, m, n, k, alpha,
-             beta);
+             beta, uplo);
 }
 
 /* Every P?GEMM form comes here: the caller's floating-point flags are

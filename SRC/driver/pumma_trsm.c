@@ -86,12 +86,12 @@ static void update(const tri_t *x, int s0, int ls, int f0, int lf, int sgn)
         opa_at(x, s0, f0, &ai, &aj, &op);
         pumma_gemm_inner(t, x->rout, op, 'N', ls, x->n, lf, alpha, x->a, ai,
                          aj, x->dA, x->b, x->ib + f0, x->jb, x->dB, t->one,
-                         x->b, x->ib + s0, x->jb, x->dB);
+                         x->b, x->ib + s0, x->jb, x->dB, 0);
     } else {
         opa_at(x, f0, s0, &ai, &aj, &op);
         pumma_gemm_inner(t, x->rout, 'N', op, x->m, ls, lf, alpha, x->b,
                          x->ib, x->jb + f0, x->dB, x->a, ai, aj, x->dA,
-                         t->one, x->b, x->ib, x->jb + s0, x->dB);
+                         t->one, x->b, x->ib, x->jb + s0, x->dB, 0);
     }
 }
 

@@ -98,6 +98,10 @@ typedef struct pumma_problem {
     /* heterogeneous calls: the operands (pumma_algo.h), else NULL */
     const struct pumma_het_opnd *ha, *hb, *hc;
     const pumma_plan_t *plan;   /* the plan it runs */
+    /* 'U' or 'L': only that triangle of sub(C) is computed, the rest of
+     * C neither read nor written (P?SYRK, P?HERK, P?SYR2K, P?HER2K; the
+     * rows that honour it: rankk and local); 0: all of sub(C). */
+    char uplo;
 } pumma_problem_t;
 
 /* The kinds of call, each computed by rows of the algorithm table of its
@@ -165,6 +169,11 @@ void pumma_local_gemm(const pumma_problem_t *p, char ta, char tb, int m,
  * pieces). Any other return stops the multiply there and is returned.
  * ready may be NULL. */
 typedef int (*pumma_ready_fn)(void *ctx, int j1);
+/* With p->uplo set, both multiply p's whole local C (m, n its local rows
+ * and columns, c its data) and only p->uplo's triangle of sub(C): in
+ * panels of columns, one multiply for the rows every column of a panel
+ * keeps, and one into a temporary for the rows across the diagonal, added
+ * entry by entry where kept (pumma_local_gemm.c). */
 int pumma_local_gemm_ready(const pumma_problem_t *p, char ta, char tb, int m,
                            int n, int k, const void *alpha, const void *a,
                            int lda, const void *b, int ldb, const void *beta,

@@ -145,14 +145,16 @@ void pumma_geadd(const pumma_type_t *t, int rout, const char *uplo,
 /* A product inside routine rout (its name in messages and statistics):
  * sub(C) := alpha*op(sub(A))*op(sub(B)) + beta*sub(C) as P?GEMM computes
  * it, planned and run alike, with arguments already checked: block-cyclic
- * descriptors in 11-entry form, 1-based indices. Inside the caller's
- * floating-point bracket (PUMMA_FENV_CALL). */
+ * descriptors in 11-entry form, 1-based indices. uplo 'U' or 'L': that
+ * triangle of sub(C) alone (the rest neither read nor written), by a row
+ * that honours it (rankk, or local); 0: all of sub(C). Inside the
+ * caller's floating-point bracket (PUMMA_FENV_CALL). */
 void pumma_gemm_inner(const pumma_type_t *t, const char *rout, char ta,
                       char tb, int m, int n, int k, const void *alpha,
                       const void *a, int ia, int ja, const int *dA,
                       const void *b, int ib, int jb, const int *dB,
                       const void *beta, void *c, int ic, int jc,
-                      const int *dC);
+                      const int *dC, char uplo);
 
 /* P?TRSM and P?TRMM (rout PUMMA_R_TRSM, PUMMA_R_TRMM): ScaLAPACK's checks,
  * errors through PB_Cabort, then the recursion of pumma_trsm.c. */
@@ -161,6 +163,17 @@ void pumma_trsm(const pumma_type_t *t, int rout, const char *side,
                 const int *m, const int *n, const void *alpha, const void *a,
                 const int *ia, const int *ja, const int *desca, void *b,
                 const int *ib, const int *jb, const int *descb);
+
+/* P?SYRK, P?HERK (b, ib, jb, descb NULL), P?SYR2K, P?HER2K (rout says
+ * which): ScaLAPACK's checks, errors through PB_Cabort, then UPLO's
+ * triangle of sub(C) by masked products (pumma_syrk.c). */
+void pumma_syrk(const pumma_type_t *t, int rout, const char *uplo,
+                const char *trans, const int *n, const int *k,
+                const void *alpha, const void *a, const int *ia,
+                const int *ja, const int *desca, const void *b,
+                const int *ib, const int *jb, const int *descb,
+                const void *beta, void *c, const int *ic, const int *jc,
+                const int *descc);
 
 /* ScaLAPACK's argument check; returns 0 or INFO (< 0). desc11 receives the
  * descriptors in their 11-entry form, i0/j0 the 0-based indices. */

@@ -1,0 +1,106 @@
+/*
+ * pumma_syrk.c -- P?SYRK, P?HERK, P?SYR2K and P?HER2K: one triangle of
+ * sub(C), UPLO's, updated by a product and its transpose,
+ *
+ *   SYRK   C := alpha*A*A**T + beta*C          (TRANS 'N'; 'T': A**T*A)
+ *   HERK   C := alpha*A*A**H + beta*C          (alpha, beta real)
+ *   SYR2K  C := alpha*A*B**T + alpha*B*A**T + beta*C
+ *   HER2K  C := alpha*A*B**H + conjg(alpha)*B*A**H + beta*C  (beta real)
+ *
+ * and the other triangle neither read nor written. Each product is one
+ * P?GEMM of pumma's (pumma_gemm_inner) with the triangle as its mask: the
+ * rankk row, C kept where it is, op(A)'s panels broadcast along the grid's
+ * rows and op(B)'s (the same A, transposed) down its columns by the
+ * variants the model prices, and the local multiply doing only the
+ * triangle's columns' rows (pumma_local_gemm.c): about half a P?GEMM's
+ * flops. P?HERK and P?HER2K make C's diagonal real: its imaginary parts
+ * are not read (zeroed before beta scales them) and are zero on exit.
+ */
+#include <string.h>
+
+#include "pumma.h"
+#include "pumma_driver.h"
+
+/* The complex scalar re + 0i of t from a real one (16 bytes at out). */
+static void real_scalar(const pumma_type_t *t, const void *re, void *out)
+{
+    memset(out, 0, t->size);
+    memcpy(out, re, t->size / 2);
+}
+
+static void syrk_call(const pumma_type_t *t, int rout, const char *uplo,
+                      const char *trans, const int *n, const int *k,
+                      const void *alpha, const void *a, const int *ia,
+                      const int *ja, const int *desca, const void *b,
+                      const int *ib, const int *jb, const int *descb,
+                      const void *beta, void *c, const int *ic,
+                      const int *jc, const int *descc)
+{
+    const char *name = pumma_rout_name(rout, t);
+    const int herm = rout == PUMMA_R_HERK || rout == PUMMA_R_HER2K;
+    const int two = rout == PUMMA_R_SYR2K || rout == PUMMA_R_HER2K;
+    int dA[11], dB[11], dC[11], ctxt;
+    int info = pumma_check_syrk(t, herm, uplo, trans, *n, *k, *ia, *ja,
+                                desca, two ? *ib : 0, two ? *jb : 0,
+                                two ? descb : NULL, *ic, *jc, descc, dA, dB,
+                                dC, &ctxt);
+    if (info) {
+        PB_Cabort(ctxt, name, info);
+        return;
+    }
+    /* HERK's alpha and beta and HER2K's beta are real: as complex here */
+    double al[2], be[2], al2[2];
+    if (rout == PUMMA_R_HERK) {
+        real_scalar(t, alpha, al);
+        alpha = al;
+    }
+    if (herm) {
+        real_scalar(t, beta, be);
+        beta = be;
+    }
+    /* ScaLAPACK's quick return */
+    const int nowork = t->is_zero(alpha) || *k == 0;
+    if (*n == 0 || (nowork && t->is_one(beta))) return;
+
+    const char u = (char)(*uplo & ~0x20), tr = (char)(*trans & ~0x20);
+    const char tt = herm ? 'C' : 'T';    /* the transpose of the products */
+    const char ta = tr == 'N' ? 'N' : tt, tb = tr == 'N' ? tt : 'N';
+    pumma_grid_t shape = {0};
+    Cblacs_gridinfo(ctxt, &shape.nprow, &shape.npcol, &shape.myrow,
+                    &shape.mycol);
+    pumma_view_t vc = pumma_view_of(t, &shape, c, dC, *ic - 1, *jc - 1, *n,
+                                    *n);
+    if (herm && !t->is_zero(beta))      /* not referenced: not read */
+        pumma_trap_real_diag(t, &vc, shape.myrow, shape.mycol);
+    if (nowork) {                       /* A and B not read */
+        pumma_trap_scale(t, &vc, shape.myrow, shape.mycol, u, beta);
+    } else if (!two) {
+        pumma_gemm_inner(t, name, ta, tb, *n, *n, *k, alpha, a, *ia, *ja, dA,
+                         a, *ia, *ja, dA, beta, c, *ic, *jc, dC, u);
+    } else {
+        /* conjg(alpha) on the second product of HER2K */
+        memcpy(al2, alpha, t->size);
+        if (herm) {
+            if (t->letter == 'C') ((float *)al2)[1] = -((float *)al2)[1];
+            else al2[1] = -al2[1];
+        }
+        pumma_gemm_inner(t, name, ta, tb, *n, *n, *k, alpha, a, *ia, *ja, dA,
+                         b, *ib, *jb, dB, beta, c, *ic, *jc, dC, u);
+        pumma_gemm_inner(t, name, ta, tb, *n, *n, *k, al2, b, *ib, *jb, dB,
+                         a, *ia, *ja, dA, t->one, c, *ic, *jc, dC, u);
+    }
+    if (herm) pumma_trap_real_diag(t, &vc, shape.myrow, shape.mycol);
+}
+
+void pumma_syrk(const pumma_type_t *t, int rout, const char *uplo,
+                const char *trans, const int *n, const int *k,
+                const void *alpha, const void *a, const int *ia,
+                const int *ja, const int *desca, const void *b,
+                const int *ib, const int *jb, const int *descb,
+                const void *beta, void *c, const int *ic, const int *jc,
+                const int *descc)
+{
+    PUMMA_FENV_CALL(syrk_call(t, rout, uplo, trans, n, k, alpha, a, ia, ja,
+                              desca, b, ib, jb, descb, beta, c, ic, jc,
+                              descc));
+}
