@@ -209,6 +209,18 @@ pumma_dist_t pumma_dist_owned(const pumma_dist_t *d)
     return o;
 }
 
+void pumma_view_desc(const pumma_view_t *v, int ctxt, int d[11])
+{
+    /* DTYPE CTXT M N IMB INB MB NB RSRC CSRC LLD; a first block longer
+     * than the matrix is the matrix */
+    const int ibr = v->row.ib < v->row.n ? v->row.ib : v->row.n;
+    const int ibc = v->col.ib < v->col.n ? v->col.ib : v->col.n;
+    d[0] = 2; d[1] = ctxt; d[2] = v->row.n; d[3] = v->col.n;
+    d[4] = ibr > 0 ? ibr : 1; d[5] = ibc > 0 ? ibc : 1;
+    d[6] = v->row.b; d[7] = v->col.b;
+    d[8] = v->row.src; d[9] = v->col.src; d[10] = v->ld;
+}
+
 int pumma_view_alloc(const pumma_type_t *t, const pumma_grid_t *g,
                      pumma_view_t *v)
 {

@@ -93,3 +93,21 @@ void pumma_trap_real_diag(const pumma_type_t *t, const pumma_view_t *v,
         memset(pumma_at(t, v->data, r, j, v->ld) + half, 0, half);
     }
 }
+
+void pumma_trap_extract(const pumma_type_t *t, const pumma_view_t *src,
+                        const pumma_view_t *dst, int myrow, int mycol,
+                        char uplo, int off)
+{
+    const int ml = pumma_view_mloc(dst, myrow), nl = pumma_view_nloc(dst, mycol);
+    for (int j = 0; j < nl; j++) {
+        int r0, r1;
+        pumma_trap_rows(dst, myrow, pumma_dist_global(&dst->col, j, mycol),
+                        uplo, off, &r0, &r1);
+        char *dj = pumma_at(t, dst->data, 0, j, dst->ld);
+        memset(dj, 0, (size_t)ml * t->size);
+        if (r1 > r0)
+            memcpy(dj + (size_t)r0 * t->size,
+                   pumma_at(t, src->data, r0, j, src->ld),
+                   (size_t)(r1 - r0) * t->size);
+    }
+}

@@ -82,6 +82,10 @@ pumma_view_t pumma_view_of(const struct pumma_type *t,
                            const struct pumma_grid *g, const void *base,
                            const int d[11], int i0, int j0, int rows,
                            int cols);
+/* A block-cyclic descriptor (11-entry) of a matrix distributed as v,
+ * with v's local array (its ld as LLD), on BLACS context ctxt: so that a
+ * temporary can be an operand wherever a caller's matrix can. */
+void pumma_view_desc(const pumma_view_t *v, int ctxt, int d[11]);
 /* Make v a temporary of its distributions on this process: ld = its local
  * rows (at least 1), data from pumma_malloc (NULL when empty). Returns
  * PUMMA_OK or PUMMA_ENOMEM. */
@@ -135,6 +139,11 @@ void pumma_trap_scale(const pumma_type_t *t, const pumma_view_t *v,
 void pumma_trap_add(const pumma_type_t *t, const pumma_view_t *src,
                     const pumma_view_t *dst, int myrow, int mycol, char uplo,
                     const void *alpha, const void *beta);
+/* dst := src's (uplo, off) trapezoid (as pumma_trap_rows), zero
+ * elsewhere; src's other entries not read. dst has src's distributions. */
+void pumma_trap_extract(const pumma_type_t *t, const pumma_view_t *src,
+                        const pumma_view_t *dst, int myrow, int mycol,
+                        char uplo, int off);
 /* The imaginary parts of v's diagonal := 0 (complex t; P?HERK, P?HER2K). */
 void pumma_trap_real_diag(const pumma_type_t *t, const pumma_view_t *v,
                           int myrow, int mycol);

@@ -175,6 +175,16 @@ void pumma_syrk(const pumma_type_t *t, int rout, const char *uplo,
                 const void *beta, void *c, const int *ic, const int *jc,
                 const int *descc);
 
+/* P?SYMM, P?HEMM (rout says which): ScaLAPACK's checks, errors through
+ * PB_Cabort, then sub(A) made whole and one product (pumma_symm.c). */
+void pumma_symm(const pumma_type_t *t, int rout, const char *side,
+                const char *uplo, const int *m, const int *n,
+                const void *alpha, const void *a, const int *ia,
+                const int *ja, const int *desca, const void *b,
+                const int *ib, const int *jb, const int *descb,
+                const void *beta, void *c, const int *ic, const int *jc,
+                const int *descc);
+
 /* ScaLAPACK's argument check; returns 0 or INFO (< 0). desc11 receives the
  * descriptors in their 11-entry form, i0/j0 the 0-based indices. */
 int pumma_check(const char *transa, const char *transb, int m, int n, int k,
