@@ -1474,6 +1474,132 @@ static void test_speeds(void)
     verdict(what, bad);
 }
 
+
+/* ====================================== the rest of the Level 3 on layouts */
+
+/* The Level-3 routines other than P?GEMM take heterogeneous descriptors
+ * too (SRC/driver/pumma_het_operands.c): each call on windows of matrices
+ * held in a layout must leave every entry of them as the same call on
+ * block-cyclic copies leaves those (the untouched triangle and everything
+ * outside the window included). Double precision, a 2x3 grid, strips. */
+typedef struct l3m { int desc[9], ld, nl; double *d; } l3m_t;
+
+static void l3_bc(int ctxt, int n, int nb, int seed, l3m_t *x)
+{
+    int P, Q, r, c, z = 0;
+    Cblacs_gridinfo(ctxt, &P, &Q, &r, &c);
+    const int ml = numroc_(&n, &nb, &r, &z, &P);
+    x->nl = numroc_(&n, &nb, &c, &z, &Q);
+    x->ld = ml > 1 ? ml : 1;
+    const int d[9] = {1, ctxt, n, n, nb, nb, 0, 0, x->ld};
+    memcpy(x->desc, d, sizeof d);
+    x->d = malloc(sizeof(double) * (size_t)x->ld * (size_t)(x->nl + 1));
+    for (int j = 0; j < x->nl; j++) {
+        const int gj = (j / nb) * nb * Q + c * nb + j % nb;
+        for (int i = 0; i < ml; i++) {
+            const int gi = (i / nb) * nb * P + r * nb + i % nb;
+            /* diagonally dominant: the solves are well conditioned */
+            x->d[i + (size_t)j * x->ld] =
+                (gi == gj ? n : 0) + sin(seed * 1.7 + gi * 0.37 + gj * 1.13);
+        }
+    }
+}
+
+static void l3_het(int ctxt, int lay, int n, const l3m_t *src, l3m_t *y)
+{
+    int i0, j0, ml, nl, info, me, one = 1;
+    Cblacs_pinfo(&me, &info);
+    pumma_layout_box_(&lay, &me, &i0, &j0, &ml, &nl, &info);
+    y->ld = ml > 1 ? ml : 1;
+    y->nl = nl;
+    y->d = malloc(sizeof(double) * (size_t)y->ld * (size_t)(nl + 1));
+    pumma_descinit_(y->desc, &n, &n, &lay, &ctxt, &y->ld, &info);
+    pumma_pdgemr2d_(&n, &n, src->d, &one, &one, src->desc, y->d, &one, &one,
+                    y->desc, &info);
+}
+
+/* The largest difference between the layout's matrix and the reference. */
+static double l3_diff(int ctxt, int n, int nb, const l3m_t *y,
+                      const l3m_t *ref)
+{
+    l3m_t t;
+    int one = 1, info;
+    l3_bc(ctxt, n, nb, 0, &t);
+    pumma_pdgemr2d_(&n, &n, y->d, &one, &one, y->desc, t.d, &one, &one,
+                    t.desc, &info);
+    double mx = 0;
+    for (int j = 0; j < ref->nl; j++)
+        for (int i = 0; i < ref->ld; i++) {
+            const double e = fabs(t.d[i + (size_t)j * t.ld] -
+                                  ref->d[i + (size_t)j * ref->ld]);
+            if (!(e <= mx)) mx = e;   /* NaN too */
+        }
+    free(t.d);
+    double all;
+    MPI_Allreduce(&mx, &all, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return all;
+}
+
+static void test_l3_routines(void)
+{
+    int np, me, ctxt, info;
+    Cblacs_pinfo(&me, &np);
+    if (np < 6) return;
+    Cblacs_get(-1, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "R", 2, 3);
+    int P, Q, r, c;
+    Cblacs_gridinfo(ctxt, &P, &Q, &r, &c);
+    if (r < 0) return;                       /* not in the grid */
+    const int n = 37, nb = 5, kind = PUMMA_LAYOUT_STRIPS, six = 6;
+    const double sp[6] = {1, 2, 3, 1.5, 2.5, 1};
+    int lay;
+    pumma_layout_new_(&kind, &n, &n, &six, sp, &lay, &info);
+    int m = n - 4, k = n - 6, one = 1, i2 = 3;
+    const double al = 1.5, be = -0.5;
+    static const char *const what[] = {
+        "PDGEADD T", "PDTRADD U N", "PDTRSM L L N U", "PDTRSM R U T N",
+        "PDTRMM L U C N", "PDSYRK L N", "PDSYR2K U T", "PDSYMM L U",
+        "PDSYMM R L"};
+    for (int cs = 0; cs < 9; cs++) {
+        l3m_t A, B, C, a, b, cc;
+        l3_bc(ctxt, n, nb, 1, &A);
+        l3_bc(ctxt, n, nb, 2, &B);
+        l3_bc(ctxt, n, nb, 3, &C);
+        l3_het(ctxt, lay, n, &A, &a);
+        l3_het(ctxt, lay, n, &B, &b);
+        l3_het(ctxt, lay, n, &C, &cc);
+        /* the same call on the block-cyclic matrices, then on the layouts */
+        for (int h = 0; h < 2; h++) {
+            double *xa = h ? a.d : A.d, *xb = h ? b.d : B.d, *xc = h ? cc.d : C.d;
+            const int *da = h ? a.desc : A.desc, *db = h ? b.desc : B.desc,
+                      *dc = h ? cc.desc : C.desc;
+            switch (cs) {
+            case 0: pdgeadd_("T", &m, &k, &al, xa, &i2, &one, da, &be, xc, &one, &i2, dc); break;
+            case 1: pdtradd_("U", "N", &m, &k, &al, xa, &i2, &one, da, &be, xc, &one, &i2, dc); break;
+            case 2: pdtrsm_("L", "L", "N", "U", &m, &k, &al, xa, &i2, &i2, da, xc, &one, &i2, dc); break;
+            case 3: pdtrsm_("R", "U", "T", "N", &m, &k, &al, xa, &i2, &i2, da, xc, &one, &i2, dc); break;
+            case 4: pdtrmm_("L", "U", "C", "N", &m, &k, &al, xa, &i2, &i2, da, xc, &one, &i2, dc); break;
+            case 5: pdsyrk_("L", "N", &m, &k, &al, xa, &i2, &one, da, &be, xc, &one, &i2, dc); break;
+            case 6: pdsyr2k_("U", "T", &m, &k, &al, xa, &i2, &one, da, xb, &one, &one, db, &be, xc, &one, &i2, dc); break;
+            case 7: pdsymm_("L", "U", &m, &k, &al, xa, &i2, &i2, da, xb, &one, &one, db, &be, xc, &one, &i2, dc); break;
+            default: pdsymm_("R", "L", &m, &k, &al, xa, &i2, &i2, da, xb, &one, &one, db, &be, xc, &one, &i2, dc); break;
+            }
+        }
+        /* the same algorithm on the same values: rounding apart, equal
+         * (entries are O(n) on the diagonal, O(1) elsewhere) */
+        const double e = fmax(l3_diff(ctxt, n, nb, &cc, &C),
+                              fmax(l3_diff(ctxt, n, nb, &a, &A),
+                                   l3_diff(ctxt, n, nb, &b, &B)));
+        char line[128];
+        snprintf(line, sizeof line, "%s on a strips layout, windows at 3: "
+                 "as on block-cyclic copies (max diff %.2g)", what[cs], e);
+        verdict(line, !(e <= 1e-9));
+        free(A.d); free(B.d); free(C.d); free(a.d); free(b.d); free(cc.d);
+    }
+    pumma_layout_free_(&lay, &info);
+    Cblacs_gridexit(ctxt);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -1511,6 +1637,7 @@ int main(int argc, char **argv)
     test_any(types, 4);
     test_extreme_gemm(types, 4);
     test_scalars(types, 4);
+    test_l3_routines();
     if (me_world == 0) printf("%d passed, %d failed\n", npass, nfail);
     MPI_Finalize();
     return nfail != 0;

@@ -210,9 +210,8 @@ int pumma_check_gemr2d(int m, int n, int ia, int ja, const int *desca,
  * the grid of DESCA's context (-(100*position of DESCA + 2) when it is
  * none, nothing else checked), the options in order (the first bad one
  * wins; P?TRMM's DIAG is the exception: a bad DIAG replaces an earlier
- * option's code), then each matrix operand (chkmat) in argument order.
- * Only block-cyclic descriptors: a heterogeneous one is a bad DTYPE here
- * (-(100*position + 1)), as in ScaLAPACK.
+ * option's code), then each matrix operand in argument order.
+ * Heterogeneous descriptors are checked as P?GEMM checks them (chk_opnd).
  */
 static char up(const char *c) { return (char)(*c & ~0x20); }
 
@@ -237,12 +236,13 @@ static int grid_of(const int *d11, int *nprow, int *npcol, int *myrow,
 /* A's operand: rows x cols at argument positions rp, cp when op is 'N',
  * else cols x rows (an illegal op takes the second form, as ScaLAPACK). */
 static void chk_op(int ctxt, GRID_ARGS, char op, int rows, int rp, int cols,
-                   int cp, int i, int j, const int *d, int dpos, int *err)
+                   int cp, int i, int j, const int *raw, const int *d,
+                   int dpos, int *err)
 {
     if (op == 'N')
-        chkmat(ctxt, G, rows, rp, cols, cp, i, j, d, dpos, err);
+        chk_opnd(ctxt, G, rows, rp, cols, cp, i, j, raw, d, dpos, err);
     else
-        chkmat(ctxt, G, cols, cp, rows, rp, i, j, d, dpos, err);
+        chk_opnd(ctxt, G, cols, cp, rows, rp, i, j, raw, d, dpos, err);
 }
 
 /* P?GEADD (uplo NULL), P?TRADD, and P?TRAN* (uplo and trans NULL): s
@@ -264,8 +264,10 @@ int pumma_check_geadd(const char *uplo, const char *trans, int m, int n,
         err = 1 * MULT;
     else if (tr != 'N' && tr != 'T' && tr != 'C')
         err = s * MULT;
-    chk_op(*ctxt, G, tr, m, s + 1, n, s + 2, ia - 1, ja - 1, dA, s + 7, &err);
-    chkmat(*ctxt, G, m, s + 1, n, s + 2, ic - 1, jc - 1, dC, s + 12, &err);
+    chk_op(*ctxt, G, tr, m, s + 1, n, s + 2, ia - 1, ja - 1, desca, dA, s + 7,
+           &err);
+    chk_opnd(*ctxt, G, m, s + 1, n, s + 2, ic - 1, jc - 1, descc, dC, s + 12,
+             &err);
     return finish(err);
 }
 
@@ -296,9 +298,11 @@ int pumma_check_syrk(const pumma_type_t *t, int herm, const char *uplo,
     else if (!legal)
         err = 2 * MULT;
     const char op = tr == 'N' ? 'N' : 'T';
-    chk_op(*ctxt, G, op, n, 3, k, 4, ia - 1, ja - 1, dA, 9, &err);
-    if (descb) chk_op(*ctxt, G, op, n, 3, k, 4, ib - 1, jb - 1, dB, 13, &err);
-    chkmat(*ctxt, G, n, 3, n, 3, ic - 1, jc - 1, dC, descb ? 18 : 14, &err);
+    chk_op(*ctxt, G, op, n, 3, k, 4, ia - 1, ja - 1, desca, dA, 9, &err);
+    if (descb)
+        chk_op(*ctxt, G, op, n, 3, k, 4, ib - 1, jb - 1, descb, dB, 13, &err);
+    chk_opnd(*ctxt, G, n, 3, n, 3, ic - 1, jc - 1, descc, dC, descb ? 18 : 14,
+             &err);
     return finish(err);
 }
 
@@ -323,11 +327,11 @@ int pumma_check_symm(const char *side, const char *uplo, int m, int n,
     else if (u != 'U' && u != 'L')
         err = 2 * MULT;
     if (sd == 'L')
-        chkmat(*ctxt, G, m, 3, m, 3, ia - 1, ja - 1, dA, 9, &err);
+        chk_opnd(*ctxt, G, m, 3, m, 3, ia - 1, ja - 1, desca, dA, 9, &err);
     else
-        chkmat(*ctxt, G, n, 4, n, 4, ia - 1, ja - 1, dA, 9, &err);
-    chkmat(*ctxt, G, m, 3, n, 4, ib - 1, jb - 1, dB, 13, &err);
-    chkmat(*ctxt, G, m, 3, n, 4, ic - 1, jc - 1, dC, 18, &err);
+        chk_opnd(*ctxt, G, n, 4, n, 4, ia - 1, ja - 1, desca, dA, 9, &err);
+    chk_opnd(*ctxt, G, m, 3, n, 4, ib - 1, jb - 1, descb, dB, 13, &err);
+    chk_opnd(*ctxt, G, m, 3, n, 4, ic - 1, jc - 1, descc, dC, 18, &err);
     return finish(err);
 }
 
@@ -359,9 +363,9 @@ int pumma_check_trmm(int rout, const char *side, const char *uplo,
         err = 4 * MULT;
     if (bad_diag && rout == PUMMA_R_TRMM) err = 4 * MULT;
     if (sd == 'L')
-        chkmat(*ctxt, G, m, 5, m, 5, ia - 1, ja - 1, dA, 11, &err);
+        chk_opnd(*ctxt, G, m, 5, m, 5, ia - 1, ja - 1, desca, dA, 11, &err);
     else
-        chkmat(*ctxt, G, n, 6, n, 6, ia - 1, ja - 1, dA, 11, &err);
-    chkmat(*ctxt, G, m, 5, n, 6, ib - 1, jb - 1, dB, 15, &err);
+        chk_opnd(*ctxt, G, n, 6, n, 6, ia - 1, ja - 1, desca, dA, 11, &err);
+    chk_opnd(*ctxt, G, m, 5, n, 6, ib - 1, jb - 1, descb, dB, 15, &err);
     return finish(err);
 }

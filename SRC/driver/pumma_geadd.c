@@ -41,6 +41,26 @@ static void geadd_call(const pumma_type_t *t, int rout, const char *uplo,
     char op = trans ? (char)(*trans & ~0x20)
                     : rout == PUMMA_R_TRANC ? 'C' : 'T';
     if (!t->is_complex && op == 'C') op = 'T';
+    const int ar = op == 'N' ? *m : *n, ac = op == 'N' ? *n : *m;
+    if (pumma_desc_is_layout(desca) || pumma_desc_is_layout(descc)) {
+        /* layouts: on block-cyclic copies (pumma_het_operands.c) */
+        const pumma_grid_t *g = pumma_driver_enter(name, ctxt);
+        pumma_bc_opnd_t A = {0}, C = {0};
+        int rc = pumma_bc_in(t, g, ctxt, desca, dA, *ia, *ja, ar, ac, a,
+                             !t->is_zero(alpha), &A);
+        if (!rc)
+            rc = pumma_bc_in(t, g, ctxt, descc, dC, *ic, *jc, *m, *n, c, 1,
+                             &C);
+        if (!rc) {
+            geadd_call(t, rout, uplo, trans, m, n, alpha, A.data, &A.i, &A.j,
+                       A.d, beta, C.data, &C.i, &C.j, C.d);
+            rc = pumma_bc_out(t, g, descc, *ic, *jc, *m, *n, c, &C);
+        }
+        pumma_bc_free(&A);
+        pumma_bc_free(&C);
+        if (rc) pumma_fatal(g->all, name, "heterogeneous operands", rc);
+        return;
+    }
     const char u = uplo ? (char)(*uplo & ~0x20) : 0;
     pumma_grid_t shape = {0};
     Cblacs_gridinfo(ctxt, &shape.nprow, &shape.npcol, &shape.myrow,
@@ -57,7 +77,6 @@ static void geadd_call(const pumma_type_t *t, int rout, const char *uplo,
                               vc.ld);
         return;
     }
-    const int ar = op == 'N' ? *m : *n, ac = op == 'N' ? *n : *m;
     pumma_view_t va = pumma_view_of(t, &shape, a, dA, *ia - 1, *ja - 1, ar,
                                     ac);
     if (u && op == 'N' && pumma_view_same_layout(&va, &vc)) {

@@ -37,6 +37,33 @@ static void symm_call(const pumma_type_t *t, int rout, const char *side,
     /* ScaLAPACK's quick return */
     if (*m == 0 || *n == 0 || (t->is_zero(alpha) && t->is_one(beta)))
         return;
+    if (pumma_desc_is_layout(desca) || pumma_desc_is_layout(descb) ||
+        pumma_desc_is_layout(descc)) {
+        /* layouts: on block-cyclic copies (pumma_het_operands.c) */
+        const pumma_grid_t *g = pumma_driver_enter(name, ctxt);
+        const int na = (*side & ~0x20) == 'L' ? *m : *n;
+        const int work = !t->is_zero(alpha);
+        pumma_bc_opnd_t A = {0}, B = {0}, C = {0};
+        int rc = pumma_bc_in(t, g, ctxt, desca, dA, *ia, *ja, na, na, a, work,
+                             &A);
+        if (!rc)
+            rc = pumma_bc_in(t, g, ctxt, descb, dB, *ib, *jb, *m, *n, b, work,
+                             &B);
+        if (!rc)
+            rc = pumma_bc_in(t, g, ctxt, descc, dC, *ic, *jc, *m, *n, c, 1,
+                             &C);
+        if (!rc) {
+            symm_call(t, rout, side, uplo, m, n, alpha, A.data, &A.i, &A.j,
+                      A.d, B.data, &B.i, &B.j, B.d, beta, C.data, &C.i, &C.j,
+                      C.d);
+            rc = pumma_bc_out(t, g, descc, *ic, *jc, *m, *n, c, &C);
+        }
+        pumma_bc_free(&A);
+        pumma_bc_free(&B);
+        pumma_bc_free(&C);
+        if (rc) pumma_fatal(g->all, name, "heterogeneous operands", rc);
+        return;
+    }
     pumma_grid_t shape = {0};
     Cblacs_gridinfo(ctxt, &shape.nprow, &shape.npcol, &shape.myrow,
                     &shape.mycol);

@@ -48,6 +48,7 @@ static void syrk_call(const pumma_type_t *t, int rout, const char *uplo,
         PB_Cabort(ctxt, name, info);
         return;
     }
+    const void *alpha0 = alpha, *beta0 = beta;
     /* HERK's alpha and beta and HER2K's beta are real: as complex here */
     double al[2], be[2], al2[2];
     if (rout == PUMMA_R_HERK) {
@@ -63,6 +64,33 @@ static void syrk_call(const pumma_type_t *t, int rout, const char *uplo,
     if (*n == 0 || (nowork && t->is_one(beta))) return;
 
     const char u = (char)(*uplo & ~0x20), tr = (char)(*trans & ~0x20);
+    if (pumma_desc_is_layout(desca) || (two && pumma_desc_is_layout(descb)) ||
+        pumma_desc_is_layout(descc)) {
+        /* layouts: on block-cyclic copies (pumma_het_operands.c); the
+         * scalars as the call gave them */
+        const pumma_grid_t *g = pumma_driver_enter(name, ctxt);
+        const int ar = tr == 'N' ? *n : *k, ac = tr == 'N' ? *k : *n;
+        pumma_bc_opnd_t A = {0}, B = {0}, C = {0};
+        int rc = pumma_bc_in(t, g, ctxt, desca, dA, *ia, *ja, ar, ac, a,
+                             !nowork, &A);
+        if (!rc && two)
+            rc = pumma_bc_in(t, g, ctxt, descb, dB, *ib, *jb, ar, ac, b,
+                             !nowork, &B);
+        if (!rc)
+            rc = pumma_bc_in(t, g, ctxt, descc, dC, *ic, *jc, *n, *n, c, 1,
+                             &C);
+        if (!rc) {
+            syrk_call(t, rout, uplo, trans, n, k, alpha0, A.data, &A.i, &A.j,
+                      A.d, B.data, &B.i, &B.j, two ? B.d : NULL, beta0,
+                      C.data, &C.i, &C.j, C.d);
+            rc = pumma_bc_out(t, g, descc, *ic, *jc, *n, *n, c, &C);
+        }
+        pumma_bc_free(&A);
+        pumma_bc_free(&B);
+        pumma_bc_free(&C);
+        if (rc) pumma_fatal(g->all, name, "heterogeneous operands", rc);
+        return;
+    }
     const char tt = herm ? 'C' : 'T';    /* the transpose of the products */
     const char ta = tr == 'N' ? 'N' : tt, tb = tr == 'N' ? tt : 'N';
     pumma_grid_t shape = {0};

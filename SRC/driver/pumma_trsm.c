@@ -172,6 +172,26 @@ static void trsm_call(const pumma_type_t *t, int rout, const char *side,
         return;
     }
     if (*m == 0 || *n == 0) return;          /* ScaLAPACK's quick return */
+    if (pumma_desc_is_layout(desca) || pumma_desc_is_layout(descb)) {
+        /* layouts: on block-cyclic copies (pumma_het_operands.c) */
+        const pumma_grid_t *g = pumma_driver_enter(name, ctxt);
+        const int na = (*side & ~0x20) == 'L' ? *m : *n;
+        pumma_bc_opnd_t A = {0}, B = {0};
+        int rc = pumma_bc_in(t, g, ctxt, desca, dA, *ia, *ja, na, na, a,
+                             !t->is_zero(alpha), &A);
+        if (!rc)
+            rc = pumma_bc_in(t, g, ctxt, descb, dB, *ib, *jb, *m, *n, b,
+                             !t->is_zero(alpha), &B);
+        if (!rc) {
+            trsm_call(t, rout, side, uplo, transa, diag, m, n, alpha, A.data,
+                      &A.i, &A.j, A.d, B.data, &B.i, &B.j, B.d);
+            rc = pumma_bc_out(t, g, descb, *ib, *jb, *m, *n, b, &B);
+        }
+        pumma_bc_free(&A);
+        pumma_bc_free(&B);
+        if (rc) pumma_fatal(g->all, name, "heterogeneous operands", rc);
+        return;
+    }
 
     tri_t x = {t, name, NULL, rout == PUMMA_R_TRSM,
                (char)(*side & ~0x20), (char)(*uplo & ~0x20),

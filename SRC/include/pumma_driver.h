@@ -185,6 +185,28 @@ void pumma_symm(const pumma_type_t *t, int rout, const char *side,
                 const void *beta, void *c, const int *ic, const int *jc,
                 const int *descc);
 
+/*
+ * Operands of the Level-3 routines other than P?GEMM on heterogeneous
+ * descriptors (pumma_het_operands.c): the window (rows x cols at 1-based
+ * (i, j)) of raw, as a block-cyclic operand -- itself when raw is
+ * block-cyclic (d11 its 11-entry form), else a temporary on the grid g
+ * of context ctxt holding the window's values (copy 1) or room only (0).
+ * pumma_bc_out copies a temporary back into its window and frees it;
+ * pumma_bc_free frees it alone. PUMMA_OK or a status; collective over g.
+ */
+typedef struct pumma_bc_opnd {
+    void *data;
+    int i, j, d[11];
+    int tmp;
+} pumma_bc_opnd_t;
+int pumma_bc_in(const pumma_type_t *t, const pumma_grid_t *g, int ctxt,
+                const int *raw, const int *d11, int i, int j, int rows,
+                int cols, const void *data, int copy, pumma_bc_opnd_t *o);
+int pumma_bc_out(const pumma_type_t *t, const pumma_grid_t *g,
+                 const int *raw, int i, int j, int rows, int cols, void *data,
+                 pumma_bc_opnd_t *o);
+void pumma_bc_free(pumma_bc_opnd_t *o);
+
 /* ScaLAPACK's argument check; returns 0 or INFO (< 0). desc11 receives the
  * descriptors in their 11-entry form, i0/j0 the 0-based indices. */
 int pumma_check(const char *transa, const char *transb, int m, int n, int k,
