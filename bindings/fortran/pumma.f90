@@ -4,10 +4,12 @@
 !
 !   USE pumma
 !
-! The drop-in routines PSGEMM, PDGEMM, PCGEMM and PZGEMM are deliberately
-! not declared here: ScaLAPACK programs declare them EXTERNAL, and a module
-! interface for the same name would make such a unit fail to compile once
-! it adds USE pumma. They keep ScaLAPACK's implicit interface.
+! The drop-in routines -- P?GEMM, P?SYMM, P?HEMM, P?SYRK, P?HERK, P?SYR2K,
+! P?HER2K, P?TRMM, P?TRSM, P?GEADD, P?TRADD, P?TRAN, P?TRANU, P?TRANC --
+! are deliberately not declared here: ScaLAPACK programs declare them
+! EXTERNAL, and a module interface for the same name would make such a
+! unit fail to compile once it adds USE pumma. They keep ScaLAPACK's
+! implicit interface.
 !
 ! The constants come from pumma_codes.fh, generated from the C header
 ! pumma_codes.h, so C and Fortran share one list. The module holds
