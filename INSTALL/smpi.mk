@@ -16,10 +16,11 @@
 # to one archive and are not safe to run in parallel across them). Its
 # Fortran is compiled with -fno-f2c after smpiff's own -ff2c: with f2c's
 # conventions its REAL and COMPLEX functions and its calls to the BLAS's
-# (SDOT, CDOTC) disagree with the BLAS. Its own P?GEMM definitions are
-# renamed pumma_scalapack_p?gemm_ in the archive (objcopy on those four
-# objects only, so its solvers still call pumma's P?GEMM): the static
-# link SMPI needs has no dlsym(RTLD_NEXT) to find them.
+# (SDOT, CDOTC) disagree with the BLAS. Its own definitions of the
+# routines pumma serves (P?GEMM and the rest of the Level 3, SL_SERVED)
+# are renamed pumma_scalapack_p?xxx_ in the archive (objcopy on those
+# objects only, so its solvers still call pumma's): the static link SMPI
+# needs has no dlsym(RTLD_NEXT) to find them.
 # pumma is compiled with smpicc and -DPUMMA_SMPI (SRC/driver/pumma_switch.c).
 # SMPI's gaps are filled by INSTALL/smpi/pumma_smpi_compat.c; the
 # programs' ?GEMM (pumma's and ScaLAPACK's) go through
@@ -78,6 +79,10 @@ $(SLDIR)/.unpacked: | need-src need-smpi
 	@cp $(SLDIR)/SLmake.inc.example $(SLDIR)/SLmake.inc
 	@touch $@
 
+# The objects of the routines pumma serves (SRC/fortran), whose
+# definitions are renamed pumma_scalapack_<name> in the archive.
+SL_SERVED := ^p[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm|geadd|tradd|tran|tranu|tranc)_\.o$$
+
 $(SLLIB): $(SLDIR)/.unpacked
 	@echo "make smpi: ScaLAPACK with $(SMPICC) and $(SMPIFF) in $(SLDIR) (a few minutes)"
 	@set -e; cd $(SLDIR); rm -f libscalapack.a; \
@@ -89,10 +94,10 @@ $(SLLIB): $(SLDIR)/.unpacked
 	      $(MAKE) -C SRC -j$(SMPI_JOBS) $$p $(SL_VARS) >> build.log 2>&1; } || { tail -20 build.log; exit 1; }; \
 	  done
 	@set -e; mkdir -p $(dir $@) $(SLDIR)/renamed; cp $(SLDIR)/libscalapack.a $@.tmp; \
-	  cd $(SLDIR)/renamed; for p in s d c z; do \
-	    ar x $@.tmp p$${p}gemm_.o; \
-	    objcopy --redefine-sym p$${p}gemm_=pumma_scalapack_p$${p}gemm_ p$${p}gemm_.o; \
-	    ar r $@.tmp p$${p}gemm_.o; done; mv $@.tmp $@
+	  cd $(SLDIR)/renamed; for o in $$(ar t $@.tmp | grep -E '$(SL_SERVED)'); do \
+	    s=$${o%.o}; ar x $@.tmp $$o; \
+	    objcopy --redefine-sym $$s=pumma_scalapack_$$s $$o; \
+	    ar r $@.tmp $$o; done; mv $@.tmp $@
 
 # pumma's own makefile, its rules and dependencies, with smpicc.
 pumma-smpi: | need-smpi

@@ -99,6 +99,7 @@ void pumma_trap_extract(const pumma_type_t *t, const pumma_view_t *src,
                         char uplo, int off)
 {
     const int ml = pumma_view_mloc(dst, myrow), nl = pumma_view_nloc(dst, mycol);
+    if (ml <= 0) return;                 /* columns but no rows: no data */
     for (int j = 0; j < nl; j++) {
         int r0, r1;
         pumma_trap_rows(dst, myrow, pumma_dist_global(&dst->col, j, mycol),
