@@ -253,7 +253,9 @@ typedef struct mat {
     int i, j;                /* IA, JA */
     int m, n;                /* sub()'s rows and columns */
     int M, N;                /* DESC's M_, N_ */
-    int imb, inb, mb, nb, rs, cs, xl, nine;
+    int imb, inb, mb, nb, rs, cs;
+    int xl;                  /* LLD's rows beyond max(1, local rows) */
+    int nine;                /* the 9-entry (DTYPE 1) descriptor */
     int mloc, nloc, lld;     /* this process's */
     int desc[11];
     int *rmap, *cmap;        /* local row/column -> global */
