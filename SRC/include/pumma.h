@@ -1,8 +1,9 @@
 /*
  * pumma.h -- public C interface of pumma.
  *
- * pumma serves ScaLAPACK's PSGEMM, PDGEMM, PCGEMM and PZGEMM with the PUMMA
- * algorithms (Choi, Dongarra, Walker 1993). The entry points below have
+ * pumma serves ScaLAPACK's Level-3 PBLAS -- P?GEMM, and the routines
+ * declared further down (P?SYMM ... P?TRAN*) -- with the PUMMA algorithms
+ * (Choi, Dongarra, Walker 1993). The P?GEMM entry points below have
  * ScaLAPACK's exact calling sequence: every argument is passed by address,
  * indices are 1-based and descriptors are ScaLAPACK array descriptors
  * (9 integers, DTYPE 1, or the 11-integer DTYPE 2 form with IMB/INB).
@@ -378,16 +379,17 @@ void PUMMA_F77(pumma_descinit, PUMMA_DESCINIT)(
  * "" before any. Quick returns (M or N = 0, nothing to multiply) leave it. */
 const char *pumma_last_plan(void);
 
-/* pumma_use(0) passes the calls of the plain entry points PSGEMM ...
- * PZGEMM on to the next definition of the symbol in the program (ScaLAPACK's
- * own, which it must link), pumma_use(1) (the default) brings them back to
- * pumma; returns the previous setting. For timing a program both ways in
- * one run. Every process of a grid must be in the same setting when it
- * calls. The extended entry points (pumma_p?gemm_opts, PUMMA_P?GEMM[X])
- * always run pumma. */
+/* pumma_use(0) passes the calls of the plain entry points (P?GEMM and the
+ * rest of the Level 3 above) on to the next definition of the symbol in
+ * the program (ScaLAPACK's own, which it must link), pumma_use(1) (the
+ * default) brings them back to pumma; returns the previous setting. For
+ * timing a program both ways in one run. Every process of a grid must be
+ * in the same setting when it calls. The extended entry points
+ * (pumma_p?gemm_opts, PUMMA_P?GEMM[X]) always run pumma. */
 int pumma_use(int on);
-/* Calls of the plain entry points in this process (pumma's or passed on)
- * since the start or the last reset; reset != 0 starts a new count. */
+/* Calls of the plain entry points in this process, every routine's
+ * (pumma's or passed on), since the start or the last reset; reset != 0
+ * starts a new count. */
 long pumma_calls(int reset);
 
 /* Peak bytes of temporaries pumma had in use at once in this process since
