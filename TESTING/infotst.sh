@@ -16,10 +16,11 @@
 #     their keys changed to another host ("not measured", "no");
 #   - --check against the truth: EXAMPLES/pdgemm_f77.f linked four ways
 #     (-lpumma before ScaLAPACK; after it under --as-needed; before the
-#     objects under --as-needed; libpumma.a) and run with PUMMA_STATS=1:
-#     the program is served by pumma (pumma-stats lines) exactly when
-#     --check says ok (status 0), else status 1; preloaded: ok; a text
-#     file: status 2.
+#     objects under --as-needed; libpumma.a whole) and run with
+#     PUMMA_STATS=1: the program is served by pumma (pumma-stats lines)
+#     exactly when --check says ok (status 0), else status 1; libpumma.a
+#     as a plain archive: status 1, naming the routines ScaLAPACK's
+#     solvers would not find in it; preloaded: ok; a text file: status 2.
 # Prints PASSED/FAILED lines and "N passed, N failed"; status 1 when any
 # failed.
 mpiexec=${1:-mpiexec}
@@ -117,7 +118,8 @@ build() {   # build NAME LINK...: the example linked so
 build good "$src" -L"$L" -Wl,-rpath,"$L" -lpumma $SL
 build after "$src" -L"$L" -Wl,-rpath,"$L" -Wl,--as-needed $SL -lpumma -lblas
 build before -L"$L" -Wl,-rpath,"$L" -Wl,--as-needed -lpumma "$src" $SL
-build static "$src" "$L/libpumma.a" $SL -lblas -lm
+build static "$src" -Wl,--whole-archive "$L/libpumma.a" -Wl,--no-whole-archive $SL -lblas -lm
+build staticpart "$src" "$L/libpumma.a" $SL -lblas -lm
 served() {  # served NAME [launcher options]: pumma-stats lines in a run
     local name=$1; shift
     PUMMA_STATS=1 timeout 60 $mpiexec -n 2 "$@" "$dir/$name" > "$dir/$name.run" 2>&1 &&
@@ -131,6 +133,11 @@ for name in good after before static; do
 done
 check "the four links: two served, two not (the test sees both cases)" \
     '! served after && ! served before && served good && served static'
+# the archive as a plain -l takes only what the program calls itself
+# (PDGEMM): ScaLAPACK's solvers would get their own PDTRSM, PDSYRK, ...
+"$info" --check "$dir/staticpart" > "$dir/staticpart.check" 2>&1; st=$?
+check "--check of a static link without --whole-archive: status 1, naming the routines it lacks ($st)" \
+    '[ $st = 1 ] && grep -q "without pumma.s pdsymm pdsyrk" $dir/staticpart.check'
 LD_PRELOAD=$L/libpumma.so "$info" --check "$dir/after" > "$dir/pre.check" 2>&1; st=$?
 check "--check under LD_PRELOAD=libpumma.so: ok (status $st), and so it runs" \
     '[ $st = 0 ] && served after -x LD_PRELOAD=$L/libpumma.so'

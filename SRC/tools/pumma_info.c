@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "pumma.h"
@@ -45,12 +46,19 @@ void Cblacs_gridinfo(int ctxt, int *nprow, int *npcol, int *myrow,
  * statically: its internal names stay in an unstripped program's symbol
  * table) and PDGEMM. Returns -1 (with why) when the file is not a 64-bit ELF
  * object this can read. */
+/* The Level-3 routines (one precision stands for its file's four), as
+ * check_program looks for them in a statically linked program. */
+static const char *const l3_names[] = {"pdgemm", "pdsymm", "pdsyrk",
+                                       "pdsyr2k", "pdtrmm", "pdtrsm",
+                                       "pdgeadd", "pdtradd", "pdtran"};
+#define NL3 ((int)(sizeof l3_names / sizeof *l3_names))
+
 typedef struct elfinfo {
     char needed[64][256];
     int nneeded;
     int has_pumma;          /* defines a pumma_ symbol (static pumma) */
     int has_symtab;         /* not stripped */
-    int has_pdgemm;         /* defines pdgemm_ / pdgemm / PDGEMM */
+    unsigned has_l3;        /* bit i: defines l3_names[i] (any mangling) */
 } elfinfo_t;
 
 static int read_elf(const char *path, elfinfo_t *e, char *why, size_t n)
@@ -109,9 +117,11 @@ static int read_elf(const char *path, elfinfo_t *e, char *why, size_t n)
                     continue;
                 const char *nm = strtab + y[j].st_name;
                 if (!strncmp(nm, "pumma_", 6)) e->has_pumma = 1;
-                if (!strcmp(nm, "pdgemm_") || !strcmp(nm, "pdgemm") ||
-                    !strcmp(nm, "PDGEMM"))
-                    e->has_pdgemm = 1;
+                for (int i = 0; i < NL3; i++)
+                    if (!strncasecmp(nm, l3_names[i], strlen(l3_names[i])) &&
+                        (!nm[strlen(l3_names[i])] ||
+                         !strcmp(nm + strlen(l3_names[i]), "_")))
+                        e->has_l3 |= 1u << i;
             }
         }
     }
@@ -121,6 +131,7 @@ static int read_elf(const char *path, elfinfo_t *e, char *why, size_t n)
 
 static int check_program(const char *path)
 {
+    char missing[128] = "";
     elfinfo_t e;
     char why[128];
     if (read_elf(path, &e, why, sizeof why)) {
@@ -138,11 +149,20 @@ static int check_program(const char *path)
     for (int i = 0; i < e.nneeded; i++) printf(" %s", e.needed[i]);
     printf("%s\n", e.nneeded ? "" : " nothing (a static program)");
     int ok;
+    for (int i = 0; i < NL3; i++)
+        if (!(e.has_l3 & (1u << i)))
+            snprintf(missing + strlen(missing), sizeof missing - strlen(missing),
+                     " %s", l3_names[i]);
     if (e.has_pumma) {
-        ok = 1;
-        printf("  pumma: linked in statically%s\n",
-               e.has_pdgemm ? "" : " (but it defines no PDGEMM: check the "
-                                   "link)");
+        /* an archive gives only the members the link asked for before
+         * ScaLAPACK: what ScaLAPACK's solvers call later is its own */
+        ok = !missing[0];
+        printf("  pumma: linked in statically\n");
+        if (missing[0])
+            printf("  but without pumma's%s: those calls take ScaLAPACK's "
+                   "own; link libpumma.a whole (-Wl,--whole-archive "
+                   "libpumma.a -Wl,--no-whole-archive, doc/install.md)\n",
+                   missing);
     } else if (pumma >= 0 && (scalapack < 0 || pumma < scalapack)) {
         ok = 1;
         printf("  pumma: %s is needed%s: its P?GEMM come first\n",
@@ -171,8 +191,9 @@ static int check_program(const char *path)
         printf("  but LD_PRELOAD names %s here: run so, its P?GEMM calls "
                "reach pumma\n", pre);
     }
-    printf("  %s\n", ok > 0 ? "ok: PDGEMM calls reach pumma (PUMMA_STATS=1 "
-                              "shows them at the end of a run)"
+    printf("  %s\n", ok > 0 ? "ok: Level-3 PBLAS calls reach pumma "
+                              "(PUMMA_STATS=1 shows them at the end of a "
+                              "run)"
                      : ok < 0 ? "cannot tell" : "NOT served by pumma");
     return ok > 0 ? 0 : ok < 0 ? 3 : 1;
 }
