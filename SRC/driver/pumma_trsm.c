@@ -116,6 +116,8 @@ static void base(const tri_t *x, int r0, int len)
     const pumma_dist_t every = {len, len, len, -1,
                                 left ? g->npcol : g->nprow};
     pumma_view_t d = {.row = left ? on : every, .col = left ? every : on};
+    pumma_stats_begin(x->rout, x->solve ? "algo=trsm-diagonal"
+                                        : "algo=trmm-diagonal");
     int rc = pumma_view_alloc(t, g, &d);
     if (!rc)
         rc = pumma_redist(t, g, len, len, 'N', t->one, &va, t->zero, &d,
@@ -127,6 +129,7 @@ static void base(const tri_t *x, int r0, int len)
         pumma_blas_trxm(t, x->solve, x->side, x->uplo, x->ta, x->diag, ml, nl,
                         t->one, d.data, d.ld, vb.data, vb.ld);
     pumma_free(d.data);
+    pumma_stats_end();
 }
 
 static void rec(const tri_t *x, int r0, int len)
