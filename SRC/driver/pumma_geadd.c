@@ -12,9 +12,10 @@
  * sub(C)'s does it: the data each process needs comes in exchanges of at
  * most PUMMA_PIECE bytes, transposed on the way when op is, and is added
  * into C as it arrives (beta 0: C never read). TRADD gathers op(sub(A))
- * into a temporary laid out like sub(C) first -- or, when sub(A) already
- * is (op 'N', the same distributions), reads it where it is -- then adds
- * it into the trapezoid column by column.
+ * into a temporary laid out like sub(C) first, then adds it into the
+ * trapezoid column by column. When sub(A) is laid out as sub(C) already
+ * (op 'N', the same distributions), each process adds its own part, no
+ * message.
  */
 #include "pumma.h"
 #include "pumma_driver.h"
@@ -79,9 +80,16 @@ static void geadd_call(const pumma_type_t *t, int rout, const char *uplo,
     }
     pumma_view_t va = pumma_view_of(t, &shape, a, dA, *ia - 1, *ja - 1, ar,
                                     ac);
-    if (u && op == 'N' && pumma_view_same_layout(&va, &vc)) {
+    if (op == 'N' && pumma_view_same_layout(&va, &vc)) {
+        /* each process's part of sub(A) is its part of sub(C): no
+         * message (the distributions are global: every process agrees) */
         pumma_stats_begin(name, "algo=local");
-        pumma_trap_add(t, &va, &vc, me_r, me_c, u, alpha, beta);
+        const int ml = pumma_view_mloc(&vc, me_r), nl = pumma_view_nloc(&vc, me_c);
+        if (u)
+            pumma_trap_add(t, &va, &vc, me_r, me_c, u, alpha, beta);
+        else if (ml > 0 && nl > 0)
+            t->geadd('N', ml, nl, alpha, va.data, va.ld, beta, vc.data,
+                     vc.ld);
         pumma_stats_end();
         return;
     }
