@@ -13,7 +13,9 @@
  * rows and op(B)'s (the same A, transposed) down its columns by the
  * variants the model prices, and the local multiply doing only the
  * triangle's columns' rows (pumma_local_gemm.c): about half a P?GEMM's
- * flops. P?HERK and P?HER2K make C's diagonal real: its imaginary parts
+ * flops. When K is long beside N (LONG_K), the whole product goes into a
+ * temporary laid out as sub(C), planned freely, and its triangle is
+ * added. P?HERK and P?HER2K make C's diagonal real: its imaginary parts
  * are not read (zeroed before beta scales them) and are zero on exit.
  */
 #include <string.h>
@@ -27,6 +29,22 @@ static void real_scalar(const pumma_type_t *t, const void *re, void *out)
     memset(out, 0, t->size);
     memcpy(out, re, t->size / 2);
 }
+
+/* The second product's scalar: conjg(alpha) for HER2K, else alpha. */
+static void conj_scalar(const pumma_type_t *t, int herm, const void *alpha,
+                        double out[2])
+{
+    memcpy(out, alpha, t->size);
+    if (!herm) return;
+    if (t->letter == 'C') ((float *)out)[1] = -((float *)out)[1];
+    else out[1] = -out[1];
+}
+
+/* K at least this many times N: C is small beside the operands, and the
+ * products that sum partial results over K (tn, stat-a, ...) move far
+ * less than rankk's broadcasts of A's panels (PDLAUUM: N = NB, K the
+ * rest of the matrix). Twice a triangle's flops, on a small C. */
+#define LONG_K 2
 
 static void syrk_call(const pumma_type_t *t, int rout, const char *uplo,
                       const char *trans, const int *n, const int *k,
@@ -102,16 +120,32 @@ static void syrk_call(const pumma_type_t *t, int rout, const char *uplo,
         pumma_trap_real_diag(t, &vc, shape.myrow, shape.mycol);
     if (nowork) {                       /* A and B not read */
         pumma_trap_scale(t, &vc, shape.myrow, shape.mycol, u, beta);
+    } else if (*k >= LONG_K * *n) {
+        /* C small beside K: the whole product into a temporary laid out
+         * as sub(C), by whichever algorithm the planner prices best (the
+         * ones that sum partial products over K), then its triangle added */
+        const pumma_grid_t *g = pumma_driver_enter(name, ctxt);
+        pumma_view_t w = vc;
+        int dW[11];
+        if (pumma_view_alloc(t, g, &w))
+            pumma_fatal(g->all, name, "temporary", PUMMA_ENOMEM);
+        pumma_view_desc(&w, ctxt, dW);
+        pumma_gemm_inner(t, name, ta, tb, *n, *n, *k, alpha, a, *ia, *ja, dA,
+                         two ? b : a, two ? *ib : *ia, two ? *jb : *ja,
+                         two ? dB : dA, t->zero, w.data, 1, 1, dW, 0);
+        if (two) {
+            conj_scalar(t, herm, alpha, al2);
+            pumma_gemm_inner(t, name, ta, tb, *n, *n, *k, al2, b, *ib, *jb,
+                             dB, a, *ia, *ja, dA, t->one, w.data, 1, 1, dW,
+                             0);
+        }
+        pumma_trap_add(t, &w, &vc, g->myrow, g->mycol, u, t->one, beta);
+        pumma_free(w.data);
     } else if (!two) {
         pumma_gemm_inner(t, name, ta, tb, *n, *n, *k, alpha, a, *ia, *ja, dA,
                          a, *ia, *ja, dA, beta, c, *ic, *jc, dC, u);
     } else {
-        /* conjg(alpha) on the second product of HER2K */
-        memcpy(al2, alpha, t->size);
-        if (herm) {
-            if (t->letter == 'C') ((float *)al2)[1] = -((float *)al2)[1];
-            else al2[1] = -al2[1];
-        }
+        conj_scalar(t, herm, alpha, al2);
         pumma_gemm_inner(t, name, ta, tb, *n, *n, *k, alpha, a, *ia, *ja, dA,
                          b, *ib, *jb, dB, beta, c, *ic, *jc, dC, u);
         pumma_gemm_inner(t, name, ta, tb, *n, *n, *k, al2, b, *ib, *jb, dB,
