@@ -58,9 +58,32 @@
  * [-0.5, 0.5) / order off it, so that every triangle solved is well
  * conditioned.
  *
- * Output: a table on stdout, the CSV (-o; its columns in the header
- * comment of l3tim's table and in doc/results.md), and at the end the
- * geometric mean of the ratios per routine and overall.
+ * Output: a table on stdout, one row per case, grid and NB (a line that
+ * does not fit an NB says "skipped" instead), and at the end the
+ * geometric mean of the ratios per routine and overall, how many cases
+ * had pumma slower (ratio < 1) and the least ratio of each routine.
+ * WRONG rows are left out of the means. The CSV (-o), one row per case
+ * run, has the columns
+ *
+ *   case, routine, opts     the .dat's name, ROUTINE and OPTS
+ *   grid, nb                PxQ and the block size
+ *   m, n, k                 the routine's dimensions (empty where it has
+ *                           none: m for P?SYRK-like, k for the others)
+ *   alpha, beta             the scalars (beta empty for P?TRSM, P?TRMM)
+ *   scalapack_s, pumma_s    median seconds of the R calls each way
+ *   ratio                   scalapack_s / pumma_s (> 1: pumma faster)
+ *   gflops_scalapack, gflops_pumma   flops (above) / median / 1e9; empty
+ *                           for P?GEADD and P?TRADD
+ *   first_scalapack_s, first_pumma_s the untimed first call each way
+ *   reldiff                 the largest |pumma - ScaLAPACK| in the written
+ *                           operand over its largest |entry| (ScaLAPACK's)
+ *   outside                 the largest difference in the rest of the
+ *                           written array (must be 0)
+ *   status                  ok, WRONG (reldiff > 1e-10 or NaN) or
+ *                           WRONG-outside (outside != 0)
+ *   load1                   the 1-minute load average after the case
+ *                           (2 ranks on 2 cores: above 2 the machine was
+ *                           busy with something else as well)
  */
 #define _GNU_SOURCE /* RTLD_NEXT, dladdr */
 #include <ctype.h>
