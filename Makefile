@@ -25,7 +25,9 @@
 #   make tune     measure the machine model into the tune file
 #                 (doc/choosing.md, "The tune file"); without it the first
 #                 call measures it
-#   make bench    the acceptance run (TIMING/BENCH.dat): targets table, variants
+#   make bench    the acceptance run (TIMING/BENCH.dat): targets table, variants,
+#                 PDGEMM shapes, ScaLAPACK's solvers, the other Level-3 PBLAS
+#                 (TIMING/Makefile's header; doc/results.md)
 #   make docs     rewrite the docs generated from the settings table (README's
 #                 environment table, doc/environment.md's lists:
 #                 INSTALL/gendocs.sh); make -C TESTING run-info checks them

@@ -16,7 +16,8 @@
  * every call; the median of the slowest process's times. "limit" is the
  * time of the same flops as one local DGEMM per process (M x N/NP x K, all
  * processes at once): frac = limit / pumma's time. pumma's C is compared
- * with ScaLAPACK's (relative to the largest entry).
+ * with ScaLAPACK's (relative to the largest entry): above 1e-10 the row
+ * says WRONG, and the program ends with exit status 3 after the last case.
  *
  * SHAPES.dat: lines "name TA TB M N K OFF BETA" ('#' starts a comment):
  * sub(A), sub(B), sub(C) all start at row and column OFF+1 of matrices
@@ -140,6 +141,7 @@ int main(int argc, char **argv)
                          "reldiff,plan\n");
     }
     double worst_ratio = 1e30;
+    int nwrong = 0;
     int gp[16], gq[16];
     const int ng = tim_grids(grids, np, gp, gq, 16);
     for (int gi = 0; gi < ng; gi++) {
@@ -217,6 +219,7 @@ int main(int argc, char **argv)
             const double diff = g[1] > 0 ? g[0] / g[1] : g[0];
             const double ts = tim_median(t[0], reps), tp = tim_median(t[1], reps);
             if (ts / tp < worst_ratio) worst_ratio = ts / tp;
+            if (!(diff <= 1e-10)) nwrong++;
             if (me == 0) {
                 char gr[16];
                 snprintf(gr, sizeof gr, "%dx%d", P, Q);
@@ -245,5 +248,5 @@ int main(int argc, char **argv)
                "1st-: the untimed first call of the case; worst ratio %.3f\n",
                worst_ratio);
     MPI_Finalize();
-    return 0;
+    return nwrong ? 3 : 0;     /* a WRONG result fails the run (make bench) */
 }
