@@ -8,11 +8,24 @@
  */
 #include "pumma_algo.h"
 
-/* The global span (in sub(C)) a panel of a masked multiply may cover: the
- * rows across the diagonal, multiplied whole into a temporary, are at
- * most this many over the grid's rows (a share of span / N of the
- * multiply's work is done and dropped). */
+/*
+ * The masked multiply (p->uplo: one triangle of C), panel by panel. A
+ * panel is whole runs of local columns (a run: consecutive global
+ * columns, one block) over a global span of at most MASK_SPAN, and its
+ * work is exact but for small leaves:
+ *   - the rows every column of the panel keeps (L: from the panel's last
+ *     column's diagonal down; U: up to its first's): one wide multiply;
+ *   - for each run, the rows between that and the run's own diagonal
+ *     square, all kept by the run's columns: one multiply;
+ *   - the run's diagonal square, cut in halves recursively: the quadrant
+ *     off the diagonal one multiply, the two diagonal ones again, down to
+ *     MASK_LEAF columns, which go whole into a temporary and are added
+ *     where kept.
+ * With P grid rows a square's rows are those of its global range this
+ * process holds (pumma_dist_before), so every grid takes the same path.
+ */
 #define MASK_SPAN 256
+#define MASK_LEAF 32
 
 /* The end of the masked panel of local columns starting at j0: whole
  * runs of global columns (a block each) while the panel's global span
@@ -39,57 +52,105 @@ static int mask_panel_end(const pumma_problem_t *p, int j0, int n)
     return j;
 }
 
-/* One masked panel: local columns [j0, j1) of p's C. */
-static int mask_panel(const pumma_problem_t *p, char ta, char tb, int m,
-                      int k, const void *alpha, const void *a, int lda,
-                      const void *b, int ldb, const void *beta, void *c,
-                      int ldc, int j0, int j1)
+/* What one masked multiply shares: the operands and the scalars. */
+typedef struct mask {
+    const pumma_problem_t *p;
+    char ta, tb;
+    int m, k, lda, ldb, ldc;
+    const void *alpha, *beta;
+    const char *a, *b;
+    char *c;
+} mask_t;
+
+/* Local rows [r0, r1) x local columns [j0, j1) of C, all kept. */
+static void mask_full(const mask_t *x, int r0, int r1, int j0, int j1)
 {
+    const pumma_type_t *t = x->p->t;
+    if (r1 > x->m) r1 = x->m;
+    if (r1 <= r0 || j1 <= j0) return;
+    const char *ar = x->ta == 'N' ? pumma_at(t, x->a, r0, 0, x->lda)
+                                  : pumma_at(t, x->a, 0, r0, x->lda);
+    const char *bj = x->tb == 'N' ? pumma_at(t, x->b, 0, j0, x->ldb)
+                                  : pumma_at(t, x->b, j0, 0, x->ldb);
+    pumma_blas_gemm(t, x->ta, x->tb, r1 - r0, j1 - j0, x->k, x->alpha, ar,
+                    x->lda, bj, x->ldb, x->beta,
+                    pumma_at(t, x->c, r0, j0, x->ldc), x->ldc);
+}
+
+/* The diagonal square of global columns (and rows) [ga, gb), local
+ * columns from ja: see the top. */
+static int mask_square(const mask_t *x, int ga, int gb, int ja)
+{
+    const pumma_problem_t *p = x->p;
     const pumma_type_t *t = p->t;
-    const pumma_view_t *v = &p->c;
+    const pumma_dist_t *rows = &p->c.row;
+    const int me = p->g->myrow, w = gb - ga;
+    if (w <= 0) return PUMMA_OK;
+    if (w > MASK_LEAF) {
+        const int gm = ga + w / 2, jm = ja + (gm - ga);
+        int rc = mask_square(x, ga, gm, ja);
+        if (rc) return rc;
+        if (p->uplo == 'L')          /* rows [gm, gb) of columns [ga, gm) */
+            mask_full(x, pumma_dist_before(rows, gm, me),
+                      pumma_dist_before(rows, gb, me), ja, jm);
+        else                         /* rows [ga, gm) of columns [gm, gb) */
+            mask_full(x, pumma_dist_before(rows, ga, me),
+                      pumma_dist_before(rows, gm, me), jm, ja + w);
+        return mask_square(x, gm, gb, jm);
+    }
+    int x0 = pumma_dist_before(rows, ga, me), x1 = pumma_dist_before(rows, gb, me);
+    if (x1 > x->m) x1 = x->m;
+    if (x1 <= x0) return PUMMA_OK;
+    const int h = x1 - x0;
+    char *tmp = pumma_malloc((size_t)h * (size_t)w * t->size);
+    if (!tmp) return PUMMA_ENOMEM;
+    const char *ar = x->ta == 'N' ? pumma_at(t, x->a, x0, 0, x->lda)
+                                  : pumma_at(t, x->a, 0, x0, x->lda);
+    const char *bj = x->tb == 'N' ? pumma_at(t, x->b, 0, ja, x->ldb)
+                                  : pumma_at(t, x->b, ja, 0, x->ldb);
+    pumma_blas_gemm(t, x->ta, x->tb, h, w, x->k, x->alpha, ar, x->lda, bj,
+                    x->ldb, t->zero, tmp, h);
+    for (int j = 0; j < w; j++) {
+        int r0, r1;
+        pumma_trap_rows(&p->c, me, ga + j, p->uplo, 0, &r0, &r1);
+        if (r0 < x0) r0 = x0;
+        if (r1 > x1) r1 = x1;
+        if (r1 > r0)
+            t->geadd('N', r1 - r0, 1, t->one,
+                     tmp + ((size_t)j * h + (r0 - x0)) * t->size, h, x->beta,
+                     pumma_at(t, x->c, r0, ja + j, x->ldc), x->ldc);
+    }
+    pumma_free(tmp);
+    return PUMMA_OK;
+}
+
+/* One masked panel: local columns [j0, j1) of p's C. */
+static int mask_panel(const mask_t *x, int j0, int j1)
+{
+    const pumma_problem_t *p = x->p;
+    const pumma_dist_t *rows = &p->c.row, *cols = &p->c.col;
     const int mr = p->g->myrow, mc = p->g->mycol;
-    const int gf = pumma_dist_global(&v->col, j0, mc);
-    const int gl = pumma_dist_global(&v->col, j1 - 1, mc);
-    const int w = j1 - j0;
-    /* kept by every column: [f0, f1); across the diagonal: [x0, x1) */
-    int f0, f1, x0, x1;
-    if (p->uplo == 'L') {
-        x0 = pumma_dist_before(&v->row, gf, mr);
-        x1 = f0 = pumma_dist_before(&v->row, gl, mr);
-        f1 = m;
-    } else {
-        f0 = 0;
-        x0 = f1 = pumma_dist_before(&v->row, gf + 1, mr);
-        x1 = pumma_dist_before(&v->row, gl + 1, mr);
+    const int gf = pumma_dist_global(cols, j0, mc);
+    const int gl = pumma_dist_global(cols, j1 - 1, mc);
+    if (p->uplo == 'L')
+        mask_full(x, pumma_dist_before(rows, gl + 1, mr), x->m, j0, j1);
+    else
+        mask_full(x, 0, pumma_dist_before(rows, gf, mr), j0, j1);
+    for (int j = j0; j < j1;) {          /* each run */
+        const int ga = pumma_dist_global(cols, j, mc);
+        const int blk = pumma_dist_block(cols, ga);
+        int gb = pumma_dist_bstart(cols, blk) + pumma_dist_bsize(cols, blk);
+        if (gb - ga > j1 - j) gb = ga + (j1 - j);
+        if (p->uplo == 'L')    /* below its square, above the panel's rows */
+            mask_full(x, pumma_dist_before(rows, gb, mr),
+                      pumma_dist_before(rows, gl + 1, mr), j, j + (gb - ga));
+        else                   /* below the panel's rows, above its square */
+            mask_full(x, pumma_dist_before(rows, gf, mr),
+                      pumma_dist_before(rows, ga, mr), j, j + (gb - ga));
+        const int rc = mask_square(x, ga, gb, j);
+        if (rc) return rc;
+        j += gb - ga;
     }
-    if (f1 > m) f1 = m;
-    if (x1 > m) x1 = m;
-    const char *bj = tb == 'N' ? pumma_at(t, b, 0, j0, ldb)
-                               : pumma_at(t, b, j0, 0, ldb);
-#define AROWS(r) (ta == 'N' ? pumma_at(t, a, r, 0, lda) : pumma_at(t, a, 0, r, lda))
-    if (f1 > f0)
-        pumma_blas_gemm(t, ta, tb, f1 - f0, w, k, alpha, AROWS(f0), lda, bj,
-                        ldb, beta, pumma_at(t, c, f0, j0, ldc), ldc);
-    if (x1 > x0) {
-        const int h = x1 - x0;
-        char *tmp = pumma_malloc((size_t)h * (size_t)w * t->size);
-        if (!tmp) return PUMMA_ENOMEM;
-        pumma_blas_gemm(t, ta, tb, h, w, k, alpha, AROWS(x0), lda, bj, ldb,
-                        t->zero, tmp, h);
-        for (int j = j0; j < j1; j++) {
-            int r0, r1;
-            pumma_trap_rows(v, mr, pumma_dist_global(&v->col, j, mc), p->uplo,
-                            0, &r0, &r1);
-            if (r0 < x0) r0 = x0;
-            if (r1 > x1) r1 = x1;
-            if (r1 > r0)
-                t->geadd('N', r1 - r0, 1, t->one,
-                         tmp + ((size_t)(j - j0) * h + (r0 - x0)) * t->size, h,
-                         beta, pumma_at(t, c, r0, j, ldc), ldc);
-        }
-        pumma_free(tmp);
-    }
-#undef AROWS
     return PUMMA_OK;
 }
 
@@ -112,9 +173,9 @@ int pumma_local_gemm_ready(const pumma_problem_t *p, char ta, char tb, int m,
             int rc;
             if (ready && (rc = ready(ctx, j1)) != PUMMA_OK) return rc;
             double t0 = pumma_stats_clock();
-            if ((rc = mask_panel(p, ta, tb, m, k, alpha, a, lda, b, ldb,
-                                 beta, c, ldc, j, j1)))
-                return rc;
+            const mask_t x = {p, ta, tb, m, k, lda, ldb, ldc, alpha, beta,
+                              a, b, c};
+            if ((rc = mask_panel(&x, j, j1))) return rc;
             pumma_stats_gemm(t0);
             if (pending && j1 < n) pending = progress(ctx);
         }
