@@ -36,6 +36,14 @@
  * Groups and panels depend on the shape only, never on when messages
  * arrive, so a call gives the same C every time.
  *
+ * P?SYRK and P?HERK (bt_of_a: op(B) is op(A) transposed, the same
+ * matrix): op(B) is not moved at all. Its segment's columns are rows of
+ * op(A) that the row broadcasts just brought, each on the process row
+ * holding that row of C: one all-gather down each grid column makes them
+ * (build_bt), none on one grid row. Against a transposing redistribution
+ * of A then a broadcast down the columns, op(B) moves once, from data in
+ * place.
+ *
  * Needs: op(A)'s rows distributed like C's rows and op(B)'s columns like
  * C's columns. For 'N' operands the driver aligns them if they are not
  * (align); a transposed operand is transposed by run() itself into a
@@ -195,6 +203,8 @@ typedef struct ctx {
     char *abuf[DEPTH_MOST], *bbuf[DEPTH_MOST];
     char *astack, *bstack;      /* a group's pieces, when not adjacent */
     int bpanel;                 /* stream_panel's, 0: op(B) comes whole */
+    char *btbuf, *gbuf;         /* bt_of_a: op(B), the gather's pieces */
+    int *gcnt;                  /* bt_of_a: the gather's counts (3 * P) */
 } ctx_t;
 
 /* The first multiply's wait for op(B)'s columns, between its panels. */
@@ -254,8 +264,9 @@ static int seg_start(ctx_t *c, seg_t *s, int slot)
             s->has_a = 1;
         }
     }
-    /* op(B)'s rows x .. x+L-1, down my grid column. */
-    if (nloc > 0) {
+    /* op(B)'s rows x .. x+L-1, down my grid column (bt_of_a: made from
+     * op(A)'s rows once they are here, build_bt). */
+    if (nloc > 0 && !p->bt_of_a) {
         const int r = s->pb < 0 ? g->myrow : s->pb;
         const char *mine = NULL;
         if (r == g->myrow)
@@ -344,7 +355,9 @@ static void gather(const ctx_t *c, seg_t *const *grp, int gn,
         const seg_t *s = grp[u];
         if (s->lda != s0->lda || s->a != s0->a + (size_t)k * s0->lda * e)
             adj_a = 0;
-        if (s->ldb != s0->ldb || s->b != s0->b + (size_t)k * e) adj_b = 0;
+        if (!c->p->bt_of_a &&
+            (s->ldb != s0->ldb || s->b != s0->b + (size_t)k * e))
+            adj_b = 0;
         k += s->len;
     }
     *kg = k;
@@ -374,6 +387,96 @@ static void gather(const ctx_t *c, seg_t *const *grp, int gn,
     }
 }
 
+/* n elements from x (stride sx) to y (stride 1), conjugated when conj. */
+static void copy_row(const pumma_type_t *t, int n, const char *x, size_t sx,
+                     char *y, int conj)
+{
+    const size_t e = t->size;
+    for (int k = 0; k < n; k++) {
+        memcpy(y + (size_t)k * e, x + (size_t)k * sx * e, e);
+        if (conj) {                   /* the imaginary part's sign */
+            if (t->letter == 'C') {
+                float *v = (float *)(y + (size_t)k * e);
+                v[1] = -v[1];
+            } else {
+                double *v = (double *)(y + (size_t)k * e);
+                v[1] = -v[1];
+            }
+        }
+    }
+}
+
+/*
+ * bt_of_a (P?SYRK, P?HERK): op(B) for a group whose op(A) rows are here,
+ * a (mloc x kg, lda; C's local rows I_p): column j of op(B) is row g_j of
+ * op(A), g_j my j-th column of C (conjugated for the Hermitian forms).
+ * Those rows are spread over my grid column, row g on the process row
+ * holding C's row g: each process gives the ones it holds (I_p and my
+ * columns J_q), one all-gather down the column (Bruck's, log2 P rounds),
+ * and op(B) is assembled in C's column order. One grid row, or C's rows
+ * on every process: no message.
+ */
+static int build_bt(ctx_t *c, const char *a, int lda, int kg, const char **b,
+                    int *ldb)
+{
+    const pumma_problem_t *p = c->p;
+    const pumma_type_t *t = p->t;
+    const pumma_grid_t *g = p->g;
+    const size_t e = t->size;
+    const int conj = t->is_complex && (p->transa == 'C' || p->transb == 'C');
+    const pumma_dist_t *rows = &p->c.row, *cols = &p->c.col;
+    const int P = g->nprow, me = g->myrow, nloc = c->nloc;
+    char *bt = c->btbuf;
+    *b = bt;
+    *ldb = kg;
+    if (P == 1 || rows->src < 0) {
+        for (int j = 0; j < nloc; j++) {
+            const int gj = pumma_dist_global(cols, j, g->mycol);
+            const int lr = pumma_dist_before(rows, gj, me);
+            copy_row(t, kg, a + (size_t)lr * e, (size_t)lda,
+                     bt + (size_t)j * kg * e, conj);
+        }
+        return PUMMA_OK;
+    }
+    int *cnt = c->gcnt, *dsp = c->gcnt + P, *pos = c->gcnt + 2 * P;
+    for (int r = 0; r < P; r++) cnt[r] = 0;
+    for (int j = 0; j < nloc; j++) {
+        const int gj = pumma_dist_global(cols, j, g->mycol);
+        cnt[pumma_dist_owner(rows, pumma_dist_block(rows, gj))] += kg;
+    }
+    for (int r = 0; r < P; r++) {
+        dsp[r] = r ? dsp[r - 1] + cnt[r - 1] : 0;
+        pos[r] = dsp[r];
+    }
+    char *buf = c->gbuf;
+    for (int j = 0; j < nloc; j++) {      /* mine, in place */
+        const int gj = pumma_dist_global(cols, j, g->mycol);
+        if (pumma_dist_owner(rows, pumma_dist_block(rows, gj)) != me) continue;
+        const int lr = pumma_dist_before(rows, gj, me);
+        copy_row(t, kg, a + (size_t)lr * e, (size_t)lda,
+                 buf + (size_t)pos[me] * e, conj);
+        pos[me] += kg;
+    }
+    pumma_allgather_t ag;
+    const double t0 = pumma_stats_clock();
+    int rc = pumma_allgather_start(&ag, buf, cnt, dsp, t->mpi, e, g->col,
+                                   PUMMA_TAG_GATHER);
+    if (!rc) rc = pumma_allgather_wait(&ag);
+    pumma_stats_comm(t0);
+    if (rc) return rc;
+    pumma_stats_recv((double)((size_t)nloc * (size_t)kg - (size_t)cnt[me]) *
+                     (double)e);
+    for (int r = 0; r < P; r++) pos[r] = dsp[r];
+    for (int j = 0; j < nloc; j++) {      /* in C's column order */
+        const int gj = pumma_dist_global(cols, j, g->mycol);
+        const int r = pumma_dist_owner(rows, pumma_dist_block(rows, gj));
+        memcpy(bt + (size_t)j * kg * e, buf + (size_t)pos[r] * e,
+               (size_t)kg * e);
+        pos[r] += kg;
+    }
+    return PUMMA_OK;
+}
+
 static int run(const pumma_problem_t *p)
 {
     const pumma_type_t *t = p->t;
@@ -384,7 +487,7 @@ static int run(const pumma_problem_t *p)
     int rc = PUMMA_OK;
     ctx_t c = {p, &av, &bv, pumma_view_mloc(&p->c, g->myrow),
                pumma_view_nloc(&p->c, g->mycol), 0, {NULL}, {NULL}, NULL,
-               NULL, 0};
+               NULL, 0, NULL, NULL, NULL};
     c.bpanel = stream_panel(c.nloc, g->nprow, p->plan->panel);
     seg_t seg[DEPTH_MOST];
     memset(seg, 0, sizeof seg);
@@ -399,7 +502,7 @@ static int run(const pumma_problem_t *p)
         (rc = pumma_redist_alloc(t, g, p->m, p->k, p->transa, &p->a, &av,
                                  piece)))
         goto out;
-    if (p->transb != 'N' &&
+    if (p->transb != 'N' && !p->bt_of_a &&
         (rc = pumma_redist_alloc(t, g, p->k, p->n, p->transb, &p->b, &bv,
                                  piece)))
         goto out;
@@ -411,11 +514,19 @@ static int run(const pumma_problem_t *p)
     }
     for (int i = 0; i < depth; i++) {
         c.abuf[i] = ring ? ring + (size_t)i * mloc * L * e : NULL;
+        if (p->bt_of_a) continue;
         c.bbuf[i] = pumma_malloc(L * nloc * e);
         if (nloc && !c.bbuf[i]) {
             rc = PUMMA_ENOMEM;
             goto out;
         }
+    }
+    if (p->bt_of_a && nloc &&
+        (!(c.btbuf = pumma_malloc((size_t)group * L * nloc * e)) ||
+         !(c.gbuf = pumma_malloc((size_t)group * L * nloc * e)) ||
+         !(c.gcnt = pumma_malloc(3 * (size_t)g->nprow * sizeof(int))))) {
+        rc = PUMMA_ENOMEM;
+        goto out;
     }
     if (group > 1 && mloc && nloc &&
         (!(c.astack = pumma_malloc(mloc * group * L * e)) ||
@@ -465,12 +576,17 @@ static int run(const pumma_problem_t *p)
                 goto out;
         }
         pumma_stats_comm(t0);
-        if (c.mloc > 0 && c.nloc > 0) {
+        /* bt_of_a: op(B)'s gather takes every process of the column,
+         * those without rows of C too */
+        if ((c.mloc > 0 || p->bt_of_a) && c.nloc > 0) {
             stream_t st = {{seg, depth, bc}, &grp[0]->cb, inflight, nin,
                            grp[0]->ldb};
             const char *a, *b;
             int lda, ldb, kg;
             gather(&c, grp, gn, &a, &lda, &b, &ldb, &kg);
+            if (p->bt_of_a && (rc = build_bt(&c, a, lda, kg, &b, &ldb)))
+                goto out;
+            if (c.mloc == 0) goto multiplied;
             const void *beta = done == 0 ? p->beta : t->one;
             if (stream)
                 rc = pumma_local_gemm_ready(p, 'N', 'N', c.mloc, c.nloc, kg,
@@ -483,6 +599,7 @@ static int run(const pumma_problem_t *p)
                                  progress, &st.pd);
             if (rc) goto out;
         }
+    multiplied:
         t0 = pumma_stats_clock();
         for (int u = 0; u < gn; u++) {
             seg_t *s = grp[u];
@@ -498,6 +615,9 @@ out:
     for (int i = 0; i < DEPTH_MOST; i++) pumma_free(c.bbuf[i]);
     pumma_free(c.astack);
     pumma_free(c.bstack);
+    pumma_free(c.btbuf);
+    pumma_free(c.gbuf);
+    pumma_free(c.gcnt);
     if (p->transa != 'N') pumma_free(av.data);
     if (p->transb != 'N') pumma_free(bv.data);
     return rc;

@@ -312,6 +312,11 @@ static void gemm_run(const pumma_type_t *t, const char *rout, int ctxt,
         views(&have, x);
     }
     have.uplo = uplo;
+    /* P?SYRK's and P?HERK's products: B is A itself, transposed */
+    have.bt_of_a = uplo && !het && x->b == x->a && x->ib == x->ia &&
+                   x->jb == x->ja &&
+                   !memcmp(x->dB, x->dA, 11 * sizeof *x->dA) &&
+                   (have.transa == 'N') != (have.transb == 'N');
     if (nowork) {              /* sub(C) := beta*sub(C), A and B unread */
         if (het) {
             pumma_het_scale(t, have.g, have.hc, m, n, beta);

@@ -102,6 +102,11 @@ typedef struct pumma_problem {
      * C neither read nor written (P?SYRK, P?HERK, P?SYR2K, P?HER2K; the
      * rows that honour it: rankk and local); 0: all of sub(C). */
     char uplo;
+    /* 1: op(B) is op(A)'s transpose (conjugate transpose when transa or
+     * transb is 'C'), the same matrix: P?SYRK's and P?HERK's products.
+     * rankk then makes op(B) from the rows of op(A) its row broadcasts
+     * brought, gathered down the grid's columns, instead of moving B. */
+    int bt_of_a;
 } pumma_problem_t;
 
 /* The kinds of call, each computed by rows of the algorithm table of its

@@ -255,6 +255,7 @@ enum {
     PUMMA_TAG_ROLL = 11,       /* the one roll in flight (a shift) */
     PUMMA_TAG_REDIST = 12,     /* the one redistribution exchange in flight */
     PUMMA_TAG_REDUCE = 100,    /* + slot: a reduce pipeline's reduces */
+    PUMMA_TAG_GATHER = 300,    /* + round: rankk's one gather of op(B) */
     PUMMA_TAG_BCAST = 1000,    /* + i: broadcast i of an mdb stage */
     PUMMA_TAG_REMAP = 2000     /* + (id * np + origin) * np + dest, on all */
 };
