@@ -32,9 +32,12 @@
 #        x?trd TRD.dat, TRD-*.dat                    (P?SYTRD and the tester's
 #                                                     own copy: SYMM, SYR2K,
 #                                                     TRMM, GEMM)
-#      x?qr is not run: it calls none of these routines (P?LARFB does its
-#      updates with the local BLAS), nor do the banded, HRD/BRD-only and
-#      SVD/NEP/EVC testers beyond P?GEMM.
+#        x?qr QR-*.dat                               (none of them: P?LARFB
+#                                                     updates with the local
+#                                                     BLAS; run as the users'
+#                                                     acceptance test all the same)
+#      The banded, HRD/BRD-only and SVD/NEP/EVC testers call nothing of
+#      these beyond P?GEMM and are not run.
 #      In every LLT .dat the last flag (condition estimation and iterative
 #      refinement, P?POCON/P?PORFS) is forced to F: ScaLAPACK 2.2.1's
 #      P?LACON copies its caller's EST on every call and P?PORFS leaves EST
@@ -67,6 +70,9 @@
 #                          through L/R, U/L and N/U, and the matrices are
 #                          large enough for every routine's operands)
 #   INV-large.dat          N = 101, 200, NB = 7, 24, grids 2x2 1x3 3x1
+#   QR-small.dat         the shipped QR.dat with M <= N in every size: the
+#                        shipped one's M > N sizes are BYPASSed for TZ (32
+#                        skips with plain ScaLAPACK too)
 #   LLT-upper.dat, LLT-lower.dat  UPLO U / L, N up to 72, NB 2-8 not dividing
 #                          N, NRHS 1-6, grids 1x1 2x2 1x3 3x1 2x3 3x2 (6 ranks)
 #   GSEP-small.dat, SEP-small.dat  N = 1, 4, 23, 37, both UPLO, NB 1-5, grids
@@ -627,6 +633,7 @@ SOLVERS=(
     "inv  INV INV  shipped lu    gemm symm syrk trmm trsm"
     "ls   LS  LS   shipped lu    gemm trsm"
     "llt  LLT LLT  shipped lu    syrk trsm"
+    "qr   QR  QR   own     lu"
     "gsep SEP GSEP own     eigen gemm symm syrk syr2k trmm trsm"
     "sep  SEP SEP  own     eigen gemm syr2k"
     "trd  TRD TRD  shipped lu    gemm symm syr2k trmm"
