@@ -70,9 +70,9 @@
 #                          through L/R, U/L and N/U, and the matrices are
 #                          large enough for every routine's operands)
 #   INV-large.dat          N = 101, 200, NB = 7, 24, grids 2x2 1x3 3x1
-#   QR-small.dat         the shipped QR.dat with M <= N in every size: the
-#                        shipped one's M > N sizes are BYPASSed for TZ (32
-#                        skips with plain ScaLAPACK too)
+#   QR-small.dat           the shipped QR.dat with M <= N in every size: the
+#                          shipped one's M > N sizes are BYPASSed for TZ (32
+#                          skips with plain ScaLAPACK too)
 #   LLT-upper.dat, LLT-lower.dat  UPLO U / L, N up to 72, NB 2-8 not dividing
 #                          N, NRHS 1-6, grids 1x1 2x2 1x3 3x1 2x3 3x2 (6 ranks)
 #   GSEP-small.dat, SEP-small.dat  N = 1, 4, 23, 37, both UPLO, NB 1-5, grids
