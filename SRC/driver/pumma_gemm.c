@@ -270,7 +270,8 @@ static int run_plan(const pumma_problem_t *have, const pumma_plan_t *pl)
 static void gemm_run(const pumma_type_t *t, const char *rout, int ctxt,
                      pumma_opts_t opts, const operands_t *x, const char *transa,
                      const char *transb, int m, int n, int k,
-                     const void *alpha, const void *beta, char uplo)
+                     const void *alpha, const void *beta, char uplo,
+                     int bt_of_a)
 {
     /* One triangle of C: a row that keeps C where it is and honours the
      * mask (pumma_algo.h, pumma_problem_t.uplo), its variants priced. */
@@ -312,10 +313,11 @@ static void gemm_run(const pumma_type_t *t, const char *rout, int ctxt,
         views(&have, x);
     }
     have.uplo = uplo;
-    /* P?SYRK's and P?HERK's products: B is A itself, transposed */
-    have.bt_of_a = uplo && !het && x->b == x->a && x->ib == x->ia &&
-                   x->jb == x->ja &&
-                   !memcmp(x->dB, x->dA, 11 * sizeof *x->dA) &&
+    /* P?SYRK's and P?HERK's products, B being A itself transposed: the
+     * caller says so (the local arrays' addresses cannot: they differ
+     * between processes, and where a process holds nothing two arrays
+     * may share one) */
+    have.bt_of_a = bt_of_a && uplo && !het &&
                    (have.transa == 'N') != (have.transb == 'N');
     if (nowork) {              /* sub(C) := beta*sub(C), A and B unread */
         if (het) {
@@ -404,7 +406,7 @@ static void gemm_call(const pumma_type_t *t, const char *transa,
     const operands_t x = {a, b, c, *ia, *ja, *ib, *jb, *ic, *jc,
                           desca, descb, descc, dA, dB, dC};
     gemm_run(t, t->rout, ctxt, opts, &x, transa, transb, *m, *n, *k, alpha,
-             beta, 0);
+             beta, 0, 0);
 }
 
 void pumma_gemm_inner(const pumma_type_t *t, const char *rout, char ta,
@@ -412,12 +414,12 @@ void pumma_gemm_inner(const pumma_type_t *t, const char *rout, char ta,
                       const void *a, int ia, int ja, const int *dA,
                       const void *b, int ib, int jb, const int *dB,
                       const void *beta, void *c, int ic, int jc,
-                      const int *dC, char uplo)
+                      const int *dC, char uplo, int bt_of_a)
 {
     const operands_t x = {a, b, c, ia, ja, ib, jb, ic, jc,
                           dA, dB, dC, dA, dB, dC};
     gemm_run(t, rout, dA[1], *env_opts(), &x, &ta, &tb, m, n, k, alpha,
-             beta, uplo);
+             beta, uplo, bt_of_a);
 }
 
 /* Every P?GEMM form comes here: the caller's floating-point flags are

@@ -106,10 +106,10 @@ static void symm_call(const pumma_type_t *t, int rout, const char *side,
     pumma_view_desc(&whole, ctxt, dW);
     if (sd == 'L')
         pumma_gemm_inner(t, name, 'N', 'N', *m, *n, *m, alpha, whole.data, 1,
-                         1, dW, b, *ib, *jb, dB, beta, c, *ic, *jc, dC, 0);
+                         1, dW, b, *ib, *jb, dB, beta, c, *ic, *jc, dC, 0, 0);
     else
         pumma_gemm_inner(t, name, 'N', 'N', *m, *n, *n, alpha, b, *ib, *jb,
-                         dB, whole.data, 1, 1, dW, beta, c, *ic, *jc, dC, 0);
+                         dB, whole.data, 1, 1, dW, beta, c, *ic, *jc, dC, 0, 0);
     pumma_free(whole.data);
 }
 

@@ -132,24 +132,24 @@ static void syrk_call(const pumma_type_t *t, int rout, const char *uplo,
         pumma_view_desc(&w, ctxt, dW);
         pumma_gemm_inner(t, name, ta, tb, *n, *n, *k, alpha, a, *ia, *ja, dA,
                          two ? b : a, two ? *ib : *ia, two ? *jb : *ja,
-                         two ? dB : dA, t->zero, w.data, 1, 1, dW, 0);
+                         two ? dB : dA, t->zero, w.data, 1, 1, dW, 0, 0);
         if (two) {
             conj_scalar(t, herm, alpha, al2);
             pumma_gemm_inner(t, name, ta, tb, *n, *n, *k, al2, b, *ib, *jb,
                              dB, a, *ia, *ja, dA, t->one, w.data, 1, 1, dW,
-                             0);
+                             0, 0);
         }
         pumma_trap_add(t, &w, &vc, g->myrow, g->mycol, u, t->one, beta);
         pumma_free(w.data);
     } else if (!two) {
         pumma_gemm_inner(t, name, ta, tb, *n, *n, *k, alpha, a, *ia, *ja, dA,
-                         a, *ia, *ja, dA, beta, c, *ic, *jc, dC, u);
+                         a, *ia, *ja, dA, beta, c, *ic, *jc, dC, u, 1);
     } else {
         conj_scalar(t, herm, alpha, al2);
         pumma_gemm_inner(t, name, ta, tb, *n, *n, *k, alpha, a, *ia, *ja, dA,
-                         b, *ib, *jb, dB, beta, c, *ic, *jc, dC, u);
+                         b, *ib, *jb, dB, beta, c, *ic, *jc, dC, u, 0);
         pumma_gemm_inner(t, name, ta, tb, *n, *n, *k, al2, b, *ib, *jb, dB,
-                         a, *ia, *ja, dA, t->one, c, *ic, *jc, dC, u);
+                         a, *ia, *ja, dA, t->one, c, *ic, *jc, dC, u, 0);
     }
     if (herm) pumma_trap_real_diag(t, &vc, shape.myrow, shape.mycol);
 }

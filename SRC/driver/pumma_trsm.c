@@ -88,12 +88,12 @@ static void update(const tri_t *x, int s0, int ls, int f0, int lf, int sgn)
         opa_at(x, s0, f0, &ai, &aj, &op);
         pumma_gemm_inner(t, x->rout, op, 'N', ls, x->n, lf, alpha, x->a, ai,
                          aj, x->dA, x->b, x->ib + f0, x->jb, x->dB, t->one,
-                         x->b, x->ib + s0, x->jb, x->dB, 0);
+                         x->b, x->ib + s0, x->jb, x->dB, 0, 0);
     } else {
         opa_at(x, f0, s0, &ai, &aj, &op);
         pumma_gemm_inner(t, x->rout, 'N', op, x->m, ls, lf, alpha, x->b,
                          x->ib, x->jb + f0, x->dB, x->a, ai, aj, x->dA,
-                         t->one, x->b, x->ib, x->jb + s0, x->dB, 0);
+                         t->one, x->b, x->ib, x->jb + s0, x->dB, 0, 0);
     }
 }
 
@@ -194,11 +194,11 @@ static void trmm_one_product(const tri_t *x, int ctxt, const void *alpha)
     if (x->side == 'L')
         pumma_gemm_inner(t, x->rout, x->ta, 'N', x->m, x->n, x->m, alpha,
                          tri.data, 1, 1, dT, x->b, x->ib, x->jb, x->dB,
-                         t->zero, w.data, 1, 1, dW, 0);
+                         t->zero, w.data, 1, 1, dW, 0, 0);
     else
         pumma_gemm_inner(t, x->rout, 'N', x->ta, x->m, x->n, x->n, alpha,
                          x->b, x->ib, x->jb, x->dB, tri.data, 1, 1, dT,
-                         t->zero, w.data, 1, 1, dW, 0);
+                         t->zero, w.data, 1, 1, dW, 0, 0);
     pumma_free(tri.data);
     const int ml = pumma_view_mloc(&vb, g->myrow), nl = pumma_view_nloc(&vb, g->mycol);
     if (ml > 0 && nl > 0)

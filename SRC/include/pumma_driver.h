@@ -147,14 +147,16 @@ void pumma_geadd(const pumma_type_t *t, int rout, const char *uplo,
  * it, planned and run alike, with arguments already checked: block-cyclic
  * descriptors in 11-entry form, 1-based indices. uplo 'U' or 'L': that
  * triangle of sub(C) alone (the rest neither read nor written), by a row
- * that honours it (rankk, or local); 0: all of sub(C). Inside the
+ * that honours it (rankk, or local); 0: all of sub(C). bt_of_a: B is A
+ * itself (the same operand) and op(B) op(A)'s (conjugate) transpose, as
+ * the caller knows for every process alike (P?SYRK, P?HERK). Inside the
  * caller's floating-point bracket (PUMMA_FENV_CALL). */
 void pumma_gemm_inner(const pumma_type_t *t, const char *rout, char ta,
                       char tb, int m, int n, int k, const void *alpha,
                       const void *a, int ia, int ja, const int *dA,
                       const void *b, int ib, int jb, const int *dB,
                       const void *beta, void *c, int ic, int jc,
-                      const int *dC, char uplo);
+                      const int *dC, char uplo, int bt_of_a);
 
 /* P?TRSM and P?TRMM (rout PUMMA_R_TRSM, PUMMA_R_TRMM): ScaLAPACK's checks,
  * errors through PB_Cabort, then the recursion of pumma_trsm.c. */
