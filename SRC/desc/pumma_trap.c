@@ -112,18 +112,3 @@ void pumma_trap_extract(const pumma_type_t *t, const pumma_view_t *src,
                    (size_t)(r1 - r0) * t->size);
     }
 }
-
-void pumma_trap_set_diag(const pumma_type_t *t, const pumma_view_t *v,
-                         int myrow, int mycol, const void *value)
-{
-    const int nl = pumma_view_nloc(v, mycol);
-    for (int j = 0; j < nl; j++) {
-        const int gj = pumma_dist_global(&v->col, j, mycol);
-        if (gj >= v->row.n) continue;
-        const int own = pumma_dist_owner(&v->row, pumma_dist_block(&v->row, gj));
-        if (own >= 0 && own != myrow) continue;
-        memcpy(pumma_at(t, v->data, pumma_dist_before(&v->row, gj, myrow), j,
-                        v->ld),
-               value, t->size);
-    }
-}

@@ -26,7 +26,9 @@
  * multiplies) its own columns of B with the BLAS ?trsm (?trmm), B not
  * moved. A block longer than BASE_MAX is cut further, inside itself.
  *
- * P?TRMM on a narrow sub(B) is one product instead (trmm_one_product).
+ * (P?TRMM on a narrow sub(B) as one product of the whole triangle, twice
+ * the flops, was tried and measured slower on a quiet machine: 0.52-0.92x
+ * ScaLAPACK against the recursion's 0.87-1.58x, PDTRTRI's shapes.)
  *
  * Why not ScaLAPACK's pipelined ring (PB_CptrsmAB): its critical path is
  * the same chain of diagonal solves one block apart, and the recursion
@@ -161,51 +163,6 @@ static void rec(const tri_t *x, int r0, int len)
     }
 }
 
-/* P?TRMM with the triangle ONE_PRODUCT times longer than sub(B)'s other
- * side or more: one product instead of the recursion. sub(B) is then a
- * narrow panel on few processes, where the recursion's chain of diagonal
- * blocks runs on those alone and its products are thin; the whole
- * triangle as a full matrix (zeros outside it) costs twice the flops in
- * one product the planner spreads over the grid (measured on 1x2, M 2048,
- * N 64: 0.3-0.4x ScaLAPACK by the recursion). */
-#define ONE_PRODUCT 4
-
-static void trmm_one_product(const tri_t *x, int ctxt, const void *alpha)
-{
-    const pumma_type_t *t = x->t;
-    const pumma_grid_t *g = pumma_driver_enter(x->rout, ctxt);
-    const int na = x->side == 'L' ? x->m : x->n;
-    pumma_view_t va = pumma_view_of(t, g, x->a, x->dA, x->ia - 1, x->ja - 1,
-                                    na, na);
-    pumma_view_t vb = pumma_view_of(t, g, x->b, x->dB, x->ib - 1, x->jb - 1,
-                                    x->m, x->n);
-    pumma_view_t tri = va, w = vb;
-    int dT[11], dW[11];
-    if (pumma_view_alloc(t, g, &tri) || pumma_view_alloc(t, g, &w))
-        pumma_fatal(g->all, x->rout, "temporary", PUMMA_ENOMEM);
-    /* the triangle, the rest zero; DIAG 'U': ones, the stored diagonal
-     * not read */
-    pumma_trap_extract(t, &va, &tri, g->myrow, g->mycol, x->uplo,
-                       x->diag == 'U' ? (x->uplo == 'U' ? -1 : 1) : 0);
-    if (x->diag == 'U')
-        pumma_trap_set_diag(t, &tri, g->myrow, g->mycol, t->one);
-    pumma_view_desc(&tri, ctxt, dT);
-    pumma_view_desc(&w, ctxt, dW);
-    if (x->side == 'L')
-        pumma_gemm_inner(t, x->rout, x->ta, 'N', x->m, x->n, x->m, alpha,
-                         tri.data, 1, 1, dT, x->b, x->ib, x->jb, x->dB,
-                         t->zero, w.data, 1, 1, dW, 0, 0);
-    else
-        pumma_gemm_inner(t, x->rout, 'N', x->ta, x->m, x->n, x->n, alpha,
-                         x->b, x->ib, x->jb, x->dB, tri.data, 1, 1, dT,
-                         t->zero, w.data, 1, 1, dW, 0, 0);
-    pumma_free(tri.data);
-    const int ml = pumma_view_mloc(&vb, g->myrow), nl = pumma_view_nloc(&vb, g->mycol);
-    if (ml > 0 && nl > 0)
-        t->geadd('N', ml, nl, t->one, w.data, w.ld, t->zero, vb.data, vb.ld);
-    pumma_free(w.data);
-}
-
 static void trsm_call(const pumma_type_t *t, int rout, const char *side,
                       const char *uplo, const char *transa, const char *diag,
                       const int *m, const int *n, const void *alpha,
@@ -253,11 +210,6 @@ static void trsm_call(const pumma_type_t *t, int rout, const char *side,
                     &shape.mycol);
     pumma_view_t vb = pumma_view_of(t, &shape, b, dB, *ib - 1, *jb - 1, *m,
                                     *n);
-    if (!x.solve && !t->is_zero(alpha) &&
-        (x.side == 'L' ? *m >= ONE_PRODUCT * *n : *n >= ONE_PRODUCT * *m)) {
-        trmm_one_product(&x, ctxt, alpha);
-        return;
-    }
     /* sub(B) := alpha*sub(B) first (alpha 0: zero, A and B not read) */
     pumma_local_scale(t, pumma_view_mloc(&vb, shape.myrow),
                       pumma_view_nloc(&vb, shape.mycol), alpha, vb.data,

@@ -144,9 +144,6 @@ void pumma_trap_add(const pumma_type_t *t, const pumma_view_t *src,
 void pumma_trap_extract(const pumma_type_t *t, const pumma_view_t *src,
                         const pumma_view_t *dst, int myrow, int mycol,
                         char uplo, int off);
-/* Every entry of v's diagonal := *value (a unit diagonal: P?TRMM). */
-void pumma_trap_set_diag(const pumma_type_t *t, const pumma_view_t *v,
-                         int myrow, int mycol, const void *value);
 /* The imaginary parts of v's diagonal := 0 (complex t; P?HERK, P?HER2K). */
 void pumma_trap_real_diag(const pumma_type_t *t, const pumma_view_t *v,
                           int myrow, int mycol);
