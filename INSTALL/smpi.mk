@@ -56,7 +56,7 @@ PCFLAGS := -O2 -fPIC -Wall -Wno-unused-parameter -DPUMMA_SMPI
 .PHONY: smpi smpi-smoke need-src need-smpi pumma-smpi
 smpi: $(BIN)/xpgemmcmp $(BIN)/xpgemmtim $(BIN)/xcommtim $(BIN)/pumma-tune \
       $(BIN)/xhiertim $(BIN)/xhiergemm \
-      $(BIN)/xexectim \
+      $(BIN)/xexectim $(BIN)/xl3tim \
       $(if $(filter all,$(SMPI_SCALAPACK)),$(BIN)/xsolvertim $(BIN)/xscaletim)
 	@echo "make smpi: pumma $(PLIB), ScaLAPACK $(SLLIB)"
 	@echo "  run: make smpi-smoke SCALAPACK_SRC=$(SCALAPACK_SRC)   (doc/smpi.md)"
@@ -179,6 +179,17 @@ $(BIN)/xsolvertim: $(SMPI_DIR)/timing/solvertim.o pumma-smpi $(COMPAT) $(SLLIB)
 $(BIN)/xscaletim: $(SMPI_DIR)/timing/smpi/scaletim.o pumma-smpi $(COMPAT) $(SLLIB)
 	@mkdir -p $(dir $@)
 	$(SMPI_LINK)
+
+# The Level-3 PBLAS on the solvers' calls at scale (TIMING/l3tim.c,
+# TIMING/smpi/l3smpi.sh, `make -C TIMING l3-smpi`): pumma's P?SYRK,
+# P?TRSM, ... against ScaLAPACK's renamed ones (SMPI_SCALAPACK=pblas is
+# enough). pumma_switch.c's references to the renamed routines are weak:
+# -u pulls ScaLAPACK's out of its archive.
+SL_L3 := $(foreach p,s d c z,$(foreach r,gemm symm syrk syr2k trmm trsm geadd tradd,p$(p)$(r))) \
+         pchemm pzhemm pcherk pzherk pcher2k pzher2k
+$(BIN)/xl3tim: $(SMPI_DIR)/timing/l3tim.o pumma-smpi $(COMPAT) $(SLLIB)
+	@mkdir -p $(dir $@)
+	$(SMPI_LINK) $(foreach r,$(SL_L3),-Wl,-u,pumma_scalapack_$(r)_)
 
 # The models judged on simulated platforms (TIMING/smpi/models.sh): the
 # communication models' bench (TIMING/commtim.c) and the tuner with its
