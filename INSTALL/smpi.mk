@@ -121,8 +121,16 @@ $(SMPI_DIR)/timing/%.o: TIMING/%.c | need-smpi
 	$(SMPICC) -O2 -std=c99 -DAdd_ -DPUMMA_SMPI -ISRC/include -ITIMING -c -o $@ $<
 
 # One static link: pumma and ScaLAPACK in a group, since each calls the
-# other (ScaLAPACK's solvers call pumma's PDGEMM).
-SMPI_LINK = $(SMPICC) -O2 -o $@ $< -Wl,--start-group $(PLIB) \
+# other (ScaLAPACK's solvers call pumma's PDGEMM). pumma_switch.c's
+# references to ScaLAPACK's renamed routines are weak, and pull nothing out
+# of the archive: -u does, so that pumma_use(0) finds them in every
+# program (xscaletim's and xsolvertim's ScaLAPACK runs had none: "no other
+# pdgemm_ in this program").
+SL_L3 := $(foreach p,s d c z,$(foreach r,gemm symm syrk syr2k trmm trsm geadd tradd,p$(p)$(r))) \
+         pchemm pzhemm pcherk pzherk pcher2k pzher2k pstran pdtran pctranu pztranu \
+         pctranc pztranc
+SMPI_LINK = $(SMPICC) -O2 -o $@ $< $(foreach r,$(SL_L3),-Wl,-u,pumma_scalapack_$(r)_) \
+            -Wl,--start-group $(PLIB) \
             $(SLLIB) -Wl,--end-group $(COMPAT) $(LAPACKLIB) $(BLASLIB) -lgfortran -lm
 
 # The smoke run: TESTING/pgemmcmp.c's random calls, pumma's P?GEMM
@@ -183,13 +191,10 @@ $(BIN)/xscaletim: $(SMPI_DIR)/timing/smpi/scaletim.o pumma-smpi $(COMPAT) $(SLLI
 # The Level-3 PBLAS on the solvers' calls at scale (TIMING/l3tim.c,
 # TIMING/smpi/l3smpi.sh, `make -C TIMING l3-smpi`): pumma's P?SYRK,
 # P?TRSM, ... against ScaLAPACK's renamed ones (SMPI_SCALAPACK=pblas is
-# enough). pumma_switch.c's references to the renamed routines are weak:
-# -u pulls ScaLAPACK's out of its archive.
-SL_L3 := $(foreach p,s d c z,$(foreach r,gemm symm syrk syr2k trmm trsm geadd tradd,p$(p)$(r))) \
-         pchemm pzhemm pcherk pzherk pcher2k pzher2k
+# enough).
 $(BIN)/xl3tim: $(SMPI_DIR)/timing/l3tim.o pumma-smpi $(COMPAT) $(SLLIB)
 	@mkdir -p $(dir $@)
-	$(SMPI_LINK) $(foreach r,$(SL_L3),-Wl,-u,pumma_scalapack_$(r)_)
+	$(SMPI_LINK)
 
 # The models judged on simulated platforms (TIMING/smpi/models.sh): the
 # communication models' bench (TIMING/commtim.c) and the tuner with its
