@@ -110,9 +110,12 @@ done
 # PDPOTRF end to end, each library's Level-3 PBLAS: scale.sh's solver series
 if [ -n "$SOLVER_GRIDS" ]; then
     for nb in $SOLVER_NBS; do
+        # (scale.sh runs its solver series on the grids of GRIDS that
+        # SOLVER_GRIDS names: both these)
+        g=$SOLVER_GRIDS
         SCALE_OUT=out/l3-smpi-potrf-$nb SCALE_TABLES=0 SCALE_JOBS=1 NB=$nb \
-        GRIDS="$SOLVER_GRIDS" SOLVER_GRIDS="$SOLVER_GRIDS" SOLVERS=potrf \
-        SOLVER_N=$SOLVER_N SHAPES= WEAK_SHAPES= CUBE_GRIDS= \
+        GRIDS=$g SOLVER_GRIDS=$g SOLVERS=potrf SOLVER_N=$SOLVER_N \
+        SHAPES='' WEAK_SHAPES='' CUBE_GRIDS='' \
         SMPIRUN_EXTRA="$extra" bash smpi/scale.sh
     done
 fi
