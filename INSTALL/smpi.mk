@@ -56,7 +56,7 @@ PCFLAGS := -O2 -fPIC -Wall -Wno-unused-parameter -DPUMMA_SMPI
 .PHONY: smpi smpi-smoke need-src need-smpi pumma-smpi
 smpi: $(BIN)/xpgemmcmp $(BIN)/xpgemmtim $(BIN)/xcommtim $(BIN)/pumma-tune \
       $(BIN)/xhiertim $(BIN)/xhiergemm \
-      $(BIN)/xexectim \
+      $(BIN)/xexectim $(BIN)/xl3tim \
       $(if $(filter all,$(SMPI_SCALAPACK)),$(BIN)/xsolvertim $(BIN)/xscaletim)
 	@echo "make smpi: pumma $(PLIB), ScaLAPACK $(SLLIB)"
 	@echo "  run: make smpi-smoke SCALAPACK_SRC=$(SCALAPACK_SRC)   (doc/smpi.md)"
@@ -121,8 +121,16 @@ $(SMPI_DIR)/timing/%.o: TIMING/%.c | need-smpi
 	$(SMPICC) -O2 -std=c99 -DAdd_ -DPUMMA_SMPI -ISRC/include -ITIMING -c -o $@ $<
 
 # One static link: pumma and ScaLAPACK in a group, since each calls the
-# other (ScaLAPACK's solvers call pumma's PDGEMM).
-SMPI_LINK = $(SMPICC) -O2 -o $@ $< -Wl,--start-group $(PLIB) \
+# other (ScaLAPACK's solvers call pumma's PDGEMM). pumma_switch.c's
+# references to ScaLAPACK's renamed routines are weak, and pull nothing out
+# of the archive: -u does, so that pumma_use(0) finds them in every
+# program (xscaletim's and xsolvertim's ScaLAPACK runs had none: "no other
+# pdgemm_ in this program").
+SL_L3 := $(foreach p,s d c z,$(foreach r,gemm symm syrk syr2k trmm trsm geadd tradd,p$(p)$(r))) \
+         pchemm pzhemm pcherk pzherk pcher2k pzher2k pstran pdtran pctranu pztranu \
+         pctranc pztranc
+SMPI_LINK = $(SMPICC) -O2 -o $@ $< $(foreach r,$(SL_L3),-Wl,-u,pumma_scalapack_$(r)_) \
+            -Wl,--start-group $(PLIB) \
             $(SLLIB) -Wl,--end-group $(COMPAT) $(LAPACKLIB) $(BLASLIB) -lgfortran -lm
 
 # The smoke run: TESTING/pgemmcmp.c's random calls, pumma's P?GEMM
@@ -177,6 +185,14 @@ $(BIN)/xsolvertim: $(SMPI_DIR)/timing/solvertim.o pumma-smpi $(COMPAT) $(SLLIB)
 # One grid of the scaling runs (TIMING/smpi/scale.sh): PDGEMM, PDGETRF and
 # PDPOTRF with either PDGEMM (needs SMPI_SCALAPACK=all).
 $(BIN)/xscaletim: $(SMPI_DIR)/timing/smpi/scaletim.o pumma-smpi $(COMPAT) $(SLLIB)
+	@mkdir -p $(dir $@)
+	$(SMPI_LINK)
+
+# The Level-3 PBLAS on the solvers' calls at scale (TIMING/l3tim.c,
+# TIMING/smpi/l3smpi.sh, `make -C TIMING l3-smpi`): pumma's P?SYRK,
+# P?TRSM, ... against ScaLAPACK's renamed ones (SMPI_SCALAPACK=pblas is
+# enough).
+$(BIN)/xl3tim: $(SMPI_DIR)/timing/l3tim.o pumma-smpi $(COMPAT) $(SLLIB)
 	@mkdir -p $(dir $@)
 	$(SMPI_LINK)
 

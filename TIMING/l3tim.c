@@ -5,7 +5,7 @@
  * ScaLAPACK's own alternately in one run (the cases of L3SHAPES.dat).
  *
  *   mpiexec -n NP ./xl3tim [-i L3SHAPES.dat] [-r R] [-g PxQ,..] [-b NB,..]
- *                          [-c NAME,..] [-o FILE.csv]
+ *                          [-c NAME,..] [-o FILE.csv] [-n N]
  *
  * One program, one entry point per routine: pumma's (pdsyrk_, ...), which
  * pumma_use(0) passes on to ScaLAPACK's definition of the same name
@@ -49,10 +49,12 @@
  *            the others C; P?SYRK, P?HERK, P?GEADD and P?TRADD have no B
  *            ('-').
  *
- * Every dimension and index is an integer expression of integers and
- * "nb" (the run's block size) with + - and *, e.g. 4000-nb or 1+2*nb, so
- * that a line describes a solver's call for every NB (a line whose
- * operands do not fit for an NB is skipped for it, said on stdout). All
+ * Every dimension and index is an integer expression of integers, "nb"
+ * (the run's block size) and "n" (-n N: the problem's order, for lists
+ * that scale, L3SCALE.dat) with + - * and / (integer division), e.g.
+ * 4000-nb, 1+2*nb or n/2+1, so that a line describes a solver's call for
+ * every NB (a line whose operands do not fit for an NB is skipped for it,
+ * said on stdout). All
  * matrices are block-cyclic with square NB x NB blocks from process (0,0);
  * their entries are deterministic, 1 + [-0.5, 0.5) on the diagonal and
  * [-0.5, 0.5) / order off it, so that every triangle solved is well
@@ -79,11 +81,25 @@
  *                           operand over its largest |entry| (ScaLAPACK's)
  *   outside                 the largest difference in the rest of the
  *                           written array (must be 0)
- *   status                  ok, WRONG (reldiff > 1e-10 or NaN) or
- *                           WRONG-outside (outside != 0)
+ *   status                  ok, WRONG (reldiff > 1e-10 or NaN),
+ *                           WRONG-outside (outside != 0) or
+ *                           WRONG-unchanged (ALPHA not 0 and ScaLAPACK's
+ *                           call left sub(out) as it was: nothing was
+ *                           computed, so the check says nothing)
  *   load1                   the 1-minute load average after the case
  *                           (2 ranks on 2 cores: above 2 the machine was
  *                           busy with something else as well)
+ *
+ * Simulated (make smpi: build-smpi/bin/xl3tim, TIMING/smpi/l3smpi.sh, `make
+ * l3-smpi`; doc/smpi.md): ScaLAPACK's definitions are reached by
+ * pumma_use(0) under their renamed names (pumma_scalapack_p?xxx_). Under
+ * a compute model (PUMMA_SMPI_COMPUTE) the timed calls compute nothing,
+ * so the untimed first call each way runs for real instead
+ * (pumma_smpi_compute(0): the BLAS run, nothing folded) and the check
+ * compares those two results; first_scalapack_s and first_pumma_s are
+ * then those real calls' simulated times. Each grid starts with one
+ * charged PDGEMM of NB^3 each way, where pumma measures its model (as
+ * smpi/scaletim.c does), so that the model is the charged machine's.
  */
 #define _GNU_SOURCE /* RTLD_NEXT, dladdr */
 #include <ctype.h>
@@ -162,9 +178,15 @@ typedef struct arr {
 } arr_t;
 
 static int me, np;
+static long norder;         /* "n" in the expressions (-n) */
 
-/* Integer expression: terms of integers and "nb" joined by '*', summed
- * with + and -. 0 and the value in *v, or -1. */
+#ifdef PUMMA_SMPI
+int pumma_smpi_compute(int on);    /* INSTALL/smpi/pumma_smpi_blas.c */
+#endif
+
+/* Integer expression: terms of integers, "nb" and "n" joined by '*' and
+ * '/' (integer division, left to right), summed with + and -. 0 and the
+ * value in *v, or -1 ("n" without -n too). */
 static int eval(const char *s, int nb, long *v)
 {
     long sum = 0;
@@ -173,20 +195,25 @@ static int eval(const char *s, int nb, long *v)
     if (!*p) return -1;
     for (;;) {
         long term = 1;
-        for (;;) {
+        for (char op = '*';;) {
             long f;
             if (!strncmp(p, "nb", 2)) {
                 f = nb;
                 p += 2;
+            } else if (*p == 'n' && norder > 0) {
+                f = norder;
+                p++;
             } else if (isdigit((unsigned char)*p)) {
                 char *end;
                 f = strtol(p, &end, 10);
                 p = end;
             } else
                 return -1;
-            term *= f;
-            if (*p != '*') break;
-            p++;
+            if (op == '*') term *= f;
+            else if (f) term /= f;
+            else return -1;
+            if (*p != '*' && *p != '/') break;
+            op = *p++;
         }
         sum += sign * term;
         if (*p == '+') sign = 1;
@@ -494,6 +521,11 @@ static void say_bindings(const kase_t *cs, int nc)
     for (int c = 0; c < nc; c++) {
         const rdef_t *R = &rdefs[cs[c].r];
         if (said[cs[c].r]++) continue;
+#ifdef PUMMA_SMPI   /* one static link: ScaLAPACK's renamed (INSTALL/smpi.mk) */
+        printf("# %s: pumma's, scalapack's as pumma_scalapack_%s\n", R->sym,
+               R->sym);
+        continue;
+#endif
         Dl_info pi, si;
         void *next = dlsym(RTLD_NEXT, R->sym);
         const char *pf = dladdr((void *)R->fn, &pi) && pi.dli_fname
@@ -520,13 +552,14 @@ int main(int argc, char **argv)
         else if (!bad && !strcmp(argv[i], "-g")) grids = v;
         else if (!bad && !strcmp(argv[i], "-o")) csv = v;
         else if (!bad && !strcmp(argv[i], "-c")) only = v;
+        else if (!bad && !strcmp(argv[i], "-n")) bad = (norder = atol(v)) < 1;
         else if (!bad && !strcmp(argv[i], "-b")) bad = (nnb = tim_ints(v, nbs, 8)) < 1;
         else bad = 1;
         if (bad) {
             if (me == 0)
                 fprintf(stderr, "usage: mpiexec -n NP %s [-i FILE.dat] [-r R] "
                                 "[-g PxQ,..] [-b NB,..] [-c NAME,..] "
-                                "[-o FILE.csv]\n", argv[0]);
+                                "[-o FILE.csv] [-n N]\n", argv[0]);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
         i++;
@@ -584,6 +617,25 @@ int main(int argc, char **argv)
         const int ctxt = tim_gridinit(P, Q, &myr, &myc);
         char gr[16];
         snprintf(gr, sizeof gr, "%dx%d", P, Q);
+#ifdef PUMMA_SMPI
+        /* pumma measures the grid's model at its first call: one charged
+         * PDGEMM of NB^3 each way first, as smpi/scaletim.c */
+        {
+            const int one = 1, w = nbs[0];
+            const double al = 1, be = 0;
+            arr_t g;
+            arr_make(&g, ctxt, w, w, w, 1, myr, myc, P, Q);
+            memset(g.a, 0, sizeof(double) * g.len);
+            for (int u = 1; u >= 0; u--) {
+                pumma_use(u);
+                pdgemm_F77("N", "N", &w, &w, &w, &al, g.a, &one, &one, g.desc,
+                           g.a, &one, &one, g.desc, &be, g.a, &one, &one,
+                           g.desc);
+            }
+            pumma_use(1);
+            free(g.a);
+        }
+#endif
         for (int bi = 0; bi < nnb; bi++) {
             const int nb = nbs[bi];
             for (int c = 0; c < nc; c++) {
@@ -635,17 +687,29 @@ int main(int argc, char **argv)
                         const int w = r < 0 ? w2 : (r + w2) % 2; /* 1: pumma */
                         memcpy(wa->a, c0, bytes);
                         pumma_use(w);
+#ifdef PUMMA_SMPI   /* the first calls run for real: the ones checked */
+                        const int charged = pumma_smpi_compute(r >= 0);
+#endif
                         MPI_Barrier(MPI_COMM_WORLD);
                         const double t0 = MPI_Wtime();
                         call(k, &x, op);
                         const double dt = tim_slowest(t0);
+#ifdef PUMMA_SMPI
+                        pumma_smpi_compute(charged);
+                        const int kept = r < 0;
+#else
+                        const int kept = r == reps - 1;
+#endif
                         pumma_use(1);
                         if (r < 0) first[w] = dt;
                         else t[w][r] = dt;
-                        if (r == reps - 1) memcpy(res[w], wa->a, bytes);
+                        if (kept) memcpy(res[w], wa->a, bytes);
                     }
-                /* compare: inside sub(out) relative, outside exactly */
-                double d[3] = {0, 0, 0}, g[3];
+                /* compare: inside sub(out) relative, outside exactly; and
+                 * whether ScaLAPACK's call changed sub(out) at all (d[3]: a
+                 * check of two calls that did nothing, as a simulated one
+                 * under the compute model does, would pass) */
+                double d[4] = {0, 0, 0, 0}, g[4];
                 const int oq = x.out;
                 for (int lj = 0; lj < wa->nloc; lj++) {
                     const int j = (lj / nb * Q + myc) * nb + lj % nb;
@@ -662,14 +726,16 @@ int main(int argc, char **argv)
                             if (in) {
                                 if (df > d[0]) d[0] = df;
                                 if (fabs(s) > d[1]) d[1] = fabs(s);
+                                if (memcmp(&s, &c0[e0 + e], sizeof s)) d[3] = 1;
                             } else if (memcmp(&p, &s, sizeof p) && df > d[2])
                                 d[2] = df > 0 ? df : 1e-300;
                         }
                     }
                 }
-                MPI_Allreduce(d, g, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+                MPI_Allreduce(d, g, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
                 const double diff = g[1] > 0 ? g[0] / g[1] : g[0];
-                const int wrong = !(diff <= 1e-10) || g[2] > 0;
+                const int still = !g[3] && k->alpha != 0;
+                const int wrong = !(diff <= 1e-10) || g[2] > 0 || still;
                 const double ts = tim_median(t[0], reps), tp = tim_median(t[1], reps);
                 const double ratio = ts / tp;
                 if (wrong) nwrong++;
@@ -703,7 +769,8 @@ int main(int argc, char **argv)
                     char bs[32] = "";
                     if (kd != K_TRSM && kd != K_TRMM)
                         snprintf(bs, sizeof bs, "%g", k->beta);
-                    const char *st = !wrong ? "ok" : g[2] > 0 ? "WRONG-outside" : "WRONG";
+                    const char *st = !wrong ? "ok" : g[2] > 0 ? "WRONG-outside"
+                                     : still ? "WRONG-unchanged" : "WRONG";
                     printf("%-16s %-7s %-4s %4s %3d %5s %5s %5s %9.5f %9.5f "
                            "%6.3f %6s %6s %8.5f %8.5f %8.1e  %s%s\n", k->name,
                            R->name, k->opt, gr, nb, dm[0], dm[1], dm[2], ts, tp,

@@ -37,6 +37,7 @@ typedef void gemm_t(const char *, const char *, const int *, const int *,
                     const int *);
 
 static int mode = -1;               /* -1 unread, 0 real, 1 model */
+static int have_model;              /* a model was read (mode may be off) */
 static double coef[4][4][5];        /* [type sdcz][NN NT TN TT][c0..c4] */
 static double gcoef[4][4][5];       /* [type][copy copyT add addT][c0..c3 big] */
 static const char *const kinds[4] = {"copy", "copyT", "add", "addT"};
@@ -54,7 +55,7 @@ static void stop(const char *fmt, const char *a, const char *b)
 static void load(void)
 {
     const char *path = getenv("PUMMA_SMPI_COMPUTE");
-    mode = path && *path;
+    mode = have_model = path && *path;
     if (!mode) return;
     FILE *f = fopen(path, "r");
     if (!f) stop("%s: cannot be read%s", path, "");
@@ -178,3 +179,122 @@ CWRAP(cblas_sgemm, 0, float)
 CWRAP(cblas_dgemm, 1, double)
 CWRAP(cblas_cgemm, 2, const void *)
 CWRAP(cblas_zgemm, 3, const void *)
+
+/*
+ * The rest of the Level-3 BLAS (?TRSM, ?TRMM, ?SYRK, ?HERK, ?SYR2K,
+ * ?HER2K, ?SYMM, ?HEMM), which ScaLAPACK's PBLAS and pumma call on
+ * diagonal blocks and LAPACK's local factorizations call too: under the
+ * model each is charged as the ?GEMM of its flops and operands (nothing
+ * computed), so that neither library's local triangles are timed on this
+ * machine's core while the other's products are charged:
+ *   TRSM, TRMM  SIDE L: an m x n x m/2 product, SIDE R: m x n x n/2
+ *   SYRK, HERK  an n x n/2 x k product (one triangle of C); SYR2K and
+ *               HER2K two of them
+ *   SYMM, HEMM  SIDE L: m x n x m, SIDE R: m x n x n
+ * (the model's cost of a product of that size and transposes: this
+ * machine's triangular kernels run a little below its DGEMM's rate).
+ * Unset, the BLAS's own.
+ */
+typedef void trxm_t(const char *, const char *, const char *, const char *,
+                    const int *, const int *, const void *, const void *,
+                    const int *, void *, const int *);
+typedef void syrk_t(const char *, const char *, const int *, const int *,
+                    const void *, const void *, const int *, const void *,
+                    void *, const int *);
+typedef void syr2k_t(const char *, const char *, const int *, const int *,
+                     const void *, const void *, const int *, const void *,
+                     const int *, const void *, void *, const int *);
+
+#define REAL(NAME, T)                                                        \
+    static T *real;                                                          \
+    if (!real) *(void **)&real = dlsym(RTLD_NEXT, #NAME);                    \
+    if (!real) stop("%s%s", "(unset): no " #NAME " in the BLAS", "")
+
+#define TRXM(NAME, TY)                                                       \
+    void NAME(const char *side, const char *uplo, const char *ta,            \
+              const char *diag, const int *m, const int *n,                  \
+              const void *alpha, const void *a, const int *lda, void *b,     \
+              const int *ldb)                                                \
+    {                                                                        \
+        if (mode < 0) load();                                                \
+        if (mode) {                                                          \
+            const int left = (*side | 0x20) == 'l';                          \
+            if (*m > 0 && *n > 0)                                            \
+                charge(TY, left ? ta : "N", left ? "N" : ta, *m, *n,         \
+                       (left ? *m : *n) / 2.0);                              \
+            return;                                                          \
+        }                                                                    \
+        REAL(NAME, trxm_t);                                                  \
+        real(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);             \
+    }
+#define SYRK(NAME, TY)                                                       \
+    void NAME(const char *uplo, const char *tr, const int *n, const int *k,  \
+              const void *alpha, const void *a, const int *lda,              \
+              const void *beta, void *c, const int *ldc)                     \
+    {                                                                        \
+        if (mode < 0) load();                                                \
+        if (mode) {                                                          \
+            const int nt = (*tr | 0x20) == 'n';                              \
+            if (*n > 0 && *k > 0)                                            \
+                charge(TY, nt ? "N" : "T", nt ? "T" : "N", *n, *n / 2.0, *k); \
+            return;                                                          \
+        }                                                                    \
+        REAL(NAME, syrk_t);                                                  \
+        real(uplo, tr, n, k, alpha, a, lda, beta, c, ldc);                   \
+    }
+/* SYR2K (UPLO TRANS N K) and SYMM (SIDE UPLO M N): one signature */
+#define SYR2K(NAME, TY, SYMM)                                                \
+    void NAME(const char *o1, const char *o2, const int *m, const int *n,    \
+              const void *alpha, const void *a, const int *lda,              \
+              const void *b, const int *ldb, const void *beta, void *c,      \
+              const int *ldc)                                                \
+    {                                                                        \
+        if (mode < 0) load();                                                \
+        if (mode) {                                                          \
+            if (*m <= 0 || *n <= 0) return;                                  \
+            if (SYMM)                                                        \
+                charge(TY, "N", "N", *m, *n, (*o1 | 0x20) == 'l' ? *m : *n); \
+            else {                                                           \
+                const int nt = (*o2 | 0x20) == 'n';                          \
+                for (int twice = 0; twice < 2; twice++)                      \
+                    charge(TY, nt ? "N" : "T", nt ? "T" : "N", *m, *m / 2.0, \
+                           *n);                                              \
+            }                                                                \
+            return;                                                          \
+        }                                                                    \
+        REAL(NAME, syr2k_t);                                                 \
+        real(o1, o2, m, n, alpha, a, lda, b, ldb, beta, c, ldc);             \
+    }
+TRXM(strsm_, 0) TRXM(dtrsm_, 1) TRXM(ctrsm_, 2) TRXM(ztrsm_, 3)
+TRXM(strmm_, 0) TRXM(dtrmm_, 1) TRXM(ctrmm_, 2) TRXM(ztrmm_, 3)
+SYRK(ssyrk_, 0) SYRK(dsyrk_, 1) SYRK(csyrk_, 2) SYRK(zsyrk_, 3)
+SYRK(cherk_, 2) SYRK(zherk_, 3)
+SYR2K(ssyr2k_, 0, 0) SYR2K(dsyr2k_, 1, 0) SYR2K(csyr2k_, 2, 0)
+SYR2K(zsyr2k_, 3, 0) SYR2K(cher2k_, 2, 0) SYR2K(zher2k_, 3, 0)
+SYR2K(ssymm_, 0, 1) SYR2K(dsymm_, 1, 1) SYR2K(csymm_, 2, 1)
+SYR2K(zsymm_, 3, 1) SYR2K(chemm_, 2, 1) SYR2K(zhemm_, 3, 1)
+
+/*
+ * pumma_smpi_compute(on): under a compute model, charge (1) or run the
+ * BLAS and pumma's kernel for real (0) from now on; returns the previous
+ * state. Without a model (PUMMA_SMPI_COMPUTE unset) everything runs and
+ * it returns 0. For drivers that check results between charged calls
+ * (TIMING/l3tim.c under SMPI): every rank switches at the same point of
+ * the program, between collective calls (the simulated ranks may share
+ * this variable). pumma_smpi_charging() says which holds now; pumma's
+ * temporaries are folded only while charging (SRC/base/pumma_stats.c),
+ * since folded memory is every rank's at once.
+ */
+int pumma_smpi_compute(int on)
+{
+    if (mode < 0) load();
+    const int was = mode;
+    mode = have_model && on;
+    return was;
+}
+
+int pumma_smpi_charging(void)
+{
+    if (mode < 0) load();
+    return mode;
+}

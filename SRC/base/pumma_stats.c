@@ -573,6 +573,10 @@ static char *gather(size_t len)
  * header.
  */
 typedef struct live { char *data; void *start; size_t bytes; int folded; } live_t;
+/* INSTALL/smpi/pumma_smpi_blas.c: whether the model charges now (a
+ * driver may run some calls for real to check them: TIMING/l3tim.c);
+ * weak, for SMPI programs without that file */
+int pumma_smpi_charging(void) __attribute__((weak));
 static live_t *lives;
 static int nlive, caplive, fold = -1;
 enum { FOLD_MIN = 1 << 20 };
@@ -591,7 +595,8 @@ void *pumma_malloc(size_t bytes)
         const char *model = pumma_setting(PUMMA_SET_SMPI_COMPUTE)->smpi_compute;
         fold = model && *model;
     }
-    const int folded = fold && bytes >= FOLD_MIN;
+    const int folded = fold && bytes >= FOLD_MIN &&
+                       (!pumma_smpi_charging || pumma_smpi_charging());
     char *m = folded ? SMPI_SHARED_MALLOC(bytes + HDR) : malloc(bytes + HDR);
     if (!m) return NULL;
     char *d = m + (HDR - (uintptr_t)m % HDR) % HDR;     /* HDR-aligned */

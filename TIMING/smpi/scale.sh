@@ -38,13 +38,16 @@
 # over 18 minutes of wall time.
 #
 # Variables (environment or make's command line): PLATFORMS, GRIDS, NB,
-# STRONG_N, WEAK_NLOC, SOLVER_N, SOLVER_GRIDS, REPS (pumma's best of, 2: a
+# STRONG_N, WEAK_NLOC, SOLVER_N, SOLVER_GRIDS, SOLVERS (getrf potrf: which
+# factorizations the solver series runs), REPS (pumma's best of, 2: a
 # plan's first call also settles pumma's state; ScaLAPACK's calls are
 # simulated once, see scaletim.c), SHAPES, WEAK_SHAPES, SOLVER_GRIDS
 # (set empty: that series left out), CUBE, CUBE_GRIDS (empty: no cube
 # rows), SCALE_JOBS, SMPI_DIR, HPC_NODES (256, of 4
 # ranks) and COMMODITY_NODES (512, of 2), SMPIRUN_EXTRA (more smpirun
-# options). Run from TIMING/ after `make smpi` at the top.
+# options), SCALE_OUT (the outputs' prefix, out/smpi-scale: smpi/l3smpi.sh
+# runs the PDPOTRF series into out/l3-smpi-potrf-*), SCALE_TABLES (0: no
+# scale.py tables or charts). Run from TIMING/ after `make smpi` at the top.
 #
 # Beyond 1,024 ranks most of the wall time goes to SMPI's imitation of
 # MPICH's node detection: every new communicator runs a ring allgather
@@ -66,6 +69,8 @@ STRONG_N=${STRONG_N:-8192}
 WEAK_NLOC=${WEAK_NLOC:-1024}
 SOLVER_N=${SOLVER_N:-8192}
 SOLVER_GRIDS=${SOLVER_GRIDS-2x2 4x4 8x8}
+SOLVERS=${SOLVERS-getrf potrf}
+OUT=${SCALE_OUT:-out/smpi-scale}
 CUBE=${CUBE-split}
 CUBE_GRIDS=${CUBE_GRIDS-8x8 16x16}
 REPS=${REPS:-2}
@@ -78,8 +83,8 @@ if [ -z "$PY" ]; then for p in python3 /usr/bin/python3; do
 # shellcheck source=smpi/simenv.sh
 . smpi/simenv.sh
 mkdir -p out
-csv=out/smpi-scale.csv
-rm -f "$csv" out/smpi-scale-*.csv out/smpi-scale-*.log
+csv=$OUT.csv
+rm -f "$csv" "$OUT"-*.csv "$OUT"-*.log
 
 # the cases of shapes $2 for order N $1
 cases() {
@@ -101,7 +106,7 @@ cases() {
 run() {   # platform grid series cases [implementations]
     local plat=$1 grid=$2 series=$3 list=$4 impls=${5:-pumma,scalapack} np t0 t1
     [ -n "$list" ] || return 0          # (a series without shapes)
-    local log=out/smpi-scale-$plat.log
+    local log=$OUT-$plat.log
     np=$((${grid%x*} * ${grid#*x}))
     echo "== $plat $grid $series ($impls): $list" | tee -a "$log"
     t0=$(date +%s.%N)
@@ -113,7 +118,7 @@ run() {   # platform grid series cases [implementations]
         --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
         --cfg=smpi/coll-selector:mpich ${SMPIRUN_EXTRA:-} --log=root.thres:warning \
         "$sim" -g "$grid" -c "$list" -b "$NB" -r "$REPS" -p "$plat" -s "$series" -i "$impls" \
-        -o "out/smpi-scale-$plat.csv" 2>&1 | grep -v '^\[' | tee -a "$log" || true
+        -o "$OUT-$plat.csv" 2>&1 | grep -v '^\[' | tee -a "$log" || true
     t1=$(date +%s.%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "wall_s %.1f\n", b - a }' | tee -a "$log"
 }
@@ -137,8 +142,10 @@ platform() {
         esac
         run "$plat" "$grid" strong "$strong" "$impls"
         run "$plat" "$grid" weak "$weak"
+        local solve=() f
+        for f in $SOLVERS; do solve+=("$f:$SOLVER_N"); done
         case " $SOLVER_GRIDS " in
-        *" $grid "*) run "$plat" "$grid" strong "getrf:$SOLVER_N,potrf:$SOLVER_N" ;;
+        *" $grid "*) run "$plat" "$grid" strong "$(IFS=,; echo "${solve[*]}")" ;;
         esac
     done
 }
@@ -151,14 +158,16 @@ for plat in $PLATFORMS; do
 done
 wait
 for plat in $PLATFORMS; do
-    f=out/smpi-scale-$plat.csv
+    f=$OUT-$plat.csv
     [ -f "$f" ] || continue
     if [ -f "$csv" ]; then tail -n +2 "$f" >> "$csv"; else cp "$f" "$csv"; fi
-    grep -h '^== \|^wall_s\|^peak_rss' "out/smpi-scale-$plat.log" | sed "s/^/$plat: /"
+    grep -h '^== \|^wall_s\|^peak_rss' "$OUT-$plat.log" | sed "s/^/$plat: /"
 done
-[ -f "$csv" ] || { echo "scale.sh: no rows (see out/smpi-scale-*.log)"; exit 1; }
-if [ -n "$PY" ]; then
-    $PY smpi/scale.py "$csv" out/smpi-scale
+[ -f "$csv" ] || { echo "scale.sh: no rows (see $OUT-*.log)"; exit 1; }
+if [ "${SCALE_TABLES:-1}" = 0 ]; then
+    :
+elif [ -n "$PY" ]; then
+    $PY smpi/scale.py "$csv" "$OUT"
 else
     echo "(no python3 with matplotlib: no tables or charts; the CSV is $csv)"
 fi
