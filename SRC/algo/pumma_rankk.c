@@ -181,6 +181,22 @@ typedef struct seg {
 
 typedef struct pend { seg_t *s; int n; const pumma_coll_ops_t *bc; } pend_t;
 
+/*
+ * When all of C's rows are on one process row, only that row multiplies:
+ * op(B)'s rows are needed there alone, and a segment whose rows are there
+ * already is not broadcast down the columns at all (so for op(A)'s columns
+ * and C's one process column). C one block row beside a long B -- P?SYMM's
+ * M = NB in PDSYGST, the single-block products of P?TRSM's recursion --
+ * would otherwise send B to every process row, each but one to idle.
+ * Never with bt_of_a: its gather takes every process of the column.
+ * From global values only: every process decides alike.
+ */
+static void sole_needs(const pumma_problem_t *p, int *rsole, int *csole)
+{
+    *rsole = p->g->nprow > 1 && !p->bt_of_a ? pumma_dist_sole(&p->c.row) : -1;
+    *csole = p->g->npcol > 1 && !p->bt_of_a ? pumma_dist_sole(&p->c.col) : -1;
+}
+
 static int progress(void *ctx)
 {
     pend_t *pd = ctx;
@@ -205,6 +221,7 @@ typedef struct ctx {
     int bpanel;                 /* stream_panel's, 0: op(B) comes whole */
     char *btbuf, *gbuf;         /* bt_of_a: op(B), the gather's pieces */
     int *gcnt;                  /* bt_of_a: the gather's counts (3 * P) */
+    int rsole, csole;           /* sole_needs(): C's one process row, column */
 } ctx_t;
 
 /* The first multiply's wait for op(B)'s columns, between its panels. */
@@ -245,7 +262,7 @@ static int seg_start(ctx_t *c, seg_t *s, int slot)
             mine = pumma_at(t, av->data, 0,
                             pumma_dist_before(&av->col, s->x, g->mycol),
                             av->ld);
-        if (s->qa < 0) {
+        if (s->qa < 0 || q == c->csole) {   /* here, or needed here only */
             s->a = mine;
             s->lda = av->ld;
         } else {
@@ -273,7 +290,7 @@ static int seg_start(ctx_t *c, seg_t *s, int slot)
             mine = pumma_at(t, bv->data,
                             pumma_dist_before(&bv->row, s->x, g->myrow), 0,
                             bv->ld);
-        if (s->pb < 0) {
+        if (s->pb < 0 || r == c->rsole) {    /* here, or needed here only */
             s->b = mine;
             s->ldb = bv->ld;
         } else {
@@ -487,8 +504,9 @@ static int run(const pumma_problem_t *p)
     int rc = PUMMA_OK;
     ctx_t c = {p, &av, &bv, pumma_view_mloc(&p->c, g->myrow),
                pumma_view_nloc(&p->c, g->mycol), 0, {NULL}, {NULL}, NULL,
-               NULL, 0, NULL, NULL, NULL};
+               NULL, 0, NULL, NULL, NULL, -1, -1};
     c.bpanel = stream_panel(c.nloc, g->nprow, p->plan->panel);
+    sole_needs(p, &c.rsole, &c.csole);
     seg_t seg[DEPTH_MOST];
     memset(seg, 0, sizeof seg);
     int posted = 0, done = 0, x = 0;
@@ -634,11 +652,15 @@ static void seg_price(const pumma_problem_t *p, const pumma_model_t *mo,
     const int P = p->g->nprow, Q = p->g->npcol;
     pumma_view_t av, bv;
     op_views(p, &av, &bv);
-    *ca = Q > 1 && av.col.src >= 0
+    int rsole, csole;                 /* sole_needs(): no message at all */
+    sole_needs(p, &rsole, &csole);
+    const int a_here = csole >= 0 && pumma_dist_sole(&av.col) == csole;
+    const int b_here = rsole >= 0 && pumma_dist_sole(&bv.row) == rsole;
+    *ca = Q > 1 && av.col.src >= 0 && !a_here
               ? pumma_coll_price(p->g, p->plan->bcast, mo, PUMMA_ALONG_ROW, Q,
                                  mloc * k * e, p->plan->segment)
               : 0;
-    *cb = P > 1 && bv.row.src >= 0
+    *cb = P > 1 && bv.row.src >= 0 && !b_here
               ? pumma_coll_price(p->g, p->plan->bcast, mo, PUMMA_ALONG_COL, P,
                                  k * nloc * e, seg_b)
               : 0;

@@ -110,6 +110,15 @@ int pumma_dist_same_blocks(const pumma_dist_t *a, const pumma_dist_t *b)
     return ib_of(a) == ib_of(b) && (a->n <= ib_of(a) || a->b == b->b);
 }
 
+int pumma_dist_sole(const pumma_dist_t *d)
+{
+    if (d->n <= 0 || d->src < 0) return -1;
+    const int b0 = pumma_dist_block(d, 0);
+    /* consecutive blocks have different owners on more than one process */
+    if (d->np > 1 && pumma_dist_block(d, d->n - 1) != b0) return -1;
+    return pumma_dist_owner(d, b0);
+}
+
 int pumma_view_mloc(const pumma_view_t *v, int myrow)
 {
     return pumma_dist_count(&v->row, myrow);

@@ -30,6 +30,9 @@ int pumma_dist_bsize(const pumma_dist_t *d, int blk);
 int pumma_dist_block(const pumma_dist_t *d, int x);      /* block of index x */
 int pumma_dist_owner(const pumma_dist_t *d, int blk);    /* -1: replicated */
 int pumma_dist_count(const pumma_dist_t *d, int proc);   /* local length */
+/* The one process holding all n indices; -1 when they are spread over
+ * several, replicated, or none. */
+int pumma_dist_sole(const pumma_dist_t *d);
 int pumma_dist_before(const pumma_dist_t *d, int g, int proc); /* local idx */
 pumma_dist_t pumma_dist_sub(const pumma_dist_t *d, int off, int len);
 int pumma_dist_same(const pumma_dist_t *a, const pumma_dist_t *b);
