@@ -114,10 +114,13 @@ static void base(const tri_t *x, int r0, int len)
     pumma_view_t va = pumma_view_of(t, g, x->a, x->dA, x->ia - 1 + r0,
                                     x->ja - 1 + r0, len, len);
     /* A's block where B's part is: on its process row (column) -- or on
-     * every one when B is replicated -- and on every column (row). */
+     * every one when B is replicated -- and on every column (row) holding
+     * some of B: only that one when B's columns (rows) are all on one (a
+     * few right-hand sides: at 16x16 the block went to 16 columns for one) */
     const int own = pumma_dist_owner(left ? &vb.row : &vb.col, 0);
+    const int across = pumma_dist_sole(left ? &vb.col : &vb.row);
     const pumma_dist_t on = {len, len, len, own, left ? g->nprow : g->npcol};
-    const pumma_dist_t every = {len, len, len, -1,
+    const pumma_dist_t every = {len, len, len, across,
                                 left ? g->npcol : g->nprow};
     pumma_view_t d = {.row = left ? on : every, .col = left ? every : on};
     pumma_stats_begin(x->rout, x->solve ? "algo=trsm-diagonal"
