@@ -1,57 +1,71 @@
 /*
- * pumma_trsm_fanin.c -- P?TRSM on a narrow sub(B): a fan-in (left-looking)
- * blocked triangular solve that moves B, never A.
+ * pumma_trsm_fanin.c -- P?TRSM on a narrow sub(B) (few right-hand sides:
+ * PDGETRS, PDPOTRS): a fan-in (left-looking) blocked triangular solve
+ * that moves B, never A.
  *
- * Every case is first written as one equation with the right-hand sides
- * in the rows,
+ * Every case is first written as one equation, the right-hand sides in
+ * the rows:
  *
- *   V * op3(sub(A)) = V0,  V (r x n): r right-hand sides, n the triangle,
+ *   V * op3(sub(A)) = V0,  V r x n (r right-hand sides, n the triangle);
  *
- * SIDE 'R': V = B, op3 = op; SIDE 'L': V = B**T and op3 = A**T for op(A)
- * = A, V = B**T and op3 = A for A**T, V = B**H and op3 = A for A**H
- * (A**H X = B is X**H A = B**H): no conjugate without transpose, which
- * the BLAS lacks. Block k of V is then r x kb, contiguous (V's leading
- * dimension is r), so it is sent as it lies. In solve order,
+ * SIDE 'R': V = B, op3 = op; SIDE 'L': op(A) X = B is X**T A**T = B**T
+ * (op 'N': V = B**T, op3 'T'), X**T A = B**T (op 'T': op3 'N'), or
+ * X**H A = B**H (op 'C': V = B**H, op3 'N' -- the BLAS has no conjugate
+ * without transpose). V's leading dimension is r, so block k of V is r x
+ * kb, contiguous, and is sent as it lies. In solve order (forward when
+ * op3(A) is upper),
  *
  *   V_k := (V0_k - sum_j V_j op3(A)_jk) * op3(A_kk)**-1,
  *
- * the sum kept in accumulators: op3 = 'T' or 'C' reads A_ik (rows i, the
- * later blocks, on process row r(i); column k on c(k)), so process
- * (p, q) accumulates the later blocks of its rows p over its columns q;
- * op3 = 'N' reads A_ki and it is the mirror (columns over rows). Step k:
- * the grid line holding block k's accumulators reduces them to the owner
- * of A_kk, which subtracts the sum from V0_k and solves with the BLAS
- * ?trsm on its own A_kk (never gathered); V_k is broadcast along the
- * other grid line, A's block column (row) k, whose processes first add
- * V_k op3(A) into the next block's accumulators and start its reduce
- * (look-ahead: the chain's next step need not wait for the rest), then
- * into the rest, one ?gemm each. V lies as the broadcasts leave it (over
- * that line's direction, copied on the other), filled from sub(B) by one
- * redistribution before and written back by one after (alpha was applied
- * to sub(B) already, as for the recursion). sub(B)'s own blocking does
- * not matter: only A's does.
+ * the sums kept by the processes that hold the A blocks they need:
+ * op3 'T' or 'C' reads A_ik (block row i, a later one; block column k),
+ * so process (p, q) sums, for the later blocks of its rows p, what its
+ * columns q of A bring; op3 'N' reads A_ki, the mirror. Step k: the grid
+ * line holding block k's sums reduces them to the owner of A_kk, which
+ * subtracts them from V0_k and solves with the BLAS ?trsm on its own A_kk
+ * (never gathered: the diagonal blocks must each lie on one process);
+ * V_k is broadcast along A's block column (row) k, whose processes add
+ * V_k op3(A) into the next block's sums and start its reduce -- or, on
+ * the owner of the next diagonal block, solve it at once -- and only
+ * then into the sums of the rest, one ?gemm each: the chain of solves
+ * never waits for the bulk of the updates (look-ahead of one step). V
+ * lies where the broadcasts leave it (over their line's direction,
+ * copied along the other), filled from sub(B) by one redistribution and
+ * written back by another (alpha was applied to sub(B) before, as for
+ * the recursion); so sub(B)'s own blocking and offsets need not match
+ * A's: only A's diagonal blocks must be whole. Memory: V and the sums,
+ * n r / (processes of a line) elements each, and a few blocks.
  *
- * Applies (pumma_trsm_fanin_applies) when sub(A)'s row and column
- * blockings along the triangle agree (each diagonal block on one process,
- * whole), neither replicated, and the fan-in costs less. Why a cost and
- * not a width: the recursion pays, per diagonal block, one P?GEMM call
- * and one redistribution whatever r is, and moves its half-triangle
- * products with the planner's algorithms; the fan-in pays per block a
- * reduce and a broadcast of kb x r elements and, on its critical path,
- * the solve and the next block's update, 1.5 kb^2 r multiply-adds at a
- * gemv-like rate, while its other updates are r-wide multiplies. Both
- * read A's triangle once, so the flops cancel; what decides is
- * per-block overhead against per-block serial work, and the machine
- * model prices both (fanin_cost, rec_cost below). A width limit would
- * be this machine's crossover only.
+ * When (pumma_trsm_fanin_applies): sub(A)'s row and column blockings
+ * along the triangle agree (same first block and block size from IA and
+ * JA), neither replicated, and the machine model prices the fan-in below
+ * the recursion. Why a price and not a width: the recursion pays per
+ * diagonal block a P?GEMM call and a redistribution whatever r is, and
+ * runs its products (2^l of order n / 2^(l+1) at level l) with the
+ * planner's algorithms, priced here as the planner prices them
+ * (pumma_plan_predict_on); the fan-in pays per block a reduce and a
+ * broadcast of kb x r elements and, on its critical path, the solve and
+ * the next block's update (1.5 kb^2 r multiply-adds), and its updates,
+ * of depth kb, run on one line at a time, two with the look-ahead
+ * (fanin_cost). Both read A's triangle once; what differs grows with r
+ * for the fan-in and with the number of blocks for the recursion, and
+ * where they cross depends on the machine (its alpha, beta and gamma)
+ * and the grid, which a fixed width would only fit to one of them. The
+ * model has no term for the recursion's own software per call, so the
+ * comparison leans towards the recursion: on 2 ranks here, n = 4000, it
+ * takes the fan-in for r = 1 and 64 and leaves r = 256 near the crossing
+ * (mostly to the recursion), where the fan-in measured faster still.
  *
- * Messages: the reduces on the line of the accumulators, the broadcasts
- * on the other line, each tagged by its step's slot (PUMMA_TAG_REDUCE,
- * PUMMA_TAG_BCAST + step % SLOTS), and a slot is reused only once its
- * operation is complete on this process (pumma_comm.h, rule 2). No
- * process blocks on a step while it still owes a relay of an earlier
- * reduce (finish_reduces): every operation of step s waits only on
- * those of earlier steps, so none deadlocks, whatever the timing.
+ * Messages: the reduces (variant mst) on the line of the sums, the
+ * broadcasts (binomial) on the other, both trees of ceil(log2) steps for
+ * messages of kb x r elements, fixed (a call has no plan to choose them),
+ * each tagged by its step's slot (PUMMA_TAG_REDUCE, PUMMA_TAG_BCAST + step
+ * % SLOTS); a slot is reused only once its operation is complete on this
+ * process (pumma_comm.h, rule 2). Before it blocks on step s, a process
+ * completes the relays it owes to reduces of earlier steps
+ * (finish_reduces): every operation of step s then waits only on those
+ * of earlier steps, so none deadlocks, whatever the timing. The call
+ * completes every operation before it returns (rule 3).
  */
 #include <string.h>
 
