@@ -410,6 +410,39 @@ static void layout(mat_t *x, int m, int n, int P, int Q, int small)
     x->xl = rnd(0, 3);
 }
 
+/* The P?TRSM calls of PDGETRS and PDPOTRS: a few right-hand sides (the
+ * rows of sub(B) for SIDE 'R'), and sub(A) blocked alike along both of
+ * its dimensions from (IA, JA), so that each diagonal block lies whole on
+ * one process (IA = JA, square blocks, neither replicated); sub(B) blocked
+ * as sub(A) along the triangle half the time. These are the calls the
+ * fan-in solve (pumma_trsm_fanin.c) takes; random layouts seldom are. */
+static void solver_shape(call_t *c, int P, int Q)
+{
+    const int l = left(c->side);
+    int *nt = l ? &c->m : &c->n, *r = l ? &c->n : &c->m;
+    *nt = rnd(2, 70);
+    *r = rnd(1, 4);
+    mat_t *a = &c->X[0], *b = &c->X[1];
+    layout(a, *nt, *nt, P, Q, 0);
+    layout(b, c->m, c->n, P, Q, 0);
+    a->j = a->i;
+    a->N = a->M;
+    a->inb = a->imb;
+    a->nb = a->mb;
+    a->rs = rnd(0, P - 1);
+    a->cs = rnd(0, Q - 1);
+    if (rnd(0, 1)) {              /* sub(B) aligned with sub(A) */
+        if (l) {
+            b->i = a->i; b->imb = a->imb; b->mb = a->mb; b->rs = a->rs;
+            b->M = b->i - 1 + c->m + rnd(0, 3);
+        } else {
+            b->j = a->j; b->inb = a->inb; b->nb = a->nb; b->cs = a->cs;
+            b->N = b->j - 1 + c->n + rnd(0, 3);
+        }
+        if (b->nine) { b->imb = b->mb; b->inb = b->nb; }
+    }
+}
+
 /* A legal call of routine r on a P x Q grid; small: the base of the
  * error exits (1: sizes 0..6, 2: 1..6). */
 static void draw(call_t *c, const routine_t *r, int P, int Q, int small)
@@ -452,6 +485,7 @@ static void draw(call_t *c, const routine_t *r, int P, int Q, int small)
     case TRMM: case TRSM:
         layout(&c->X[0], dim, dim, P, Q, small);
         layout(&c->X[1], c->m, c->n, P, Q, small);
+        if (f == TRSM && !small && rnd(0, 1)) solver_shape(c, P, Q);
         break;
     case SYRK: case HERK: case SYR2K: case HER2K:
         layout(&c->X[0], nt ? c->n : c->k, nt ? c->k : c->n, P, Q, small);

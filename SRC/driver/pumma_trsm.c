@@ -224,6 +224,12 @@ static void trsm_call(const pumma_type_t *t, int rout, const char *side,
     x.along = x.side == 'L' ? vb.row : vb.col;
     x.g = pumma_driver_enter(name, ctxt);
     x.piece = (size_t)pumma_settings()->piece;
+    if (x.solve && pumma_trsm_fanin_applies(t, x.g, x.side, x.ta, *m, *n, dA,
+                                            *ia, *ja)) {
+        pumma_trsm_fanin(t, name, x.g, x.side, x.uplo, x.ta, x.diag, *m, *n,
+                         a, *ia, *ja, dA, b, *ib, *jb, dB, x.piece);
+        return;
+    }
     rec(&x, 0, x.side == 'L' ? *m : *n);
 }
 

@@ -166,6 +166,20 @@ void pumma_trsm(const pumma_type_t *t, int rout, const char *side,
                 const int *ia, const int *ja, const int *desca, void *b,
                 const int *ib, const int *jb, const int *descb);
 
+/* P?TRSM on a narrow sub(B) (pumma_trsm_fanin.c): whether the fan-in
+ * solve applies to the call (global values only: every process of g
+ * finds the same; side, ta upper case, ta 'T' for 'C' on real types),
+ * and the solve itself, sub(B) already scaled by alpha: collective over
+ * g, on its current communicators. */
+int pumma_trsm_fanin_applies(const pumma_type_t *t, const pumma_grid_t *g,
+                             char side, char ta, int m, int n,
+                             const int *dA, int ia, int ja);
+void pumma_trsm_fanin(const pumma_type_t *t, const char *rout,
+                      const pumma_grid_t *g, char side, char uplo, char ta,
+                      char diag, int m, int n, const void *a, int ia, int ja,
+                      const int *dA, void *b, int ib, int jb, const int *dB,
+                      size_t piece);
+
 /* P?SYRK, P?HERK (b, ib, jb, descb NULL), P?SYR2K, P?HER2K (rout says
  * which): ScaLAPACK's checks, errors through PB_Cabort, then UPLO's
  * triangle of sub(C) by masked products (pumma_syrk.c). */
