@@ -11,14 +11,81 @@
  * One redistribution (pumma_redist) from sub(A)'s distribution to
  * sub(C)'s does it: the data each process needs comes in exchanges of at
  * most PUMMA_PIECE bytes, transposed on the way when op is, and is added
- * into C as it arrives (beta 0: C never read). TRADD gathers op(sub(A))
- * into a temporary laid out like sub(C) first, then adds it into the
- * trapezoid column by column. When sub(A) is laid out as sub(C) already
+ * into C as it arrives (beta 0: C never read). TRADD moves the trapezoid
+ * only (trad below): its diagonal square halved recursively, each
+ * off-diagonal rectangle one redistribution straight into C, and the
+ * squares down to a few blocks gathered into a temporary laid out like
+ * them and added where kept -- not all of op(sub(A)) gathered first, twice
+ * the data (0.63-0.78x ScaLAPACK at 4000 x 4000 'T' on 2x1). When sub(A)
+ * is laid out as sub(C) already
  * (op 'N', the same distributions), each process adds its own part, no
  * message.
  */
 #include "pumma.h"
 #include "pumma_driver.h"
+
+/* What TRADD's pieces share: the operands as the call gave them. */
+typedef struct trad {
+    const pumma_type_t *t;
+    const pumma_grid_t *g, *shape;
+    char op, u;
+    const void *alpha, *beta;
+    const void *a;
+    void *c;
+    int ia, ja, ic, jc;          /* 0-based */
+    const int *dA, *dC;
+    size_t piece;
+    int base;                    /* squares this long or less: gathered */
+} trad_t;
+
+/* Rows [r, r + h) x columns [j, j + w) of sub(C) and the op(sub(A))
+ * they take, as views. */
+static void trad_views(const trad_t *x, int r, int h, int j, int w,
+                       pumma_view_t *va, pumma_view_t *vc)
+{
+    *vc = pumma_view_of(x->t, x->shape, x->c, x->dC, x->ic + r, x->jc + j, h,
+                        w);
+    *va = x->op == 'N'
+              ? pumma_view_of(x->t, x->shape, x->a, x->dA, x->ia + r,
+                              x->ja + j, h, w)
+              : pumma_view_of(x->t, x->shape, x->a, x->dA, x->ia + j,
+                              x->ja + r, w, h);
+}
+
+/* A rectangle wholly inside the trapezoid: straight into C. */
+static int trad_rect(const trad_t *x, int r, int h, int j, int w)
+{
+    if (h <= 0 || w <= 0) return PUMMA_OK;
+    pumma_view_t va, vc;
+    trad_views(x, r, h, j, w, &va, &vc);
+    return pumma_redist(x->t, x->g, h, w, x->op, x->alpha, &va, x->beta, &vc,
+                        x->piece);
+}
+
+/* The triangle (x->u's) of the diagonal square [d, d + w). */
+static int trad_square(const trad_t *x, int d, int w)
+{
+    if (w > x->base) {
+        const int h = w / 2;
+        int rc = trad_square(x, d, h);
+        if (!rc)
+            rc = x->u == 'L' ? trad_rect(x, d + h, w - h, d, h)
+                             : trad_rect(x, d, h, d + h, w - h);
+        return rc ? rc : trad_square(x, d + h, w - h);
+    }
+    pumma_view_t va, vc;
+    trad_views(x, d, w, d, w, &va, &vc);
+    pumma_view_t tmp = vc;
+    int rc = pumma_view_alloc(x->t, x->g, &tmp);
+    if (!rc)
+        rc = pumma_redist(x->t, x->g, w, w, x->op, x->alpha, &va,
+                          x->t->zero, &tmp, x->piece);
+    if (!rc)
+        pumma_trap_add(x->t, &tmp, &vc, x->shape->myrow, x->shape->mycol,
+                       x->u, x->t->one, x->beta);
+    pumma_free(tmp.data);
+    return rc;
+}
 
 static void geadd_call(const pumma_type_t *t, int rout, const char *uplo,
                        const char *trans, const int *m, const int *n,
@@ -100,13 +167,20 @@ static void geadd_call(const pumma_type_t *t, int rout, const char *uplo,
     if (!u) {
         rc = pumma_redist(t, g, *m, *n, op, alpha, &va, beta, &vc, piece);
     } else {
-        pumma_view_t tmp = vc;
-        rc = pumma_view_alloc(t, g, &tmp);
+        /* the square's triangle, and the rectangle beyond it: below for
+         * 'L' when M > N, right of it for 'U' when N > M. Squares of up
+         * to 4 of C's blocks, or a sixteenth of the side, are gathered
+         * whole: few redistributions (each a collective), little moved
+         * twice. */
+        const int s = *m < *n ? *m : *n;
+        const int nb = vc.row.b > vc.col.b ? vc.row.b : vc.col.b;
+        const trad_t x = {t, g, &shape, op, u, alpha, beta, a, c, *ia - 1,
+                          *ja - 1, *ic - 1, *jc - 1, dA, dC, piece,
+                          s / 16 > 4 * nb ? s / 16 : 4 * nb};
+        rc = trad_square(&x, 0, s);
         if (!rc)
-            rc = pumma_redist(t, g, *m, *n, op, alpha, &va, t->zero, &tmp,
-                              piece);
-        if (!rc) pumma_trap_add(t, &tmp, &vc, me_r, me_c, u, t->one, beta);
-        pumma_free(tmp.data);
+            rc = u == 'L' ? trad_rect(&x, s, *m - s, 0, s)
+                          : trad_rect(&x, 0, s, s, *n - s);
     }
     pumma_stats_end();
     if (rc) pumma_fatal(g->all, name, "redistribution", rc);
