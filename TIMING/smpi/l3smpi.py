@@ -146,7 +146,8 @@ def main():
                       if (r["series"], int(r["nb"]), r["grid"]) == (s, nb, g)]
                 line += "%*s" % (wid, "%.2f" % geo(ys) if ys else "-")
             P(line)
-        slow = sorted((float(r["ratio"]), r) for r in ok if float(r["ratio"]) < 0.67)
+        slow = sorted(((float(r["ratio"]), r) for r in ok if float(r["ratio"]) < 0.67),
+                      key=lambda xr: xr[0])   # rows never compared
         P("")
         P("%s: %d cases, %d with pumma slower, %d below 0.67%s" % (
             plat, len(ok), sum(float(r["ratio"]) < 1 for r in ok), len(slow),
