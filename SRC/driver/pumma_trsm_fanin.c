@@ -315,20 +315,14 @@ static double fanin_cost(const pumma_model_t *mo, const pumma_type_t *t,
 
 /* The recursion's: its products as the planner prices them (level l
  * of the halving: 2^l products of depth and height nt / 2^(l+1)), and
- * per block the gathering of A_kk and the solve on the processes sharing
- * r. A_kk goes from its owner to the processes of one grid line that
- * hold sub(B)'s r (pumma_trsm.c's base: B's blocks taken as A's), not to
- * the whole grid: priced over the whole grid, 128 blocks at 16x16 cost
- * 256 latencies each, and the fan-in won calls it ran 4 to 10 times
- * slower (1024 right-hand sides, simulated). */
+ * per block the gathering of A_kk (a redistribution) and the solve on
+ * the processes sharing r. */
 static double rec_cost(const pumma_grid_t *g, const pumma_model_t *mo,
                        const pumma_type_t *t, int left, int pr, int nt, int r,
                        int b, int nblk)
 {
-    const int rb = (r + b - 1) / b, recv = rb < pr ? rb : pr;
-    const double bb = (double)b * b * t->size;
-    double c = nblk * (pumma_model_redist_among(mo, recv + 1, recv,
-                                                recv * bb, 0) +
+    const int np = g->nprow * g->npcol;
+    double c = nblk * (pumma_model_redist(mo, np, (double)b * b * t->size, 0) +
                        0.5 * pumma_model_gemm(mo, t, (double)r / pr, b, b, 0));
     for (int l = 0, cnt = 1; (nt >> (l + 1)) >= b && cnt < nblk; l++, cnt *= 2) {
         const int len = nt >> (l + 1);
