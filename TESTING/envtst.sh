@@ -80,7 +80,29 @@ good() {          # good VAR=value [note]: must pass; note: pumma's note
     verdict $ok "good $1 must pass: status $status, ${secs}s $why"
 }
 
-for v in PUMMA_SEGMENT=abc PUMMA_SEGMENT=-5 PUMMA_SEGMENT=99999999999 \
+# par FUNC VALUE...: FUNC VALUE for each value, PAR at a time (each run
+# waits mostly on MPI's start; pumma's files are safe for jobs sharing
+# them, pumma_file.c), each with a log of its own; the verdicts are said
+# in the values' order and counted here
+PAR=3
+par() {
+    local f=$1 i=0 dir=out/envtst-par; shift
+    rm -rf $dir; mkdir -p $dir
+    for v in "$@"; do
+        i=$((i + 1))
+        (log=$dir/$i.log; $f "$v" > $dir/$i.out) &
+        while [ $(jobs -rp | wc -l) -ge $PAR ]; do wait -n; done
+    done
+    wait
+    for j in $(seq 1 $i); do
+        cat $dir/$j.out
+        pass=$((pass + $(grep -c '^PASSED' $dir/$j.out)))
+        fail=$((fail + $(grep -c '^FAILED' $dir/$j.out)))
+    done
+    rm -rf $dir
+}
+
+par bad PUMMA_SEGMENT=abc PUMMA_SEGMENT=-5 PUMMA_SEGMENT=99999999999 \
          PUMMA_SEGMENT=12x "PUMMA_SEGMENT= 5" PUMMA_PANEL=abc PUMMA_PANEL=1.5 \
          PUMMA_PIECE=nan PUMMA_PIECE=inf PUMMA_PIECE=0 PUMMA_SLICE=-1 \
          PUMMA_LATENCY=abc PUMMA_LATENCY=-1 PUMMA_LATENCY=1e9 \
@@ -96,9 +118,7 @@ for v in PUMMA_SEGMENT=abc PUMMA_SEGMENT=-5 PUMMA_SEGMENT=99999999999 \
          PUMMA_JITTER=2e6 PUMMA_MAX_WORKSPACE=abc PUMMA_MAX_WORKSPACE=-1 \
          PUMMA_MAX_WORKSPACE=1X PUMMA_MAX_WORKSPACE=nan \
          PUMMA_MAX_WORKSPACE=1e19 PUMMA_HET_LAYOUT=diagonal \
-         PUMMA_HET_LAYOUT=column PUMMA_TUNE=sometimes; do
-    bad "$v"
-done
+         PUMMA_HET_LAYOUT=column PUMMA_TUNE=sometimes
 # a name no table has: its own message, said once
 for v in PUMMA_ALGO=mbd2 PUMMA_BCAST=ring PUMMA_SHIFT=odd; do
     run "$v"
@@ -108,7 +128,7 @@ for v in PUMMA_ALGO=mbd2 PUMMA_BCAST=ring PUMMA_SHIFT=odd; do
 done
 
 note="speeds more than 1000 times apart; the slower ranks are slowed 1000 times"
-for v in PUMMA_SEGMENT=0 PUMMA_SEGMENT=65536 PUMMA_SEGMENT= PUMMA_PANEL=0 \
+par good PUMMA_SEGMENT=0 PUMMA_SEGMENT=65536 PUMMA_SEGMENT= PUMMA_PANEL=0 \
          PUMMA_PIECE=1 PUMMA_SLICE=0 PUMMA_LATENCY=0.001 PUMMA_CACHE=0 \
          PUMMA_HUGEPAGES=0 \
          PUMMA_STATS=0 PUMMA_MODEL=alpha=2e-5,beta=1e-8,gamma=0 \
@@ -116,9 +136,7 @@ for v in PUMMA_SEGMENT=0 PUMMA_SEGMENT=65536 PUMMA_SEGMENT= PUMMA_PANEL=0 \
          PUMMA_JITTER=0 PUMMA_JITTER=50 PUMMA_MAX_WORKSPACE=0 \
          PUMMA_MAX_WORKSPACE=512M PUMMA_MAX_WORKSPACE=1g \
          PUMMA_HET_LAYOUT=auto PUMMA_HET_LAYOUT=given \
-         PUMMA_HET_LAYOUT=square-corner; do
-    good "$v"
-done
+         PUMMA_HET_LAYOUT=square-corner
 good PUMMA_STATS=1 "pumma-stats: PDGEMM calls=1"
 good PUMMA_SPEEDS=1e300,1 "$note"
 good PUMMA_SPEEDS=1e6,1 "$note"
@@ -129,13 +147,11 @@ good PUMMA_SPEED_BASE=1e300 "$note"
 
 # Names without regard to case: the values above in other cases must run,
 # silently, and run what they name
-for v in PUMMA_ALGO=SDB PUMMA_ALGO=Auto PUMMA_BCAST=Ring-Inc PUMMA_REDUCE=RING \
+par good PUMMA_ALGO=SDB PUMMA_ALGO=Auto PUMMA_BCAST=Ring-Inc PUMMA_REDUCE=RING \
          PUMMA_SHIFT=OddEven PUMMA_TOPOLOGY=Linear PUMMA_HET_LAYOUT=Columns \
          PUMMA_HET_LAYOUT=Square-Corner PUMMA_HIER_SCHEDULE=ECEF-la \
          PUMMA_CLUSTERS=Measure PUMMA_TUNE=OFF PUMMA_TUNE=Auto \
-         PUMMA_MODEL=Alpha=2e-5,GAMMA=1e-11; do
-    good "$v"
-done
+         PUMMA_MODEL=Alpha=2e-5,GAMMA=1e-11
 cased() {         # cased WANT VAR=value...: PUMMA_STATS's plan has WANT
     run PUMMA_STATS=1 "${@:2}"
     local ok=1 why=""
@@ -297,20 +313,16 @@ own() {           # own VAR=value: per process, must pass
     fi
     verdict $ok "$1 on rank 1 only must pass: status $status, ${secs}s $why"
 }
-for v in PUMMA_ALGO=mdb1 PUMMA_BCAST=ring-inc PUMMA_REDUCE=ring \
+par differ PUMMA_ALGO=mdb1 PUMMA_BCAST=ring-inc PUMMA_REDUCE=ring \
          PUMMA_SHIFT=oddeven PUMMA_TOPOLOGY=linear PUMMA_SEGMENT=1024 \
          PUMMA_SLICE=16 PUMMA_PIECE=4096 PUMMA_HET_LAYOUT=columns \
          PUMMA_CLUSTERS=0,1 PUMMA_CLUSTERS=measure PUMMA_HIER_SCHEDULE=ecef \
          PUMMA_MODEL=alpha=1e-5 PUMMA_MAX_WORKSPACE=1G PUMMA_STATS=1 \
          PUMMA_TUNE=off PUMMA_TUNE_FILE=out/envtst-tune \
-         PUMMA_DECISION_FILE=off; do
-    differ "$v"
-done
+         PUMMA_DECISION_FILE=off
 differ PUMMA_SHIFT=oddeven 2
-for v in PUMMA_PANEL=8 PUMMA_LATENCY=0.0001 PUMMA_SPEEDS=1,2 \
-         PUMMA_SPEED_BASE=2 PUMMA_JITTER=50 PUMMA_CACHE=0 PUMMA_HUGEPAGES=0; do
-    own "$v"
-done
+par own PUMMA_PANEL=8 PUMMA_LATENCY=0.0001 PUMMA_SPEEDS=1,2 \
+         PUMMA_SPEED_BASE=2 PUMMA_JITTER=50 PUMMA_CACHE=0 PUMMA_HUGEPAGES=0
 # A bad value on one process only: only that process meets it, and it must
 # still say it (once) and stop every process
 for v in PUMMA_PANEL=abc PUMMA_SEGMENT=-1; do
