@@ -404,23 +404,15 @@ static void gather(const ctx_t *c, seg_t *const *grp, int gn,
     }
 }
 
-/* n elements from x (stride sx) to y (stride 1), conjugated when conj. */
-static void copy_row(const pumma_type_t *t, int n, const char *x, size_t sx,
-                     char *y, int conj)
+/* Rows lr .. lr+r-1 of a (kg columns, lda) as r columns of kg elements
+ * from y on (conjugated when conj): one transposing copy (geadd's strips)
+ * for a run of C's columns whose rows of A are adjacent, not one element
+ * at a time. */
+static void copy_rows(const pumma_type_t *t, int kg, const char *a, int lda,
+                      int lr, int r, char *y, int conj)
 {
-    const size_t e = t->size;
-    for (int k = 0; k < n; k++) {
-        memcpy(y + (size_t)k * e, x + (size_t)k * sx * e, e);
-        if (conj) {                   /* the imaginary part's sign */
-            if (t->letter == 'C') {
-                float *v = (float *)(y + (size_t)k * e);
-                v[1] = -v[1];
-            } else {
-                double *v = (double *)(y + (size_t)k * e);
-                v[1] = -v[1];
-            }
-        }
-    }
+    t->geadd(conj ? 'C' : 'T', kg, r, t->one, a + (size_t)lr * t->size, lda,
+             t->zero, y, kg);
 }
 
 /*
@@ -447,11 +439,17 @@ static int build_bt(ctx_t *c, const char *a, int lda, int kg, const char **b,
     *b = bt;
     *ldb = kg;
     if (P == 1 || rows->src < 0) {
-        for (int j = 0; j < nloc; j++) {
-            const int gj = pumma_dist_global(cols, j, g->mycol);
-            const int lr = pumma_dist_before(rows, gj, me);
-            copy_row(t, kg, a + (size_t)lr * e, (size_t)lda,
-                     bt + (size_t)j * kg * e, conj);
+        for (int j = 0; j < nloc;) {      /* runs of adjacent rows */
+            const int lr = pumma_dist_before(
+                rows, pumma_dist_global(cols, j, g->mycol), me);
+            int r = 1;
+            while (j + r < nloc &&
+                   pumma_dist_before(rows,
+                                     pumma_dist_global(cols, j + r, g->mycol),
+                                     me) == lr + r)
+                r++;
+            copy_rows(t, kg, a, lda, lr, r, bt + (size_t)j * kg * e, conj);
+            j += r;
         }
         return PUMMA_OK;
     }
@@ -466,13 +464,24 @@ static int build_bt(ctx_t *c, const char *a, int lda, int kg, const char **b,
         pos[r] = dsp[r];
     }
     char *buf = c->gbuf;
-    for (int j = 0; j < nloc; j++) {      /* mine, in place */
+    for (int j = 0; j < nloc;) {          /* mine, in runs of adjacent rows */
         const int gj = pumma_dist_global(cols, j, g->mycol);
-        if (pumma_dist_owner(rows, pumma_dist_block(rows, gj)) != me) continue;
+        if (pumma_dist_owner(rows, pumma_dist_block(rows, gj)) != me) {
+            j++;
+            continue;
+        }
         const int lr = pumma_dist_before(rows, gj, me);
-        copy_row(t, kg, a + (size_t)lr * e, (size_t)lda,
-                 buf + (size_t)pos[me] * e, conj);
-        pos[me] += kg;
+        int r = 1;
+        while (j + r < nloc) {
+            const int gr = pumma_dist_global(cols, j + r, g->mycol);
+            if (pumma_dist_owner(rows, pumma_dist_block(rows, gr)) != me ||
+                pumma_dist_before(rows, gr, me) != lr + r)
+                break;
+            r++;
+        }
+        copy_rows(t, kg, a, lda, lr, r, buf + (size_t)pos[me] * e, conj);
+        pos[me] += r * kg;
+        j += r;
     }
     pumma_allgather_t ag;
     const double t0 = pumma_stats_clock();
@@ -539,10 +548,16 @@ static int run(const pumma_problem_t *p)
             goto out;
         }
     }
+    /* (the gather's buffers only where build_bt gathers: besides not
+     * being needed, a second 1 MB block freed with op(B)'s made malloc
+     * give both back to the system at every call, and fault them in again
+     * at the next: a tenth of a rank-64 PDSYRK on 1x2 at N = 4000) */
+    const int gathers = g->nprow > 1 && p->c.row.src >= 0;
     if (p->bt_of_a && nloc &&
         (!(c.btbuf = pumma_malloc((size_t)group * L * nloc * e)) ||
-         !(c.gbuf = pumma_malloc((size_t)group * L * nloc * e)) ||
-         !(c.gcnt = pumma_malloc(3 * (size_t)g->nprow * sizeof(int))))) {
+         (gathers &&
+          (!(c.gbuf = pumma_malloc((size_t)group * L * nloc * e)) ||
+           !(c.gcnt = pumma_malloc(3 * (size_t)g->nprow * sizeof(int))))))) {
         rc = PUMMA_ENOMEM;
         goto out;
     }
