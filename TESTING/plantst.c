@@ -34,7 +34,8 @@
  *           (counted by getrusage); a block more than 4 times the
  *           request is cut to it; a request no kept block holds gathers
  *           the kept blocks' pages (none faulted in again), and what is
- *           left of the last one taken stays kept; pumma_mem_release
+ *           left of the last one taken stays kept, or comes along when
+ *           too small to keep alone (no page given back); pumma_mem_release
  *           frees them all. Without the cache (PUMMA_CACHE=0, the
  *           checking builds) the peak counts the requests and nothing is
  *           kept. Pages are counted in 4 KiB: PUMMA_HUGEPAGES=0 (huge
@@ -247,6 +248,29 @@ static void test_cache(void)
     pumma_free(p);
     pumma_free(q);
     pumma_mem_release();
+
+    /* Blocks of 5 and 2.5 MiB kept, 7 MiB asked: the half MiB left would
+     * be too small to keep alone, so it comes along -- no page given back
+     * that the next call of this size would fault in again. */
+    b5 = pumma_malloc(5 * MB);
+    void *b25 = pumma_malloc(5 * MB / 2);
+    touch(b5, 5 * MB);
+    touch(b25, 5 * MB / 2);
+    pumma_free(b5);
+    pumma_free(b25);
+    p = pumma_malloc(7 * MB);
+    before = minor_faults();
+    memset(p, 2, 7 * MB);
+    gathered = minor_faults() - before;
+    check(gathered < 64, G, "a gathered block faulted %ld pages", gathered);
+    check(pumma_mem_cached() == 0, G,
+          "gathering 7 of 7.5 MiB left %zu bytes kept, expected none",
+          pumma_mem_cached());
+    pumma_free(p);
+    kept = pumma_mem_release();
+    check(kept >= 15 * MB / 2 && kept < 15 * MB / 2 + 3 * 8192, G,
+          "gathering 7 of 7.5 MiB then freeing it kept %zu bytes, expected "
+          "7.5 MiB: the rest was given back", kept);
     group_end(G);
 }
 

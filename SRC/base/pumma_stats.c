@@ -431,7 +431,8 @@ enum { HDR = 64, CACHE_SLOTS = 16 };
  *
  * When no kept block is large enough, the kept blocks are gathered into
  * one (gather: mremap moves their pages, only what is missing is faulted
- * in). Solvers call with growing sizes -- PDGETRI's K grows by NB per
+ * in, and a rest too small to keep alone comes along rather than going
+ * back). Solvers call with growing sizes -- PDGETRI's K grows by NB per
  * call -- and a fresh mapping each time cost some 0.5 ms per MB here, more
  * than the copy it was for; and a new shape asks for other sizes than the
  * last: NT after NN (2000^3, 1x2) wants 15.6 MiB where 14.9 and 30.5 MiB
@@ -530,22 +531,46 @@ static void keep_rest(int i, char *rest, size_t bytes)
     }
 }
 
-/* A block of len bytes (a whole number of pages) when no kept block is
- * large enough: a fresh mapping with the kept blocks' pages moved into it,
- * largest first (mremap moves them, neither copied nor faulted in again).
- * The last block moved gives only what is missing; the rest of it stays
- * kept when CACHE_MIN or more, so no page a later request could take is
- * given back. NULL when no mapping is to be had. */
-static char *gather(size_t len)
+/* A block of at least len bytes (a whole number of pages; *got: how
+ * many) when no kept block is large enough: a fresh mapping with the kept
+ * blocks' pages moved into it, largest first (mremap moves them, neither
+ * copied nor faulted in again). The last block moved gives only what is
+ * missing, and its rest stays kept when CACHE_MIN or more; a smaller rest
+ * comes along whole (the block is that much larger), since giving its
+ * pages back made a later call fault them in again (PDPOTRF at N = 4000,
+ * NB 256, 1x2, run again and again: 250-480 faults a run, none since; on
+ * a virtual machine a fault can cost tens of microseconds). NULL when no
+ * mapping is to be had. */
+static char *gather(size_t len, size_t *got)
 {
-    char *p = map_fresh(len);
+    /* the blocks it takes, largest first: the last one whole if its rest
+     * would be too small to keep */
+    size_t want = len, sum = 0;
+    {
+        int taken[CACHE_SLOTS] = {0}, n = 0;
+        while (sum < len && n < CACHE_SLOTS) {
+            int i = -1;
+            for (int j = 0; j < CACHE_SLOTS; j++)
+                if (cache[j] && !taken[j] &&
+                    (i < 0 || block_size(cache[j]) > block_size(cache[i])))
+                    i = j;
+            if (i < 0) break;
+            taken[i] = 1;
+            n++;
+            const size_t had = block_size(cache[i]) + HDR;
+            if (sum + had > len && !keepable(sum + had - len))
+                want = sum + had;
+            sum += had;
+        }
+    }
+    char *p = map_fresh(want);
     if (!p) return NULL;
     size_t at = 0;
     int i;
-    while (at < len && (i = kept_block(0, 0)) >= 0) {
+    while (at < want && (i = kept_block(0, 0)) >= 0) {
         char *b = cache[i];
         const size_t had = block_size(b) + HDR;
-        const size_t take = had < len - at ? had : len - at;
+        const size_t take = had < want - at ? had : want - at;
         if (mremap(b, take, take, MREMAP_MAYMOVE | MREMAP_FIXED, p + at) ==
             MAP_FAILED)
             break;                   /* (the rest of p is fresh pages) */
@@ -554,6 +579,7 @@ static char *gather(size_t len)
         if (take < had) keep_rest(i, b + take, had - take);
         at += take;
     }
+    *got = want;
     return p;
 }
 #endif
@@ -647,12 +673,13 @@ void *pumma_malloc(size_t bytes)
                 *(size_t *)p = len - HDR;
             }
         } else {
-            p = gather(len);
+            size_t got = len;
+            p = gather(len, &got);
             /* under a memory limit the kept blocks may be what is
              * missing: give them back and try once more */
-            if (!p && cached && pumma_mem_release()) p = gather(len);
+            if (!p && cached && pumma_mem_release()) p = gather(len, &got);
             if (!p) return NULL;
-            *(size_t *)p = len - HDR;
+            *(size_t *)p = got - HDR;
         }
         ((size_t *)p)[1] = len - HDR;
     }
