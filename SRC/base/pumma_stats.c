@@ -399,43 +399,35 @@ enum { HDR = 64, CACHE_SLOTS = 16 };
 #else
 #define CACHE_MIN ((size_t)1 << 20)
 #endif
-/* Unused bytes the cache may hold before a block far larger than its
- * request is cut to it (see below); malloc keeps as much of a heap's
- * free top. */
-#define KEEP_CAP ((size_t)64 << 20)
 
 /*
  * Large temporaries (CACHE_MIN and up) are mappings of their own, kept for
  * the next call instead of going back to the system: a fresh mapping costs
  * a page fault and a page clear per 4 KiB, which at N = 4000 is several
- * percent of a PDGEMM (and on a virtual machine a fault can cost tens of
- * microseconds). So a call that faults pages in leaves them to the next,
- * and a kept block's pages go back only when a request more than 4 times
- * smaller takes it with more than KEEP_CAP then unused, or a seventeenth
- * block is freed (the smallest goes), or pumma_mem_release() (or a
- * memory limit, pumma_memlimit.c) empties the cache.
+ * percent of a PDGEMM. So a call that faults pages in leaves them to the
+ * next: the kept blocks together do not hold more than pumma's most
+ * temporaries at once (fresh pages are only taken when no kept ones are
+ * left), and a kept block's pages go back only when a request more than
+ * 4 times smaller takes it, or a seventeenth block is freed (the smallest
+ * goes), or pumma_mem_release() (or a memory limit, pumma_memlimit.c)
+ * empties the cache.
  *
- * A request takes the smallest kept block that is large enough, whole. A
- * block more than 4 times the request, and larger than the temporaries
- * the current call has held at once so far, is cut to it (its pages
- * beyond are unmapped) when the cache and that block's rest would
- * otherwise leave more than KEEP_CAP unused, so that a call after a much
- * larger one does not keep that one's memory for ever. Blocks are not
- * split: a solver's calls shrink step by step and start again (PDPOTRF's
- * updates; the solver run again), and split, the largest block was in
- * pieces when its size came round again, to be gathered (moved) at every
- * run -- on this virtual machine a moved page's first touch cost as much
- * as a fault, 12-22 ms per 8 MiB: PDPOTRF's first update (N = 4000, NB
- * 256, U on 2x1, run again and again) took 0.11-0.14 s, ScaLAPACK's 0.06.
- * Used whole, each step's request finds the block the same step took
- * before: 0.055 s. Its pages stay
- * faulted in: a call's phases often need buffers of half the size of the
- * previous phase's or less (stat-a: op(B)'s slice and its
- * redistribution's buffers, then partial products 2.08 times smaller at
- * 2x1, N = 1200), and cutting them there made every next call fault the
- * pages back in: 1050 faults, 1.9 ms of an 8.5 ms call at 2x1, N = 600.
- * The peak (pumma_mem_peak) counts what was asked for; a block's unused
- * tail is the cache's.
+ * A request takes the smallest kept block that is large enough. A block
+ * more than 4 times the request, and larger than the temporaries the
+ * current call has held at once so far, is cut to it (its pages beyond
+ * are unmapped), so a call that follows a much larger one does not keep
+ * that one's memory. Any other is split (a block of the call's own scale:
+ * stat-a's 8 MiB redistribution buffers after its 32 MiB slices, 2000^3
+ * TN on 2x1, cut them and made every later call fault 1,300 pages back
+ * in): the request takes its head, the
+ * rest stays kept as a block of its own (used whole when the rest would
+ * be under CACHE_MIN). Its pages stay faulted in: a call's phases often
+ * need buffers of half the size of the previous phase's or less (stat-a:
+ * op(B)'s slice and its redistribution's buffers, then partial products
+ * 2.08 times smaller at 2x1, N = 1200), and cutting them there made every
+ * next call fault the pages back in: 1050 faults, 1.9 ms of an 8.5 ms
+ * call at 2x1, N = 600. The peak (pumma_mem_peak) counts what was asked
+ * for; a block's unused tail is the cache's.
  *
  * When no kept block is large enough, the kept blocks are gathered into
  * one (gather: mremap moves their pages, only what is missing is faulted
@@ -673,11 +665,13 @@ void *pumma_malloc(size_t bytes)
             cache[best] = NULL;
             size_t had = block_size(p) + HDR;
             cached -= block_size(p);
-            if (had > 4 * len && had - HDR > call_held &&
-                cached + (had - len) > KEEP_CAP) {
+            if (had > 4 * len && had - HDR > call_held) {
                 munmap(p + len, had - len);
                 *(size_t *)p = len - HDR;
-            }                           /* else whole */
+            } else if (keepable(had - len)) {
+                keep_rest(best, p + len, had - len);
+                *(size_t *)p = len - HDR;
+            }
         } else {
             size_t got = len;
             p = gather(len, &got);
