@@ -415,6 +415,33 @@ static void copy_rows(const pumma_type_t *t, int kg, const char *a, int lda,
              t->zero, y, kg);
 }
 
+/* Whether build_bt gathers op(B) down the grid column: C's rows on more
+ * than one process row (else every row of op(A) it needs is here). */
+static int bt_gathers(const pumma_problem_t *p)
+{
+    return p->g->nprow > 1 && p->c.row.src >= 0;
+}
+
+/* The run of my columns of C from j on whose rows of C are on this
+ * process row (every row, replicated) and adjacent there: its length (0:
+ * column j's row is elsewhere) and, in *lr, the local row of its first. */
+static int mine_run(const ctx_t *c, int j, int *lr)
+{
+    const pumma_problem_t *p = c->p;
+    const pumma_grid_t *g = p->g;
+    const pumma_dist_t *rows = &p->c.row, *cols = &p->c.col;
+    int r = 0;
+    for (; j + r < c->nloc; r++) {
+        const int gr = pumma_dist_global(cols, j + r, g->mycol);
+        const int o = pumma_dist_owner(rows, pumma_dist_block(rows, gr));
+        if (o >= 0 && o != g->myrow) break;
+        const int l = pumma_dist_before(rows, gr, g->myrow);
+        if (r == 0) *lr = l;
+        else if (l != *lr + r) break;
+    }
+    return r;
+}
+
 /*
  * bt_of_a (P?SYRK, P?HERK): op(B) for a group whose op(A) rows are here,
  * a (mloc x kg, lda; C's local rows I_p): column j of op(B) is row g_j of
@@ -438,18 +465,10 @@ static int build_bt(ctx_t *c, const char *a, int lda, int kg, const char **b,
     char *bt = c->btbuf;
     *b = bt;
     *ldb = kg;
-    if (P == 1 || rows->src < 0) {
-        for (int j = 0; j < nloc;) {      /* runs of adjacent rows */
-            const int lr = pumma_dist_before(
-                rows, pumma_dist_global(cols, j, g->mycol), me);
-            int r = 1;
-            while (j + r < nloc &&
-                   pumma_dist_before(rows,
-                                     pumma_dist_global(cols, j + r, g->mycol),
-                                     me) == lr + r)
-                r++;
+    if (!bt_gathers(p)) {
+        for (int j = 0, lr = 0, r; j < nloc; j += r) {
+            r = mine_run(c, j, &lr);
             copy_rows(t, kg, a, lda, lr, r, bt + (size_t)j * kg * e, conj);
-            j += r;
         }
         return PUMMA_OK;
     }
@@ -464,24 +483,10 @@ static int build_bt(ctx_t *c, const char *a, int lda, int kg, const char **b,
         pos[r] = dsp[r];
     }
     char *buf = c->gbuf;
-    for (int j = 0; j < nloc;) {          /* mine, in runs of adjacent rows */
-        const int gj = pumma_dist_global(cols, j, g->mycol);
-        if (pumma_dist_owner(rows, pumma_dist_block(rows, gj)) != me) {
-            j++;
-            continue;
-        }
-        const int lr = pumma_dist_before(rows, gj, me);
-        int r = 1;
-        while (j + r < nloc) {
-            const int gr = pumma_dist_global(cols, j + r, g->mycol);
-            if (pumma_dist_owner(rows, pumma_dist_block(rows, gr)) != me ||
-                pumma_dist_before(rows, gr, me) != lr + r)
-                break;
-            r++;
-        }
+    for (int j = 0, lr = 0, r; j < nloc; j += r > 0 ? r : 1) {
+        if ((r = mine_run(c, j, &lr)) == 0) continue;   /* mine, in runs */
         copy_rows(t, kg, a, lda, lr, r, buf + (size_t)pos[me] * e, conj);
         pos[me] += r * kg;
-        j += r;
     }
     pumma_allgather_t ag;
     const double t0 = pumma_stats_clock();
@@ -552,7 +557,7 @@ static int run(const pumma_problem_t *p)
      * being needed, a second 1 MB block freed with op(B)'s made malloc
      * give both back to the system at every call, and fault them in again
      * at the next: a tenth of a rank-64 PDSYRK on 1x2 at N = 4000) */
-    const int gathers = g->nprow > 1 && p->c.row.src >= 0;
+    const int gathers = bt_gathers(p);
     if (p->bt_of_a && nloc &&
         (!(c.btbuf = pumma_malloc((size_t)group * L * nloc * e)) ||
          (gathers &&

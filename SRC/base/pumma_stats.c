@@ -498,12 +498,15 @@ static char *map_fresh(size_t len)
 }
 
 /* The kept block that fits len bytes most closely (-1: none fits), or
- * with fit 0, the largest (-1: none is kept). */
-static int kept_block(size_t len, int fit)
+ * with fit 0, the largest (-1: none is kept); not the slots skip marks
+ * (NULL: none). */
+static int kept_block(size_t len, int fit, const int *skip)
 {
     int best = -1;
     for (int i = 0; i < CACHE_SLOTS; i++) {
-        if (!cache[i] || (fit && block_size(cache[i]) + HDR < len)) continue;
+        if (!cache[i] || (skip && skip[i]) ||
+            (fit && block_size(cache[i]) + HDR < len))
+            continue;
         const size_t b = block_size(cache[i]);
         if (best < 0 || (fit ? b < block_size(cache[best])
                              : b > block_size(cache[best])))
@@ -546,28 +549,17 @@ static char *gather(size_t len, size_t *got)
     /* the blocks it takes, largest first: the last one whole if its rest
      * would be too small to keep */
     size_t want = len, sum = 0;
-    {
-        int taken[CACHE_SLOTS] = {0}, n = 0;
-        while (sum < len && n < CACHE_SLOTS) {
-            int i = -1;
-            for (int j = 0; j < CACHE_SLOTS; j++)
-                if (cache[j] && !taken[j] &&
-                    (i < 0 || block_size(cache[j]) > block_size(cache[i])))
-                    i = j;
-            if (i < 0) break;
-            taken[i] = 1;
-            n++;
-            const size_t had = block_size(cache[i]) + HDR;
-            if (sum + had > len && !keepable(sum + had - len))
-                want = sum + had;
-            sum += had;
-        }
+    int taken[CACHE_SLOTS] = {0}, i;
+    while (sum < len && (i = kept_block(0, 0, taken)) >= 0) {
+        taken[i] = 1;
+        const size_t had = block_size(cache[i]) + HDR;
+        if (sum + had > len && !keepable(sum + had - len)) want = sum + had;
+        sum += had;
     }
     char *p = map_fresh(want);
     if (!p) return NULL;
     size_t at = 0;
-    int i;
-    while (at < want && (i = kept_block(0, 0)) >= 0) {
+    while (at < want && (i = kept_block(0, 0, NULL)) >= 0) {
         char *b = cache[i];
         const size_t had = block_size(b) + HDR;
         const size_t take = had < want - at ? had : want - at;
@@ -659,7 +651,7 @@ void *pumma_malloc(size_t bytes)
         ((size_t *)p)[1] = bytes;
     } else {
         const size_t len = map_len(bytes);
-        const int best = kept_block(len, 1);
+        const int best = kept_block(len, 1, NULL);
         if (best >= 0) {
             p = cache[best];
             cache[best] = NULL;
