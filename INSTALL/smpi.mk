@@ -13,7 +13,10 @@
 # ScaLAPACK is built with its own makefiles, unchanged, in an unpacked
 # copy under SMPI_DIR: BLACS, TOOLS, PBLAS and all of SRC, four
 # precisions, one precision at a time (its makefiles add every precision
-# to one archive and are not safe to run in parallel across them). Its
+# to one archive and are not safe to run in parallel across them; nor is
+# TOOLS within one, whose LAPACK part and integer part each run ar on
+# it). BLACS is made in BLACS/SRC itself: BLACS/Makefile calls a plain
+# `make`, which drops the job server, and its 165 files took one core. Its
 # Fortran is compiled with -fno-f2c after smpiff's own -ff2c: with f2c's
 # conventions its REAL and COMPLEX functions and its calls to the BLAS's
 # (SDOT, CDOTC) disagree with the BLAS. Its own definitions of the
@@ -86,7 +89,7 @@ SL_SERVED := ^p[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm|geadd|tradd
 $(SLLIB): $(SLDIR)/.unpacked
 	@echo "make smpi: ScaLAPACK with $(SMPICC) and $(SMPIFF) in $(SLDIR) (a few minutes)"
 	@set -e; cd $(SLDIR); rm -f libscalapack.a; \
-	  $(MAKE) -j$(SMPI_JOBS) blacslib $(SL_VARS) > build.log 2>&1 || { tail -20 build.log; exit 1; }; \
+	  $(MAKE) -C BLACS/SRC -j$(SMPI_JOBS) lib $(SL_VARS) > build.log 2>&1 || { tail -20 build.log; exit 1; }; \
 	  for p in $(PRECISIONS); do \
 	    $(MAKE) -C TOOLS $$p $(SL_VARS) >> build.log 2>&1 && \
 	    $(MAKE) -C PBLAS/SRC -j$(SMPI_JOBS) $$p $(SL_VARS) >> build.log 2>&1 && \

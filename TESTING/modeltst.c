@@ -65,6 +65,7 @@
 #include "pumma_model.h"
 
 #include "tstgroup.h"
+#include "tstidle.h"
 static int me_world;
 
 static int close_to(double x, double y)
@@ -1180,6 +1181,7 @@ int main(int argc, char **argv)
         test_decide();
         test_search();
     }
+    idle_barrier(MPI_COMM_WORLD);  /* the others sleep meanwhile */
     if (np >= 2) test_schedule();
     if (np >= 2) test_auto();
     if (me_world == 0) printf("%d passed, %d failed\n", npass, nfail);
