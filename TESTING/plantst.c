@@ -123,6 +123,8 @@ static void test_cache(void)
         size_t peak = pumma_mem_peak(1);
         check(peak >= 14 * MB && peak < 14 * MB + 2 * 8192, G,
               "peak %zu bytes for requests of 11 and 3 MiB", peak);
+        void *r = pumma_malloc(200 * 1024);
+        pumma_free(r);
         check(pumma_mem_release() == 0, G, "temporaries kept without a cache");
         group_end(G);
         return;
@@ -271,6 +273,33 @@ static void test_cache(void)
     check(kept >= 15 * MB / 2 && kept < 15 * MB / 2 + 3 * 8192, G,
           "gathering 7 of 7.5 MiB then freeing it kept %zu bytes, expected "
           "7.5 MiB: the rest was given back", kept);
+
+    /* Small temporaries (from malloc) are kept too: one of 200 KiB comes
+     * back for a request of 150 KiB with its pages in, not for one of
+     * 50 KiB (less than half of it), and goes at pumma_mem_release. */
+    const size_t KB = 1024;
+    p = pumma_malloc(200 * KB);
+    touch(p, 200 * KB);
+    pumma_free(p);
+    check(pumma_mem_cached() == 200 * KB, G,
+          "a freed temporary of 200 KiB left %zu bytes kept, expected all",
+          pumma_mem_cached());
+    q = pumma_malloc(50 * KB);
+    check(pumma_mem_cached() == 200 * KB, G,
+          "a request of 50 KiB took the kept 200 KiB block");
+    pumma_free(q);
+    q = pumma_malloc(150 * KB);
+    before = minor_faults();
+    memset(q, 5, 150 * KB);
+    gathered = minor_faults() - before;
+    check(q == p && gathered < 4, G,
+          "a request of 150 KiB after a freed 200 KiB one: %s, %ld faults",
+          q == p ? "the same block" : "another block", gathered);
+    pumma_free(q);
+    kept = pumma_mem_release();
+    check(kept >= 200 * KB && pumma_mem_cached() == 0, G,
+          "pumma_mem_release gave back %zu bytes, %zu still kept", kept,
+          pumma_mem_cached());
     group_end(G);
 }
 

@@ -138,7 +138,7 @@ static void report_all(void)
                "bytes_sent=%.0f peak_mem=%zu cached_mem=%zu limited=%ld "
                "words_recv_max=%.0f words_bound=%.0f bound_form=%s\n",
                r->rout, r->calls, r->plan, r->total, r->gemm, r->comm,
-               r->bytes, mem_peak, cached, r->limited, r->words, r->bound,
+               r->bytes, mem_peak, pumma_mem_cached(), r->limited, r->words, r->bound,
                *forms ? forms : "-");
     }
     if (unlisted)
@@ -453,6 +453,26 @@ enum { HDR = 64, CACHE_SLOTS = 16 };
  */
 static void *cache[CACHE_SLOTS];
 static size_t call_held;     /* the most in use at once in this call */
+
+/*
+ * Small temporaries (SMALL_MIN up to CACHE_MIN) come from malloc, and are
+ * kept too (SMALL_SLOTS of them, reused for a request at least half
+ * their size): glibc gives the top of its heap back at a free that
+ * leaves more than its trim threshold there (128 KiB, or twice the last
+ * mapped block freed), and grows it again at the next call, so a small
+ * call whose buffers were on top faulted its pages in every time.
+ * PDGEADD 'T' 200 x 200 on 1x2: 5 faults a call on one process, in
+ * process_vm_readv filling the receive buffer, and 210 us a call against
+ * ScaLAPACK's 66. Below SMALL_MIN, malloc's own bins serve.
+ */
+enum { SMALL_SLOTS = 8 };
+#ifdef PUMMA_CHECK_MEMORY
+#define SMALL_MIN SIZE_MAX       /* each from malloc at its size, as above */
+#else
+#define SMALL_MIN ((size_t)16 << 10)
+#endif
+static void *small[SMALL_SLOTS];
+static size_t small_cached;
 static int cache_on = -1, huge_on = 1;
 static size_t page = 0;
 
@@ -644,10 +664,25 @@ void *pumma_malloc(size_t bytes)
     if (cache_on < 0) pumma_mem_cache_on();
     char *p = NULL;
     if (bytes < CACHE_MIN) {
-        void *q;
-        if (posix_memalign(&q, HDR, bytes + HDR) != 0) return NULL;
-        p = q;
-        *(size_t *)p = bytes;
+        int best = -1;
+        if (cache_on && bytes >= SMALL_MIN)
+            for (int i = 0; i < SMALL_SLOTS; i++) {
+                if (!small[i]) continue;
+                const size_t b = block_size(small[i]);
+                if (b >= bytes && b / 2 <= bytes &&
+                    (best < 0 || b < block_size(small[best])))
+                    best = i;
+            }
+        if (best >= 0) {
+            p = small[best];
+            small[best] = NULL;
+            small_cached -= block_size(p);
+        } else {
+            void *q;
+            if (posix_memalign(&q, HDR, bytes + HDR) != 0) return NULL;
+            p = q;
+            *(size_t *)p = bytes;
+        }
         ((size_t *)p)[1] = bytes;
     } else {
         const size_t len = map_len(bytes);
@@ -688,7 +723,21 @@ void pumma_free(void *p)
     size_t bytes = block_size(base);
     mem_now -= counted(base);
     if (bytes < CACHE_MIN) {
-        free(base);
+        if (!cache_on || bytes < SMALL_MIN) {
+            free(base);
+            return;
+        }
+        int slot = 0;                /* an empty slot, else the smallest */
+        for (int i = 0; i < SMALL_SLOTS; i++) {
+            if (!small[i]) { slot = i; break; }
+            if (block_size(small[i]) < block_size(small[slot])) slot = i;
+        }
+        if (small[slot]) {
+            small_cached -= block_size(small[slot]);
+            free(small[slot]);
+        }
+        small[slot] = base;
+        small_cached += bytes;
         return;
     }
     if (!cache_on) {
@@ -710,18 +759,22 @@ void pumma_free(void *p)
 }
 #endif
 
-size_t pumma_mem_cached(void) { return cached; }
+size_t pumma_mem_cached(void) { return cached + small_cached; }
 
 void pumma_mem_call_begin(void) { call_held = mem_now; }
 
 PUMMA_API size_t pumma_mem_release(void)
 {
-    size_t was = cached;
+    size_t was = cached + small_cached;
     for (int i = 0; i < CACHE_SLOTS; i++) {
         if (cache[i]) unmap(cache[i]);
         cache[i] = NULL;
     }
-    cached = 0;
+    for (int i = 0; i < SMALL_SLOTS; i++) {
+        free(small[i]);
+        small[i] = NULL;
+    }
+    cached = small_cached = 0;
     return was;
 }
 
