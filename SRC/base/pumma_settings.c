@@ -247,7 +247,7 @@ static const setting_t settings[PUMMA_NSETTINGS] = {
         .imin = 0, .imax = 1, .idflt = 1,
         .expect = "0 or 1 (0: return temporaries to the system at once)",
         .values = "0, 1", .dflt_text = "1",
-        .doc = "keep large freed temporaries for the next call"},
+        .doc = "keep freed temporaries for the next call"},
     [PUMMA_SET_HUGEPAGES] = {"PUMMA_HUGEPAGES", 0, K_INT, AT(hugepages),
         .imin = 0, .imax = 1, .idflt = 1,
         .expect = "0 or 1 (0: no huge pages asked for temporaries)",
