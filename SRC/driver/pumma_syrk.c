@@ -46,6 +46,23 @@ static void conj_scalar(const pumma_type_t *t, int herm, const void *alpha,
  * rest of the matrix). Twice a triangle's flops, on a small C. */
 #define LONG_K 2
 
+/* Whether K of op(X) (X = sub(A) or sub(B), N x K for TRANS 'N', else
+ * K x N) lies on more than one process, so that partial products over K
+ * can be summed. When one process holds it all, the long-K path would
+ * only double that process's flops (PDLAUUM's N = NB on 2x1: the whole
+ * product alone, 0.66 of ScaLAPACK's speed): the masked product is
+ * taken, local when C is there too. */
+static int k_spread(const pumma_type_t *t, const pumma_grid_t *shape,
+                    char tr, const void *x, const int *dX, int ix, int jx,
+                    int n, int k)
+{
+    const pumma_view_t v = tr == 'N'
+        ? pumma_view_of(t, shape, x, dX, ix - 1, jx - 1, n, k)
+        : pumma_view_of(t, shape, x, dX, ix - 1, jx - 1, k, n);
+    const pumma_dist_t *d = tr == 'N' ? &v.col : &v.row;
+    return d->np > 1 && d->src >= 0 && pumma_dist_sole(d) < 0;
+}
+
 static void syrk_call(const pumma_type_t *t, int rout, const char *uplo,
                       const char *trans, const int *n, const int *k,
                       const void *alpha, const void *a, const int *ia,
@@ -120,7 +137,9 @@ static void syrk_call(const pumma_type_t *t, int rout, const char *uplo,
         pumma_trap_real_diag(t, &vc, shape.myrow, shape.mycol);
     if (nowork) {                       /* A and B not read */
         pumma_trap_scale(t, &vc, shape.myrow, shape.mycol, u, beta);
-    } else if (*k >= LONG_K * *n) {
+    } else if (*k >= LONG_K * *n &&
+               k_spread(t, &shape, tr, a, dA, *ia, *ja, *n, *k) &&
+               (!two || k_spread(t, &shape, tr, b, dB, *ib, *jb, *n, *k))) {
         /* C small beside K: the whole product into a temporary laid out
          * as sub(C), by whichever algorithm the planner prices best (the
          * ones that sum partial products over K), then its triangle added */
