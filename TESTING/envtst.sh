@@ -90,7 +90,12 @@ par() {
     rm -rf $dir; mkdir -p $dir
     for v in "$@"; do
         i=$((i + 1))
-        (log=$dir/$i.log; $f "$v" > $dir/$i.out) &
+        # each job's mpiexec its own session directory: Open MPI removes
+        # the shared one (/tmp/ompi.HOST.UID) when its last job ends, and
+        # another job creating its own inside it then failed ("A call to
+        # mkdir was unable to create the desired directory")
+        (log=$dir/$i.log; s=$(mktemp -d "${TMPDIR:-/tmp}/pumma-envtst.XXXXXX")
+         export OMPI_MCA_orte_tmpdir_base=$s; $f "$v" > $dir/$i.out; rm -rf "$s") &
         while [ $(jobs -rp | wc -l) -ge $PAR ]; do wait -n; done
     done
     wait
