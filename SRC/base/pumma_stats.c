@@ -138,8 +138,8 @@ static void report_all(void)
                "bytes_sent=%.0f peak_mem=%zu cached_mem=%zu limited=%ld "
                "words_recv_max=%.0f words_bound=%.0f bound_form=%s\n",
                r->rout, r->calls, r->plan, r->total, r->gemm, r->comm,
-               r->bytes, mem_peak, pumma_mem_cached(), r->limited, r->words, r->bound,
-               *forms ? forms : "-");
+               r->bytes, mem_peak, pumma_mem_cached(), r->limited, r->words,
+               r->bound, *forms ? forms : "-");
     }
     if (unlisted)
         printf("pumma-stats: %ld calls of further plans not listed (%d plans "
@@ -478,10 +478,23 @@ static size_t page = 0;
 
 /* Usable bytes after the header (a whole number of pages with it). */
 static size_t block_size(void *base) { return *(size_t *)base; }
+
 static void unmap(void *base) { munmap(base, block_size(base) + HDR); }
 
 #ifndef PUMMA_SMPI       /* (simulated builds take malloc's: see below) */
 static size_t counted(void *base) { return ((size_t *)base)[1]; }
+
+/* The slot of n where a freed block goes: an empty one, else the one
+ * holding the smallest block (evicted by the caller). */
+static int free_slot(void *const *slots, int n)
+{
+    int slot = 0;
+    for (int i = 0; i < n; i++) {
+        if (!slots[i]) return i;
+        if (block_size(slots[i]) < block_size(slots[slot])) slot = i;
+    }
+    return slot;
+}
 
 static size_t map_len(size_t bytes)
 {
@@ -727,11 +740,7 @@ void pumma_free(void *p)
             free(base);
             return;
         }
-        int slot = 0;                /* an empty slot, else the smallest */
-        for (int i = 0; i < SMALL_SLOTS; i++) {
-            if (!small[i]) { slot = i; break; }
-            if (block_size(small[i]) < block_size(small[slot])) slot = i;
-        }
+        const int slot = free_slot(small, SMALL_SLOTS);
         if (small[slot]) {
             small_cached -= block_size(small[slot]);
             free(small[slot]);
@@ -744,12 +753,7 @@ void pumma_free(void *p)
         unmap(base);
         return;
     }
-    int slot = -1;
-    for (int i = 0; i < CACHE_SLOTS; i++) {
-        if (!cache[i]) { slot = i; break; }
-        if (slot < 0 || block_size(cache[i]) < block_size(cache[slot]))
-            slot = i;                /* else evict the smallest */
-    }
+    const int slot = free_slot(cache, CACHE_SLOTS);
     if (cache[slot]) {
         cached -= block_size(cache[slot]);
         unmap(cache[slot]);
