@@ -484,16 +484,22 @@ static void unmap(void *base) { munmap(base, block_size(base) + HDR); }
 #ifndef PUMMA_SMPI       /* (simulated builds take malloc's: see below) */
 static size_t counted(void *base) { return ((size_t *)base)[1]; }
 
-/* The slot of n where a freed block goes: an empty one, else the one
- * holding the smallest block (evicted by the caller). */
-static int free_slot(void *const *slots, int n)
+/* A freed block kept in one of the n slots, counted in *count: an empty
+ * slot, else the smallest block's, which drop gives back. */
+static void keep_freed(void **slots, int n, size_t *count, char *base,
+                       void (*drop)(void *))
 {
     int slot = 0;
     for (int i = 0; i < n; i++) {
-        if (!slots[i]) return i;
+        if (!slots[i]) { slot = i; break; }
         if (block_size(slots[i]) < block_size(slots[slot])) slot = i;
     }
-    return slot;
+    if (slots[slot]) {
+        *count -= block_size(slots[slot]);
+        drop(slots[slot]);
+    }
+    slots[slot] = base;
+    *count += block_size(base);
 }
 
 static size_t map_len(size_t bytes)
@@ -740,26 +746,14 @@ void pumma_free(void *p)
             free(base);
             return;
         }
-        const int slot = free_slot(small, SMALL_SLOTS);
-        if (small[slot]) {
-            small_cached -= block_size(small[slot]);
-            free(small[slot]);
-        }
-        small[slot] = base;
-        small_cached += bytes;
+        keep_freed(small, SMALL_SLOTS, &small_cached, base, free);
         return;
     }
     if (!cache_on) {
         unmap(base);
         return;
     }
-    const int slot = free_slot(cache, CACHE_SLOTS);
-    if (cache[slot]) {
-        cached -= block_size(cache[slot]);
-        unmap(cache[slot]);
-    }
-    cache[slot] = base;
-    cached += bytes;
+    keep_freed(cache, CACHE_SLOTS, &cached, base, unmap);
 }
 #endif
 
