@@ -272,7 +272,7 @@ check-stress: deps
 	$(MAKE) -C TESTING check-stress
 
 # The checking builds, their temporaries all from malloc
-# (PUMMA_CHECK_MEMORY, SRC/base/pumma_stats.c): the library compiled for
+# (PUMMA_CHECK_MEMORY, SRC/base/pumma_mem.c): the library compiled for
 # AddressSanitizer with UBSan (UB is fatal: -fno-sanitize-recover), and
 # for memcheck (-g -O1: reports with exact lines); TESTING builds pumma's
 # drivers against each and runs them (run-asan, run-valgrind: see there).

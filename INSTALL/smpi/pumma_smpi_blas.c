@@ -282,7 +282,7 @@ SYR2K(zsymm_, 3, 1) SYR2K(chemm_, 2, 1) SYR2K(zhemm_, 3, 1)
  * (TIMING/l3tim.c under SMPI): every rank switches at the same point of
  * the program, between collective calls (the simulated ranks may share
  * this variable). pumma_smpi_charging() says which holds now; pumma's
- * temporaries are folded only while charging (SRC/base/pumma_stats.c),
+ * temporaries are folded only while charging (SRC/base/pumma_mem.c),
  * since folded memory is every rank's at once.
  */
 int pumma_smpi_compute(int on)

@@ -252,7 +252,7 @@ static const setting_t settings[PUMMA_NSETTINGS] = {
         .imin = 0, .imax = 1, .idflt = 1,
         .expect = "0 or 1 (0: no huge pages asked for temporaries)",
         .values = "0, 1", .dflt_text = "1",
-        .doc = "ask for huge pages for temporaries of 2 MiB or more"},
+        .doc = "ask for huge pages for temporaries (the arena)"},
 };
 enum { NSET = PUMMA_NSETTINGS };
 

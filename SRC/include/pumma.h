@@ -397,9 +397,9 @@ long pumma_calls(int reset);
  * is in use now (nothing, between calls; the temporaries kept for the next
  * call, see pumma_mem_release, are not counted). */
 size_t pumma_mem_peak(int reset);
-/* pumma keeps large freed temporaries for the next call (at most the most
- * it had in use at once; see PUMMA_CACHE); this returns them to the system
- * and says how many bytes. */
+/* pumma keeps freed temporaries for the next call (about the most it had
+ * in use at once; see PUMMA_CACHE); this returns their pages to the
+ * system and says how many bytes. */
 size_t pumma_mem_release(void);
 
 /* The version of the library the program runs with, "MAJOR.MINOR.PATCH"

@@ -368,14 +368,15 @@ void pumma_settings_scan(void);
 /* Those names, one line each on out after lead (pumma-info lists them). */
 void pumma_settings_unknown(FILE *out, const char *lead);
 
-int pumma_mem_cache_on(void);   /* PUMMA_CACHE, PUMMA_HUGEPAGES (pumma_stats.c) */
+int pumma_mem_cache_on(void);   /* PUMMA_CACHE, PUMMA_HUGEPAGES (pumma_mem.c) */
 
-/* Temporaries: counted, so the peak can be reported (pumma_stats.c). */
+/* Temporaries: counted, so the peak can be reported, and kept for the
+ * next call (pumma_mem.c). */
 void *pumma_malloc(size_t bytes);   /* NULL only when bytes > 0 fails */
 void pumma_free(void *p);
-size_t pumma_mem_cached(void);      /* bytes of kept blocks (PUMMA_CACHE) */
-/* A call begins: the kept blocks are measured against its temporaries
- * from here on (pumma_stats.c). */
+size_t pumma_mem_cached(void);      /* bytes kept, not in use (PUMMA_CACHE) */
+/* A call begins: what it holds at most is measured from here on, and
+ * what no recent call needed goes back (pumma_mem.c). */
 void pumma_mem_call_begin(void);
 
 /* PUMMA_STATS hooks (pumma_stats.c); all no-ops unless PUMMA_STATS=1.

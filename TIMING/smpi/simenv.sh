@@ -9,8 +9,8 @@ export PUMMA_SMPI_COMPUTE=$here/out/smpi-compute OPENBLAS_NUM_THREADS=1
 # fresh pages: faults and clears that SMPI charged to whichever rank took
 # them (an 8192 x 64 x 8192 pumma call at 16x16 took 1.27-1.99 ms with
 # them, 0.90-0.96 without; ScaLAPACK's 1.06-1.17 either way). pumma's own
-# build keeps its large temporaries for the next call (pumma_stats.c's
-# cache, which simulated builds leave to malloc), and a rank of a real job
+# build keeps its temporaries for the next call (pumma_mem.c's arena,
+# which simulated builds leave to malloc), and a rank of a real job
 # has its heap to itself: malloc here keeps what it took, for every
 # implementation alike.
 export MALLOC_MMAP_THRESHOLD_=${MALLOC_MMAP_THRESHOLD_:-1073741824}
