@@ -22,9 +22,10 @@
  * that a diagonal block's rows (SIDE 'L'; columns for 'R') of sub(B) lie
  * in one process row (column). There, the base case: the diagonal block
  * of sub(A) is gathered onto that process row (pumma_redist into a block
- * replicated over the grid's columns), and each process solves (or
- * multiplies) its own columns of B with the BLAS ?trsm (?trmm), B not
- * moved. A block longer than BASE_MAX is cut further, inside itself.
+ * replicated over the grid's columns; used in place when the one process
+ * that needs it holds it), and each process solves (or multiplies) its
+ * own columns of B with the BLAS ?trsm (?trmm), B not moved. A block
+ * longer than BASE_MAX is cut further, inside itself.
  *
  * (P?TRMM on a narrow sub(B) as one product of the whole triangle, twice
  * the flops, was tried and measured slower on a quiet machine: 0.52-0.92x
@@ -99,6 +100,10 @@ static void update(const tri_t *x, int s0, int ls, int f0, int lf, int sgn)
     }
 }
 
+/* The one process along a grid dimension of np that who names (-1:
+ * every one, which is one only when np is). */
+static int one_of(int who, int np) { return np == 1 ? 0 : who; }
+
 /* The diagonal block [r0, r0 + len) (inside one block of `along`):
  * gathered where sub(B)'s part of it is, then the BLAS on each process's
  * own columns (rows) of B. */
@@ -125,17 +130,31 @@ static void base(const tri_t *x, int r0, int len)
     pumma_view_t d = {.row = left ? on : every, .col = left ? every : on};
     pumma_stats_begin(x->rout, x->solve ? "algo=trsm-diagonal"
                                         : "algo=trmm-diagonal");
-    int rc = pumma_view_alloc(t, g, &d);
-    if (!rc)
-        rc = pumma_redist(t, g, len, len, 'N', t->one, &va, t->zero, &d,
-                          x->piece);
+    /* The one process that needs the block holds it all (PDPOTRF's panel
+     * solve on 1xQ: A's diagonal block and B's rows on one process): the
+     * BLAS on A where it is, nothing copied. */
+    const int need_r = one_of(left ? own : across, g->nprow);
+    const int need_c = one_of(left ? across : own, g->npcol);
+    const int in_place = need_r >= 0 && need_c >= 0 &&
+                         pumma_dist_sole(&va.row) == need_r &&
+                         pumma_dist_sole(&va.col) == need_c;
+    int rc = PUMMA_OK;
+    if (in_place) {
+        d.data = va.data;
+        d.ld = va.ld;
+    } else {
+        rc = pumma_view_alloc(t, g, &d);
+        if (!rc)
+            rc = pumma_redist(t, g, len, len, 'N', t->one, &va, t->zero, &d,
+                              x->piece);
+    }
     if (rc) pumma_fatal(g->all, x->rout, "diagonal block", rc);
     const int ml = pumma_view_mloc(&vb, g->myrow);
     const int nl = pumma_view_nloc(&vb, g->mycol);
     if (ml > 0 && nl > 0)
         pumma_blas_trxm(t, x->solve, x->side, x->uplo, x->ta, x->diag, ml, nl,
                         t->one, d.data, d.ld, vb.data, vb.ld);
-    pumma_free(d.data);
+    if (!in_place) pumma_free(d.data);
     pumma_stats_end();
 }
 
