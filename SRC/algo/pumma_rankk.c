@@ -42,7 +42,11 @@
  * holding that row of C: one all-gather down each grid column makes them
  * (build_bt), none on one grid row. Against a transposing redistribution
  * of A then a broadcast down the columns, op(B) moves once, from data in
- * place.
+ * place. With TRANS 'T' or 'C' (at_of_b: op(A) = A**T, op(B) = A) the
+ * mirror: op(B)'s segments go down the columns from where they are, and
+ * op(A)'s rows are their columns, gathered along each grid row
+ * (build_at) -- not A transposed into a temporary, broadcast along the
+ * rows and gathered back down the columns.
  *
  * Needs: op(A)'s rows distributed like C's rows and op(B)'s columns like
  * C's columns. For 'N' operands the driver aligns them if they are not
@@ -167,6 +171,9 @@ static void op_views(const pumma_problem_t *p, pumma_view_t *av,
         bv->col = p->c.col;
         bv->data = NULL;
     }
+    /* at_of_b: op(A) is never sent (build_at makes it), so K is cut
+     * where op(B)'s owner changes */
+    if (p->at_of_b) av->col = bv->row;
 }
 
 /* A segment in flight: its broadcasts along the row (A) and down the
@@ -188,7 +195,8 @@ typedef struct pend { seg_t *s; int n; const pumma_coll_ops_t *bc; } pend_t;
  * and C's one process column). C one block row beside a long B -- P?SYMM's
  * M = NB in PDSYGST, the single-block products of P?TRSM's recursion --
  * would otherwise send B to every process row, each but one to idle.
- * Never with bt_of_a: its gather takes every process of the column.
+ * Never with bt_of_a: its gather takes every process of the column
+ * (at_of_b's takes every process of the row, and op(A) is not sent).
  * From global values only: every process decides alike.
  */
 static void sole_needs(const pumma_problem_t *p, int *rsole, int *csole)
@@ -219,8 +227,9 @@ typedef struct ctx {
     char *abuf[DEPTH_MOST], *bbuf[DEPTH_MOST];
     char *astack, *bstack;      /* a group's pieces, when not adjacent */
     int bpanel;                 /* stream_panel's, 0: op(B) comes whole */
-    char *btbuf, *gbuf;         /* bt_of_a: op(B), the gather's pieces */
-    int *gcnt;                  /* bt_of_a: the gather's counts (3 * P) */
+    char *btbuf, *gbuf;         /* bt_of_a: op(B) (at_of_b: op(A)), the
+                                   gather's pieces */
+    int *gcnt;                  /* their gather's counts (3 * P, 3 * Q) */
     int rsole, csole;           /* sole_needs(): C's one process row, column */
 } ctx_t;
 
@@ -254,8 +263,9 @@ static int seg_start(ctx_t *c, seg_t *s, int slot)
     const int mloc = c->mloc, nloc = c->nloc, L = s->len;
     int rc;
     s->has_a = s->has_b = 0;
-    /* op(A)'s columns x .. x+L-1, along my grid row. */
-    if (mloc > 0) {
+    /* op(A)'s columns x .. x+L-1, along my grid row (at_of_b: made from
+     * op(B)'s columns once they are here, build_at). */
+    if (mloc > 0 && !p->at_of_b) {
         const int q = s->qa < 0 ? g->mycol : s->qa;
         const char *mine = NULL;
         if (q == g->mycol)
@@ -333,7 +343,7 @@ static size_t footprint(const pumma_problem_t *p, int group)
                         (size_t)longest * (mloc + nloc) * e;
     const size_t piece = (size_t)p->plan->piece;
     size_t ta = 0, tb = 0, peak = 0;
-    if (p->transa != 'N') {
+    if (p->transa != 'N' && !p->at_of_b) {
         ta = pumma_view_maxelems(&av) * e;
         peak = ta + pumma_redist_workspace(
                         piece, pumma_view_maxelems(&p->a) * e, ta);
@@ -370,9 +380,12 @@ static void gather(const ctx_t *c, seg_t *const *grp, int gn,
     int k = 0, adj_a = 1, adj_b = 1;
     for (int u = 0; u < gn; u++) {
         const seg_t *s = grp[u];
-        if (s->lda != s0->lda || s->a != s0->a + (size_t)k * s0->lda * e)
+        /* (not op(A) nor op(B) as build_at and build_bt make them, nor
+         * where this process holds none) */
+        if (!c->p->at_of_b && c->mloc > 0 &&
+            (s->lda != s0->lda || s->a != s0->a + (size_t)k * s0->lda * e))
             adj_a = 0;
-        if (!c->p->bt_of_a &&
+        if (!c->p->bt_of_a && c->nloc > 0 &&
             (s->ldb != s0->ldb || s->b != s0->b + (size_t)k * e))
             adj_b = 0;
         k += s->len;
@@ -508,6 +521,113 @@ static int build_bt(ctx_t *c, const char *a, int lda, int kg, const char **b,
     return PUMMA_OK;
 }
 
+/* The run of my rows of C from i on whose columns of C are on this
+ * process column (every column, replicated) and adjacent there: its
+ * length (0: row i's column is elsewhere) and, in *lc, the local column
+ * of its first. build_bt's mine_run, mirrored. */
+static int mine_run_at(const ctx_t *c, int i, int *lc)
+{
+    const pumma_problem_t *p = c->p;
+    const pumma_grid_t *g = p->g;
+    const pumma_dist_t *rows = &p->c.row, *cols = &p->c.col;
+    int r = 0;
+    for (; i + r < c->mloc; r++) {
+        const int gc = pumma_dist_global(rows, i + r, g->myrow);
+        const int o = pumma_dist_owner(cols, pumma_dist_block(cols, gc));
+        if (o >= 0 && o != g->mycol) break;
+        const int l = pumma_dist_before(cols, gc, g->mycol);
+        if (r == 0) *lc = l;
+        else if (l != *lc + r) break;
+    }
+    return r;
+}
+
+/* Whether build_at gathers op(A) along the grid row: C's columns on more
+ * than one process column. */
+static int at_gathers(const pumma_problem_t *p)
+{
+    return p->g->npcol > 1 && p->c.col.src >= 0;
+}
+
+/*
+ * at_of_b (P?SYRK, P?HERK with TRANS 'T' or 'C'): op(A) (mloc x kg) for a
+ * group whose op(B) columns are here, b (kg x nloc, ldb; C's local
+ * columns J_q): row i of op(A) is column g_i of op(B), g_i my i-th row
+ * of C (conjugated for the Hermitian forms). Those columns are spread
+ * over my grid row, column g on the process column holding C's column g:
+ * each process gives the ones it holds (J_q and my rows I_p), one
+ * all-gather along the row, and op(A) is assembled in C's row order. One
+ * grid column, or C's columns on every process: no message.
+ */
+static int build_at(ctx_t *c, const char *b, int ldb, int kg, const char **a,
+                    int *lda)
+{
+    const pumma_problem_t *p = c->p;
+    const pumma_type_t *t = p->t;
+    const pumma_grid_t *g = p->g;
+    const size_t e = t->size;
+    const int conj = t->is_complex && (p->transa == 'C' || p->transb == 'C');
+    const pumma_dist_t *rows = &p->c.row, *cols = &p->c.col;
+    const int Q = g->npcol, me = g->mycol, mloc = c->mloc, nloc = c->nloc;
+    char *at = c->btbuf;
+    *a = at;
+    *lda = mloc;
+    const char op = conj ? 'C' : 'T';
+    if (!at_gathers(p)) {
+        for (int i = 0, lc = 0, r; i < mloc; i += r > 0 ? r : 1) {
+            if ((r = mine_run_at(c, i, &lc)) == 0) continue;  /* (none) */
+            t->geadd(op, r, kg, t->one, b + (size_t)lc * ldb * e, ldb,
+                     t->zero, at + (size_t)i * e, mloc);
+        }
+        return PUMMA_OK;
+    }
+    int *cnt = c->gcnt, *dsp = c->gcnt + Q, *pos = c->gcnt + 2 * Q;
+    for (int q = 0; q < Q; q++) cnt[q] = 0;
+    for (int i = 0; i < mloc; i++) {
+        const int gi = pumma_dist_global(rows, i, g->myrow);
+        cnt[pumma_dist_owner(cols, pumma_dist_block(cols, gi))] += kg;
+    }
+    for (int q = 0; q < Q; q++) {
+        dsp[q] = q ? dsp[q - 1] + cnt[q - 1] : 0;
+        pos[q] = dsp[q];
+    }
+    /* mine: my columns that are rows of C here, in C's order, kg each */
+    char *buf = c->gbuf;
+    for (int j = 0; j < nloc; j++) {
+        const int gj = pumma_dist_global(cols, j, me);
+        const int o = pumma_dist_owner(rows, pumma_dist_block(rows, gj));
+        if (o >= 0 && o != g->myrow) continue;
+        memcpy(buf + (size_t)pos[me] * e, b + (size_t)j * ldb * e,
+               (size_t)kg * e);
+        pos[me] += kg;
+    }
+    pumma_allgather_t ag;
+    const double t0 = pumma_stats_clock();
+    int rc = pumma_allgather_start(&ag, buf, cnt, dsp, t->mpi, e, g->row,
+                                   PUMMA_TAG_GATHER);
+    if (!rc) rc = pumma_allgather_wait(&ag);
+    pumma_stats_comm(t0);
+    if (rc) return rc;
+    pumma_stats_recv((double)((size_t)mloc * (size_t)kg - (size_t)cnt[me]) *
+                     (double)e);
+    /* in C's row order: runs of rows from one process column are adjacent
+     * in its piece, one transposing copy each */
+    for (int q = 0; q < Q; q++) pos[q] = dsp[q];
+    for (int i = 0, r; i < mloc; i += r) {
+        const int gi = pumma_dist_global(rows, i, g->myrow);
+        const int q = pumma_dist_owner(cols, pumma_dist_block(cols, gi));
+        for (r = 1; i + r < mloc; r++) {
+            const int gr = pumma_dist_global(rows, i + r, g->myrow);
+            if (pumma_dist_owner(cols, pumma_dist_block(cols, gr)) != q)
+                break;
+        }
+        t->geadd(op, r, kg, t->one, buf + (size_t)pos[q] * e, kg, t->zero,
+                 at + (size_t)i * e, mloc);
+        pos[q] += r * kg;
+    }
+    return PUMMA_OK;
+}
+
 static int run(const pumma_problem_t *p)
 {
     const pumma_type_t *t = p->t;
@@ -530,7 +650,7 @@ static int run(const pumma_problem_t *p)
     char *ring = NULL;
 
     const size_t piece = (size_t)p->plan->piece;
-    if (p->transa != 'N' &&
+    if (p->transa != 'N' && !p->at_of_b &&
         (rc = pumma_redist_alloc(t, g, p->m, p->k, p->transa, &p->a, &av,
                                  piece)))
         goto out;
@@ -540,7 +660,8 @@ static int run(const pumma_problem_t *p)
         goto out;
     const size_t L = (size_t)c.longest, e = t->size;
     const size_t mloc = (size_t)c.mloc, nloc = (size_t)c.nloc;
-    if (mloc && !(ring = pumma_malloc((size_t)depth * mloc * L * e))) {
+    if (mloc && !p->at_of_b &&
+        !(ring = pumma_malloc((size_t)depth * mloc * L * e))) {
         rc = PUMMA_ENOMEM;
         goto out;
     }
@@ -566,8 +687,16 @@ static int run(const pumma_problem_t *p)
         rc = PUMMA_ENOMEM;
         goto out;
     }
+    if (p->at_of_b && mloc &&
+        (!(c.btbuf = pumma_malloc((size_t)group * L * mloc * e)) ||
+         (at_gathers(p) &&
+          (!(c.gbuf = pumma_malloc((size_t)group * L * mloc * e)) ||
+           !(c.gcnt = pumma_malloc(3 * (size_t)g->npcol * sizeof(int))))))) {
+        rc = PUMMA_ENOMEM;
+        goto out;
+    }
     if (group > 1 && mloc && nloc &&
-        (!(c.astack = pumma_malloc(mloc * group * L * e)) ||
+        ((!p->at_of_b && !(c.astack = pumma_malloc(mloc * group * L * e))) ||
          !(c.bstack = pumma_malloc(group * L * nloc * e)))) {
         rc = PUMMA_ENOMEM;
         goto out;
@@ -602,7 +731,8 @@ static int run(const pumma_problem_t *p)
         }
         /* the first multiply takes op(B) as it streams in */
         const int stream = done == 0 && c.bpanel > 0 && grp[0]->has_b &&
-                           grp[0]->pb != g->myrow && c.mloc > 0;
+                           grp[0]->pb != g->myrow && c.mloc > 0 &&
+                           !p->at_of_b;
         double t0 = pumma_stats_clock();
         for (int u = 0; u < gn; u++) {
             seg_t *s = grp[u];
@@ -615,8 +745,9 @@ static int run(const pumma_problem_t *p)
         }
         pumma_stats_comm(t0);
         /* bt_of_a: op(B)'s gather takes every process of the column,
-         * those without rows of C too */
-        if ((c.mloc > 0 || p->bt_of_a) && c.nloc > 0) {
+         * those without rows of C too (at_of_b: op(A)'s, of the row) */
+        if (p->bt_of_a ? c.nloc > 0
+                       : p->at_of_b ? c.mloc > 0 : c.mloc > 0 && c.nloc > 0) {
             stream_t st = {{seg, depth, bc}, &grp[0]->cb, inflight, nin,
                            grp[0]->ldb};
             const char *a, *b;
@@ -624,7 +755,9 @@ static int run(const pumma_problem_t *p)
             gather(&c, grp, gn, &a, &lda, &b, &ldb, &kg);
             if (p->bt_of_a && (rc = build_bt(&c, a, lda, kg, &b, &ldb)))
                 goto out;
-            if (c.mloc == 0) goto multiplied;
+            if (p->at_of_b && (rc = build_at(&c, b, ldb, kg, &a, &lda)))
+                goto out;
+            if (c.mloc == 0 || c.nloc == 0) goto multiplied;
             const void *beta = done == 0 ? p->beta : t->one;
             if (stream)
                 rc = pumma_local_gemm_ready(p, 'N', 'N', c.mloc, c.nloc, kg,
@@ -656,7 +789,7 @@ out:
     pumma_free(c.btbuf);
     pumma_free(c.gbuf);
     pumma_free(c.gcnt);
-    if (p->transa != 'N') pumma_free(av.data);
+    if (p->transa != 'N' && !p->at_of_b) pumma_free(av.data);
     if (p->transb != 'N') pumma_free(bv.data);
     return rc;
 }

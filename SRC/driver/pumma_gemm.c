@@ -317,8 +317,10 @@ static void gemm_run(const pumma_type_t *t, const char *rout, int ctxt,
      * caller says so (the local arrays' addresses cannot: they differ
      * between processes, and where a process holds nothing two arrays
      * may share one) */
-    have.bt_of_a = bt_of_a && uplo && !het &&
-                   (have.transa == 'N') != (have.transb == 'N');
+    const int sym = bt_of_a && uplo && !het &&
+                    (have.transa == 'N') != (have.transb == 'N');
+    have.bt_of_a = sym && have.transa == 'N';
+    have.at_of_b = sym && have.transa != 'N';
     if (nowork) {              /* sub(C) := beta*sub(C), A and B unread */
         if (het) {
             pumma_het_scale(t, have.g, have.hc, m, n, beta);

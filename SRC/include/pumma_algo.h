@@ -103,10 +103,13 @@ typedef struct pumma_problem {
      * rows that honour it: rankk and local); 0: all of sub(C). */
     char uplo;
     /* 1: op(B) is op(A)'s transpose (conjugate transpose when transa or
-     * transb is 'C'), the same matrix: P?SYRK's and P?HERK's products.
-     * rankk then makes op(B) from the rows of op(A) its row broadcasts
-     * brought, gathered down the grid's columns, instead of moving B. */
-    int bt_of_a;
+     * transb is 'C'), the same matrix: P?SYRK's and P?HERK's products
+     * with TRANS 'N' (op(A) = A). rankk then makes op(B) from the rows of
+     * op(A) its row broadcasts brought, gathered down the grid's columns,
+     * instead of moving B. at_of_b: the mirror, TRANS 'T' or 'C' (op(B) =
+     * A): op(A) made from the columns of op(B) its column broadcasts
+     * brought, gathered along the grid's rows, A never transposed whole. */
+    int bt_of_a, at_of_b;
 } pumma_problem_t;
 
 /* The kinds of call, each computed by rows of the algorithm table of its
