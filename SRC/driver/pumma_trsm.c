@@ -23,7 +23,8 @@
  * in one process row (column). There, the base case: the diagonal block
  * of sub(A) is gathered onto that process row (pumma_redist into a block
  * replicated over the grid's columns; used in place when the one process
- * that needs it holds it), and each process solves (or multiplies) its
+ * that needs it holds it, broadcast along the line when one grid line
+ * holding it needs it), and each process solves (or multiplies) its
  * own columns of B with the BLAS ?trsm (?trmm), B not moved. A block
  * longer than BASE_MAX is cut further, inside itself.
  *
@@ -104,6 +105,32 @@ static void update(const tri_t *x, int s0, int ls, int f0, int lf, int sgn)
  * every one, which is one only when np is). */
 static int one_of(int who, int np) { return np == 1 ? 0 : who; }
 
+/* The len x len block va, held by one process of my grid column (line
+ * 'C') or row ('R') at coordinate root along it, onto every process of
+ * that line: the holder's d is va itself, the others' a temporary. */
+static int line_cast(const pumma_type_t *t, const pumma_grid_t *g, int line,
+                     int root, int holder, int len, const pumma_view_t *va,
+                     pumma_view_t *d)
+{
+    const MPI_Comm comm = line == 'C' ? g->col : g->row;
+    int rc;
+    if (holder) {
+        MPI_Datatype blk;
+        MPI_Type_vector(len, len, va->ld, t->mpi, &blk);
+        MPI_Type_commit(&blk);
+        d->data = va->data;
+        d->ld = va->ld;
+        rc = MPI_Bcast(va->data, 1, blk, root, comm);
+        MPI_Type_free(&blk);
+    } else {
+        if (!(d->data = pumma_malloc((size_t)len * len * t->size)))
+            return PUMMA_ENOMEM;
+        d->ld = len;
+        rc = MPI_Bcast(d->data, len * len, t->mpi, root, comm);
+    }
+    return rc == MPI_SUCCESS ? PUMMA_OK : PUMMA_EMPI;
+}
+
 /* The diagonal block [r0, r0 + len) (inside one block of `along`):
  * gathered where sub(B)'s part of it is, then the BLAS on each process's
  * own columns (rows) of B. */
@@ -138,10 +165,26 @@ static void base(const tri_t *x, int r0, int len)
     const int in_place = need_r >= 0 && need_c >= 0 &&
                          pumma_dist_sole(&va.row) == need_r &&
                          pumma_dist_sole(&va.col) == need_c;
-    int rc = PUMMA_OK;
+    /* Needed along one whole grid line that holds it (B's rows, SIDE 'R',
+     * or columns, 'L', spread; PDTRTRI's and PDGETRS's solves on Px1 and
+     * 1xQ): one broadcast along the line from where it is, the holder's
+     * copy in place and not packed (a strided MPI type). */
+    const int ra = pumma_dist_sole(&va.row), ca = pumma_dist_sole(&va.col);
+    const int line = need_r < 0 && need_c >= 0 && ra >= 0 && ca == need_c
+                         ? 'C'
+                     : need_c < 0 && need_r >= 0 && ca >= 0 && ra == need_r
+                         ? 'R'
+                         : 0;
+    int rc = PUMMA_OK, cast = 0;
     if (in_place) {
         d.data = va.data;
         d.ld = va.ld;
+    } else if (line) {
+        const int mine = line == 'C' ? g->mycol == ca : g->myrow == ra;
+        const int root = line == 'C' ? ra : ca;
+        const int holder = g->myrow == ra && g->mycol == ca;
+        if (mine) rc = line_cast(t, g, line, root, holder, len, &va, &d);
+        cast = mine && !holder;
     } else {
         rc = pumma_view_alloc(t, g, &d);
         if (!rc)
@@ -154,7 +197,7 @@ static void base(const tri_t *x, int r0, int len)
     if (ml > 0 && nl > 0)
         pumma_blas_trxm(t, x->solve, x->side, x->uplo, x->ta, x->diag, ml, nl,
                         t->one, d.data, d.ld, vb.data, vb.ld);
-    if (!in_place) pumma_free(d.data);
+    if (cast || (!in_place && !line)) pumma_free(d.data);
     pumma_stats_end();
 }
 
