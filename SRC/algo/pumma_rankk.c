@@ -428,31 +428,59 @@ static void copy_rows(const pumma_type_t *t, int kg, const char *a, int lda,
              t->zero, y, kg);
 }
 
-/* Whether build_bt gathers op(B) down the grid column: C's rows on more
- * than one process row (else every row of op(A) it needs is here). */
-static int bt_gathers(const pumma_problem_t *p)
+/* Whether build_bt (build_at) gathers down the grid column (along the
+ * row): C's rows (columns), d, on more than one of the line's np
+ * processes (else every one it needs is here). */
+static int gathers_on(const pumma_dist_t *d, int np)
 {
-    return p->g->nprow > 1 && p->c.row.src >= 0;
+    return np > 1 && d->src >= 0;
 }
 
-/* The run of my columns of C from j on whose rows of C are on this
- * process row (every row, replicated) and adjacent there: its length (0:
- * column j's row is elsewhere) and, in *lr, the local row of its first. */
-static int mine_run(const ctx_t *c, int j, int *lr)
+/* The run of my nloc indices of C along `from` (my coordinate mf) from j
+ * on whose same indices along `to` are on my coordinate mt there (every
+ * one, replicated) and adjacent: its length (0: index j's is elsewhere)
+ * and, in *l0, the local index along `to` of its first. build_bt: my
+ * columns whose rows are here; build_at: my rows whose columns are. */
+static int mine_run(const pumma_dist_t *from, int mf, int nloc,
+                    const pumma_dist_t *to, int mt, int j, int *l0)
 {
-    const pumma_problem_t *p = c->p;
-    const pumma_grid_t *g = p->g;
-    const pumma_dist_t *rows = &p->c.row, *cols = &p->c.col;
     int r = 0;
-    for (; j + r < c->nloc; r++) {
-        const int gr = pumma_dist_global(cols, j + r, g->mycol);
-        const int o = pumma_dist_owner(rows, pumma_dist_block(rows, gr));
-        if (o >= 0 && o != g->myrow) break;
-        const int l = pumma_dist_before(rows, gr, g->myrow);
-        if (r == 0) *lr = l;
-        else if (l != *lr + r) break;
+    for (; j + r < nloc; r++) {
+        const int gx = pumma_dist_global(from, j + r, mf);
+        const int o = pumma_dist_owner(to, pumma_dist_block(to, gx));
+        if (o >= 0 && o != mt) break;
+        const int l = pumma_dist_before(to, gx, mt);
+        if (r == 0) *l0 = l;
+        else if (l != *l0 + r) break;
     }
     return r;
+}
+
+/* The offsets of n pieces of cnt elements (dsp), and a copy (pos) to
+ * fill them by. */
+static void offsets(const int *cnt, int *dsp, int *pos, int n)
+{
+    for (int r = 0; r < n; r++) {
+        dsp[r] = r ? dsp[r - 1] + cnt[r - 1] : 0;
+        pos[r] = dsp[r];
+    }
+}
+
+/* build_bt's and build_at's all-gather of the pieces in buf (cnt, dsp)
+ * over comm, where mine is piece me; want: the elements this process
+ * needs in all (for PUMMA_STATS' received bytes). */
+static int gather_pieces(const pumma_type_t *t, char *buf, int *cnt,
+                         int *dsp, MPI_Comm comm, int me, size_t want)
+{
+    pumma_allgather_t ag;
+    const double t0 = pumma_stats_clock();
+    int rc = pumma_allgather_start(&ag, buf, cnt, dsp, t->mpi, t->size, comm,
+                                   PUMMA_TAG_GATHER);
+    if (!rc) rc = pumma_allgather_wait(&ag);
+    pumma_stats_comm(t0);
+    if (!rc)
+        pumma_stats_recv((double)(want - (size_t)cnt[me]) * (double)t->size);
+    return rc;
 }
 
 /*
@@ -478,9 +506,9 @@ static int build_bt(ctx_t *c, const char *a, int lda, int kg, const char **b,
     char *bt = c->btbuf;
     *b = bt;
     *ldb = kg;
-    if (!bt_gathers(p)) {
+    if (!gathers_on(rows, P)) {
         for (int j = 0, lr = 0, r; j < nloc; j += r) {
-            r = mine_run(c, j, &lr);
+            r = mine_run(cols, g->mycol, nloc, rows, me, j, &lr);
             copy_rows(t, kg, a, lda, lr, r, bt + (size_t)j * kg * e, conj);
         }
         return PUMMA_OK;
@@ -491,25 +519,17 @@ static int build_bt(ctx_t *c, const char *a, int lda, int kg, const char **b,
         const int gj = pumma_dist_global(cols, j, g->mycol);
         cnt[pumma_dist_owner(rows, pumma_dist_block(rows, gj))] += kg;
     }
-    for (int r = 0; r < P; r++) {
-        dsp[r] = r ? dsp[r - 1] + cnt[r - 1] : 0;
-        pos[r] = dsp[r];
-    }
+    offsets(cnt, dsp, pos, P);
     char *buf = c->gbuf;
     for (int j = 0, lr = 0, r; j < nloc; j += r > 0 ? r : 1) {
-        if ((r = mine_run(c, j, &lr)) == 0) continue;   /* mine, in runs */
+        if ((r = mine_run(cols, g->mycol, nloc, rows, me, j, &lr)) == 0)
+            continue;                                  /* mine, in runs */
         copy_rows(t, kg, a, lda, lr, r, buf + (size_t)pos[me] * e, conj);
         pos[me] += r * kg;
     }
-    pumma_allgather_t ag;
-    const double t0 = pumma_stats_clock();
-    int rc = pumma_allgather_start(&ag, buf, cnt, dsp, t->mpi, e, g->col,
-                                   PUMMA_TAG_GATHER);
-    if (!rc) rc = pumma_allgather_wait(&ag);
-    pumma_stats_comm(t0);
+    const int rc = gather_pieces(t, buf, cnt, dsp, g->col, me,
+                                 (size_t)nloc * (size_t)kg);
     if (rc) return rc;
-    pumma_stats_recv((double)((size_t)nloc * (size_t)kg - (size_t)cnt[me]) *
-                     (double)e);
     for (int r = 0; r < P; r++) pos[r] = dsp[r];
     for (int j = 0; j < nloc; j++) {      /* in C's column order */
         const int gj = pumma_dist_global(cols, j, g->mycol);
@@ -519,34 +539,6 @@ static int build_bt(ctx_t *c, const char *a, int lda, int kg, const char **b,
         pos[r] += kg;
     }
     return PUMMA_OK;
-}
-
-/* The run of my rows of C from i on whose columns of C are on this
- * process column (every column, replicated) and adjacent there: its
- * length (0: row i's column is elsewhere) and, in *lc, the local column
- * of its first. build_bt's mine_run, mirrored. */
-static int mine_run_at(const ctx_t *c, int i, int *lc)
-{
-    const pumma_problem_t *p = c->p;
-    const pumma_grid_t *g = p->g;
-    const pumma_dist_t *rows = &p->c.row, *cols = &p->c.col;
-    int r = 0;
-    for (; i + r < c->mloc; r++) {
-        const int gc = pumma_dist_global(rows, i + r, g->myrow);
-        const int o = pumma_dist_owner(cols, pumma_dist_block(cols, gc));
-        if (o >= 0 && o != g->mycol) break;
-        const int l = pumma_dist_before(cols, gc, g->mycol);
-        if (r == 0) *lc = l;
-        else if (l != *lc + r) break;
-    }
-    return r;
-}
-
-/* Whether build_at gathers op(A) along the grid row: C's columns on more
- * than one process column. */
-static int at_gathers(const pumma_problem_t *p)
-{
-    return p->g->npcol > 1 && p->c.col.src >= 0;
 }
 
 /*
@@ -573,9 +565,10 @@ static int build_at(ctx_t *c, const char *b, int ldb, int kg, const char **a,
     *a = at;
     *lda = mloc;
     const char op = conj ? 'C' : 'T';
-    if (!at_gathers(p)) {
+    if (!gathers_on(cols, Q)) {
         for (int i = 0, lc = 0, r; i < mloc; i += r > 0 ? r : 1) {
-            if ((r = mine_run_at(c, i, &lc)) == 0) continue;  /* (none) */
+            if ((r = mine_run(rows, g->myrow, mloc, cols, me, i, &lc)) == 0)
+                continue;                                /* (none) */
             t->geadd(op, r, kg, t->one, b + (size_t)lc * ldb * e, ldb,
                      t->zero, at + (size_t)i * e, mloc);
         }
@@ -587,10 +580,7 @@ static int build_at(ctx_t *c, const char *b, int ldb, int kg, const char **a,
         const int gi = pumma_dist_global(rows, i, g->myrow);
         cnt[pumma_dist_owner(cols, pumma_dist_block(cols, gi))] += kg;
     }
-    for (int q = 0; q < Q; q++) {
-        dsp[q] = q ? dsp[q - 1] + cnt[q - 1] : 0;
-        pos[q] = dsp[q];
-    }
+    offsets(cnt, dsp, pos, Q);
     /* mine: my columns that are rows of C here, in C's order, kg each */
     char *buf = c->gbuf;
     for (int j = 0; j < nloc; j++) {
@@ -601,15 +591,9 @@ static int build_at(ctx_t *c, const char *b, int ldb, int kg, const char **a,
                (size_t)kg * e);
         pos[me] += kg;
     }
-    pumma_allgather_t ag;
-    const double t0 = pumma_stats_clock();
-    int rc = pumma_allgather_start(&ag, buf, cnt, dsp, t->mpi, e, g->row,
-                                   PUMMA_TAG_GATHER);
-    if (!rc) rc = pumma_allgather_wait(&ag);
-    pumma_stats_comm(t0);
+    const int rc = gather_pieces(t, buf, cnt, dsp, g->row, me,
+                                 (size_t)mloc * (size_t)kg);
     if (rc) return rc;
-    pumma_stats_recv((double)((size_t)mloc * (size_t)kg - (size_t)cnt[me]) *
-                     (double)e);
     /* in C's row order: runs of rows from one process column are adjacent
      * in its piece, one transposing copy each */
     for (int q = 0; q < Q; q++) pos[q] = dsp[q];
@@ -678,7 +662,7 @@ static int run(const pumma_problem_t *p)
      * being needed, a second 1 MB block freed with op(B)'s made malloc
      * give both back to the system at every call, and fault them in again
      * at the next: a tenth of a rank-64 PDSYRK on 1x2 at N = 4000) */
-    const int gathers = bt_gathers(p);
+    const int gathers = gathers_on(&p->c.row, g->nprow);
     if (p->bt_of_a && nloc &&
         (!(c.btbuf = pumma_malloc((size_t)group * L * nloc * e)) ||
          (gathers &&
@@ -689,7 +673,7 @@ static int run(const pumma_problem_t *p)
     }
     if (p->at_of_b && mloc &&
         (!(c.btbuf = pumma_malloc((size_t)group * L * mloc * e)) ||
-         (at_gathers(p) &&
+         (gathers_on(&p->c.col, g->npcol) &&
           (!(c.gbuf = pumma_malloc((size_t)group * L * mloc * e)) ||
            !(c.gcnt = pumma_malloc(3 * (size_t)g->npcol * sizeof(int))))))) {
         rc = PUMMA_ENOMEM;
