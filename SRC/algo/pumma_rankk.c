@@ -456,10 +456,20 @@ static int mine_run(const pumma_dist_t *from, int mf, int nloc,
     return r;
 }
 
-/* The offsets of n pieces of cnt elements (dsp), and a copy (pos) to
- * fill them by. */
-static void offsets(const int *cnt, int *dsp, int *pos, int n)
+/* The pieces of the all-gather over a line of n processes: kg elements
+ * for each of my nloc indices along `from` (my coordinate mf), from the
+ * process holding that index along `to`: their counts (cnt), offsets
+ * (dsp) and a copy of these (pos) to fill them by, at cnt, cnt + n,
+ * cnt + 2n. */
+static void pieces(const pumma_dist_t *from, int mf, int nloc,
+                   const pumma_dist_t *to, int kg, int *cnt, int n)
 {
+    int *dsp = cnt + n, *pos = cnt + 2 * n;
+    for (int r = 0; r < n; r++) cnt[r] = 0;
+    for (int j = 0; j < nloc; j++) {
+        const int gj = pumma_dist_global(from, j, mf);
+        cnt[pumma_dist_owner(to, pumma_dist_block(to, gj))] += kg;
+    }
     for (int r = 0; r < n; r++) {
         dsp[r] = r ? dsp[r - 1] + cnt[r - 1] : 0;
         pos[r] = dsp[r];
@@ -514,12 +524,7 @@ static int build_bt(ctx_t *c, const char *a, int lda, int kg, const char **b,
         return PUMMA_OK;
     }
     int *cnt = c->gcnt, *dsp = c->gcnt + P, *pos = c->gcnt + 2 * P;
-    for (int r = 0; r < P; r++) cnt[r] = 0;
-    for (int j = 0; j < nloc; j++) {
-        const int gj = pumma_dist_global(cols, j, g->mycol);
-        cnt[pumma_dist_owner(rows, pumma_dist_block(rows, gj))] += kg;
-    }
-    offsets(cnt, dsp, pos, P);
+    pieces(cols, g->mycol, nloc, rows, kg, cnt, P);
     char *buf = c->gbuf;
     for (int j = 0, lr = 0, r; j < nloc; j += r > 0 ? r : 1) {
         if ((r = mine_run(cols, g->mycol, nloc, rows, me, j, &lr)) == 0)
@@ -575,12 +580,7 @@ static int build_at(ctx_t *c, const char *b, int ldb, int kg, const char **a,
         return PUMMA_OK;
     }
     int *cnt = c->gcnt, *dsp = c->gcnt + Q, *pos = c->gcnt + 2 * Q;
-    for (int q = 0; q < Q; q++) cnt[q] = 0;
-    for (int i = 0; i < mloc; i++) {
-        const int gi = pumma_dist_global(rows, i, g->myrow);
-        cnt[pumma_dist_owner(cols, pumma_dist_block(cols, gi))] += kg;
-    }
-    offsets(cnt, dsp, pos, Q);
+    pieces(rows, g->myrow, mloc, cols, kg, cnt, Q);
     /* mine: my columns that are rows of C here, in C's order, kg each */
     char *buf = c->gbuf;
     for (int j = 0; j < nloc; j++) {
