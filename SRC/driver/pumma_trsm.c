@@ -162,20 +162,19 @@ static void base(const tri_t *x, int r0, int len)
      * BLAS on A where it is, nothing copied. */
     const int need_r = one_of(left ? own : across, g->nprow);
     const int need_c = one_of(left ? across : own, g->npcol);
-    const int in_place = need_r >= 0 && need_c >= 0 &&
-                         pumma_dist_sole(&va.row) == need_r &&
-                         pumma_dist_sole(&va.col) == need_c;
+    const int ra = pumma_dist_sole(&va.row), ca = pumma_dist_sole(&va.col);
+    const int in_place = need_r >= 0 && need_c >= 0 && ra == need_r &&
+                         ca == need_c;
     /* Needed along one whole grid line that holds it (B's rows, SIDE 'R',
      * or columns, 'L', spread; PDTRTRI's and PDGETRS's solves on Px1 and
      * 1xQ): one broadcast along the line from where it is, the holder's
      * copy in place and not packed (a strided MPI type). */
-    const int ra = pumma_dist_sole(&va.row), ca = pumma_dist_sole(&va.col);
     const int line = need_r < 0 && need_c >= 0 && ra >= 0 && ca == need_c
                          ? 'C'
                      : need_c < 0 && need_r >= 0 && ca >= 0 && ra == need_r
                          ? 'R'
                          : 0;
-    int rc = PUMMA_OK, cast = 0;
+    int rc = PUMMA_OK, temp = 0;     /* temp: d.data is pumma_malloc's */
     if (in_place) {
         d.data = va.data;
         d.ld = va.ld;
@@ -184,9 +183,10 @@ static void base(const tri_t *x, int r0, int len)
         const int root = line == 'C' ? ra : ca;
         const int holder = g->myrow == ra && g->mycol == ca;
         if (mine) rc = line_cast(t, g, line, root, holder, len, &va, &d);
-        cast = mine && !holder;
+        temp = mine && !holder;
     } else {
         rc = pumma_view_alloc(t, g, &d);
+        temp = !rc;
         if (!rc)
             rc = pumma_redist(t, g, len, len, 'N', t->one, &va, t->zero, &d,
                               x->piece);
@@ -197,7 +197,7 @@ static void base(const tri_t *x, int r0, int len)
     if (ml > 0 && nl > 0)
         pumma_blas_trxm(t, x->solve, x->side, x->uplo, x->ta, x->diag, ml, nl,
                         t->one, d.data, d.ld, vb.data, vb.ld);
-    if (cast || (!in_place && !line)) pumma_free(d.data);
+    if (temp) pumma_free(d.data);
     pumma_stats_end();
 }
 
